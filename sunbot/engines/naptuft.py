@@ -1,14 +1,10 @@
 """Naptuft rules engine: one cat, four needs, a hidden descriptor deck (spec ``naptuft.md``).
 
-Pure functions on plain JSON dicts (engine API of ``shared/spec/README.md``). The full
-engine state is the observation of §3 followed by the hidden ``seed``, ``cursor`` and
-``version``; the deck is never stored, descriptor ``k`` is recomputed from ``(seed, k)`` (§4).
-
-A care is resolved from the state's own ``forecast`` (the pressure of the current window and
-the wish of the next one), so the same code serves the engine and a player who only sees the
-observation (:func:`step_observation`). Only ``next-day`` reveals new descriptors: the new
-day's windows 1 and 2 and the new ``nextWindow``; window 0 of the new day is the old
-``nextWindow``. Local choices and spec-silent decisions: ``docs/rules/naptuft.md``.
+Pure functions on plain JSON dicts (engine API of ``shared/spec/README.md``). The engine state
+is the §3 observation then the hidden ``seed``, ``cursor``, ``version``; descriptor ``k`` is
+recomputed from ``(seed, k)`` (§4). A care reads the state's own ``forecast``, so the same
+resolver serves a player who sees only the observation (:func:`step_observation`); only
+``next-day`` reveals new descriptors. Local choices and decisions: ``docs/rules/naptuft.md``.
 """
 
 from __future__ import annotations
@@ -149,7 +145,7 @@ def _resolve(state: State, action: Action, fresh: list[Any] | None) -> State:
         s.update(phase="over", result="ended", cause="end-run")
         return s
     if kind == "next-day":  # §6.3
-        assert fresh is not None
+        assert fresh is not None, "next-day needs the new day's descriptors"
         s["day"] += 1
         s.update(moment=0, window=0, phase="care")
         s["forecast"] = _clone(fresh[:WINDOWS_PER_DAY])
@@ -232,10 +228,8 @@ def revealed_from(next_obs: dict[str, Any]) -> dict[str, Any]:
 
     Returns ``{"windows": [window 1, window 2], "nextWindow": descriptor}`` of the new day.
     """
-    return {
-        "windows": _clone(next_obs["forecast"][1:]),
-        "nextWindow": _clone(next_obs["nextWindow"]),
-    }
+    windows, nxt = next_obs["forecast"][1:], next_obs["nextWindow"]
+    return {"windows": _clone(windows), "nextWindow": _clone(nxt)}
 
 
 def step_observation(
