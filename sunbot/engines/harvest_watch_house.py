@@ -69,7 +69,7 @@ def decide(
     if phase == "diary":
         return {"diary": f"Day {day} noted."}
     if phase == "vote":
-        suspects = [s for s in memory.get("caught", []) if s in living]
+        suspects = sorted(s for s in memory.get("caught", []) if s in living)
         if suspects:
             target = suspects[0]
             recipients = [s for s in living if s not in (target, seat)]
