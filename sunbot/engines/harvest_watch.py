@@ -62,24 +62,18 @@ SPEC: dict[str, Any] = {
     "Lasting more nights ranks higher; on the same night the larger pre-cost store ranks "
     "higher. Competition ranking: 1 + the number of seats with a strictly better key.",
     "rules": [
-        "Six seats (0-5) each start with 5.0 food. A day has five simultaneous beats: "
-        "speech1, speech2, vote, action, diary.",
-        "Speeches become public when their beat resolves; a missed speech is '\u2026'.",
-        "Vote: a seat named by more than half of the living seats loses min(2.0, its food). "
-        "The loss is shared by the giveTo counts on the ballots naming it, in tenths; spare "
-        "tenths go to the lowest recipients. The fine lands before the action beat opens.",
-        "Action: farm +2.0; a mutual farm_coop pair +2.5 each; a one-sided farm_coop +2.0. "
-        "Donate (offered with at least 1.0 at the opening) moves 1.0. Steals are computed "
-        "from the stores after donations: each thief takes 2.0 if the target holds 2.0 per "
-        "thief, otherwise the store is split in tenths with spares to the lowest thieves. "
-        "A guarded target loses nothing.",
-        "Night: guard (also a missed action) costs 1.0, every other act 3.0. A seat at 0.0 "
-        "or below after the cost is out.",
-        "The last living seat wins. If all remaining seats go out on one night, the largest "
-        "pre-cost store wins; equal largest draw.",
-        "A missed or empty command takes the default: speech/diary '\u2026', vote abstains, "
-        "action guard. Seats that are out send nothing.",
-        "Secrets: nobody sees acts or diaries; caught and collided are private to their seat.",
+        "Six seats (0-5) start with 5.0 food. Each day: speech1, speech2, vote, action, diary; "
+        "all seats act at once, and a missed command takes its default.",
+        "Vote: a seat named by more than half of the living seats is fined min(2.0, its food), "
+        "shared in tenths by the giveTo counts (spares to the lowest seats), before acting.",
+        "Action: farm +2.0; a mutual farm_coop pair +2.5 each, one-sided +2.0; donate moves 1.0 "
+        "(offered from 1.0). Steals use the stores after donations: 2.0 per thief if the "
+        "target holds 2.0 per thief, else its store is split in tenths; guard blocks them.",
+        "Night: 1.0 after guard (the default), 3.0 otherwise; at 0.0 or below a seat is out.",
+        "Last living seat wins; if all remaining go out together, the largest pre-cost store "
+        "wins and equal largest draw.",
+        "Speeches and votes turn public as their beat resolves; acts and diaries never do, "
+        "and caught/collided are private to their seat.",
     ],
     "commandSchema": {
         "oneOf": [
@@ -93,9 +87,8 @@ SPEC: dict[str, Any] = {
             _obj(act={"const": "donate"}, to=_INT),
             _obj(diary={"type": "string", "minLength": 1, "maxLength": DIARY_MAX}),
         ],
-        "description": "Speech on speech beats, a ballot on the vote, one element of the "
-        "legal list on the action beat (seat numbers must be living; giveTo differs from "
-        "punish and from the voter), a diary on the diary beat.",
+        "description": "By beat: speech, ballot (living seats; giveTo is neither punish nor "
+        "the voter), one element of the legal list, diary.",
     },
 }
 
@@ -364,14 +357,14 @@ def _end_check(state: State, went_out: list[int]) -> None:
 
 
 def _applied(state: State, commands: dict[int, list[Command]]) -> dict[int, Command]:
+    if not all(_is_int(k) and isinstance(v, list) for k, v in commands.items()):
+        raise TypeError("commands must map integer seats to lists (JSON keys need int())")
     phase, out = state["phase"], {}
     for seat in _living(state):
         given = commands.get(seat)
-        if given is None or (isinstance(given, list) and not given):
+        if not given:
             out[seat] = default_command(phase)
             continue
-        if not isinstance(given, list):
-            raise IllegalAction(f"illegal_command: seat {seat}: commands must be a list")
         reason = validate_command(state, seat, given[0])
         if reason is not None:
             raise IllegalAction(f"illegal_command: seat {seat}: {reason}")
@@ -384,7 +377,9 @@ def resolve_beat(state: State, commands: dict[int, list[Command]]) -> State:
 
     The first element of each living seat's list applies; a missing seat or ``[]`` takes
     :func:`default_command`. Lists of seats that are out or unknown are ignored. The input
-    is never mutated. Raises :class:`IllegalAction` on a finished match (``not_running``)
+    is never mutated. ``TypeError`` if a key is not an int seat or a value not a list
+    (a JSON-decoded dict has string keys). Raises :class:`IllegalAction` on a finished
+    match (``not_running``)
     or when an applied command does not fit the beat (``illegal_command: ...``); the
     server checks commands when it stores them, so legal play never meets the latter.
     """

@@ -429,13 +429,21 @@ def test_missing_empty_and_ignored_command_lists() -> None:
     assert t["log"][-1]["applied"] == {"0": FARM, "1": GUARD, "2": GUARD, "3": GUARD, "4": GUARD}
 
 
+def test_string_seat_keys_are_a_type_error_not_a_silent_default() -> None:
+    s = state_at("action", [50] * 6)
+    with pytest.raises(TypeError):
+        hw.resolve_beat(s, {"0": [FARM]})  # type: ignore[dict-item]
+    with pytest.raises(TypeError):
+        hw.resolve_beat(s, {0: FARM})  # type: ignore[dict-item]
+
+
 def test_resolve_beat_refuses_an_illegal_applied_command_and_changes_nothing() -> None:
     s = state_at("action", [50, 50, 50, 50, 50, 0], out={5: (1, 10)})
     before = copy.deepcopy(s)
     with pytest.raises(IllegalAction, match="illegal_command"):
         run(s, {0: steal(5)})
     with pytest.raises(IllegalAction, match="illegal_command"):
-        hw.resolve_beat(s, {0: {"act": "farm"}})  # type: ignore[dict-item]
+        hw.resolve_beat(s, {1: [{"speech": "on the action beat"}]})
     assert s == before
 
 
