@@ -1,0 +1,112 @@
+"""Strategies (policies): the :class:`Strategy` protocol and the registry.
+
+A strategy is built with an injected ``random.Random`` (its only source of randomness, so a
+seeded run replays exactly) and answers ``choose(observation, legal_actions) -> action``.
+Built-in strategies are listed per game in :data:`BUILTIN`; third-party ones are found
+through the entry-point group ``sunbot.strategies``: the entry point's name is the strategy
+name and the object it loads is a factory (usually a class) taking ``rng`` with an attribute
+``game`` (a slug, or ``games``, a tuple of slugs).
+
+Example ``pyproject.toml`` of a plug-in::
+
+    [project.entry-points."sunbot.strategies"]
+    my-bot = "mybots.keelhold:MyBot"     # class MyBot: game = "keelhold"
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol, runtime_checkable
+
+ENTRY_POINT_GROUP = "sunbot.strategies"
+
+Action = dict[str, Any]
+Observation = dict[str, Any]
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A policy: picks one action from ``legal_actions`` given the observation."""
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        """Return one action (normally an element of ``legal_actions``)."""
+        ...
+
+
+StrategyFactory = Callable[[random.Random], Strategy]
+
+#: game slug -> strategy name -> ``"module:attribute"`` of its factory. First is the default.
+BUILTIN: dict[str, dict[str, str]] = {
+    "keelhold": {
+        "safe-greedy": "strategies.keelhold:SafeGreedy",
+        "first-safe": "strategies.keelhold:FirstSafe",
+        "random": "strategies.baselines:RandomLegal",
+    },
+}
+
+
+class UnknownStrategy(ValueError):
+    """No strategy of that name for that game; the message lists the valid names."""
+
+
+def _plugins(game: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception:  # a broken plug-in must not hide the built-in strategies
+            continue
+        games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
+        if game in games:
+            found[ep.name] = obj
+    return found
+
+
+def names(game: str) -> list[str]:
+    """Strategy names for ``game``: built-ins (default first), then plug-ins, sorted."""
+    return [*BUILTIN.get(game, {}), *sorted(set(_plugins(game)) - set(BUILTIN.get(game, {})))]
+
+
+def default_name(game: str) -> str:
+    """The default strategy of ``game``.
+
+    Raises:
+        UnknownStrategy: the game has no strategy at all.
+    """
+    options = names(game)
+    if not options:
+        raise UnknownStrategy(f"no strategies for game {game!r}")
+    return options[0]
+
+
+def create(game: str, name: str, rng: random.Random) -> Strategy:
+    """Build strategy ``name`` for ``game`` with its random generator ``rng``.
+
+    Raises:
+        UnknownStrategy: no such strategy for this game (the message lists the valid ones).
+    """
+    ref = BUILTIN.get(game, {}).get(name)
+    if ref is not None:
+        module, _, attr = ref.partition(":")
+        factory: Any = getattr(importlib.import_module(module), attr)
+    else:
+        factory = _plugins(game).get(name)
+        if factory is None:
+            valid = ", ".join(names(game)) or "none"
+            raise UnknownStrategy(f"unknown strategy {name!r} for {game}; valid: {valid}")
+    strategy: Strategy = factory(rng)
+    return strategy
+
+
+__all__ = [
+    "BUILTIN",
+    "ENTRY_POINT_GROUP",
+    "Strategy",
+    "UnknownStrategy",
+    "create",
+    "default_name",
+    "names",
+]

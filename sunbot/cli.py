@@ -1,0 +1,232 @@
+"""The ``sunbot`` command line (typer + rich).
+
+``sunbot play GAME`` plays one run on the embedded server (in-process, over the same HTTP
+code path) or on ``--server URL``; ``sunbot serve`` runs the local server with uvicorn;
+``sunbot games`` lists games and strategies. The CLI owns the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console, RenderableType
+from rich.live import Live
+from rich.table import Table
+
+import strategies
+import sunbot
+from sunbot import views
+from sunbot.client import GameboardClient, Position
+from sunbot.games import available, get_game
+from sunbot.mirror import Divergence, Mirror
+from sunbot.runner import RunSummary, play_run
+from sunbot.server import TokenCodec, create_app
+from sunbot.transcripts import TranscriptWriter, default_path
+
+app = typer.Typer(
+    name="sunbot",
+    help="Play the Gameboard agent games: run a bot, serve the games locally, list them.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+#: Exit codes of ``sunbot play``.
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
+
+
+class _LatestView:
+    """A renderable that draws the latest position only when rich refreshes the screen."""
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+        self.state: dict[str, Any] | None = None
+
+    def __rich__(self) -> RenderableType:
+        if self.state is None:
+            return "starting…"
+        return views.render(self.slug, self.state)
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft.")],
+    seed: Annotated[int | None, typer.Option(help="Run seed (random when omitted).")] = None,
+    strategy: Annotated[str | None, typer.Option(help="Strategy name (default per game).")] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(help="Server origin, e.g. https://gameboard.gg (default: embedded)."),
+    ] = None,
+    max_voyages: Annotated[
+        int | None, typer.Option(min=1, help="Keelhold: END_RUN at port after voyage N.")
+    ] = None,
+    max_days: Annotated[
+        int | None, typer.Option(min=1, help="Sunloaf/Naptuft: end the run after day N.")
+    ] = None,
+    transcript: Annotated[
+        Path | None, typer.Option(help="Transcript path (default: transcripts/<game>-seed…).")
+    ] = None,
+    no_transcript: Annotated[bool, typer.Option(help="Write no transcript.")] = False,
+    strict: Annotated[
+        bool, typer.Option(help="Stop at the first mirror divergence (exit 3).")
+    ] = False,
+    quiet: Annotated[bool, typer.Option(help="No live view; print only the summary.")] = False,
+) -> None:
+    """Play one run and print its summary. Exit 0 when the run ended by the rules."""
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise _fail(str(exc.args[0])) from None
+    if info.kind != "single":
+        raise _fail(f"{game} is a match game; use its match command")
+    cap = _cap(info.slug, info.cap_field, max_voyages, max_days)
+    name = strategy or strategies.default_name(game)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        bot = strategies.create(game, name, random.Random(seed))
+    except strategies.UnknownStrategy as exc:
+        raise _fail(str(exc)) from None
+    path = None if no_transcript else (transcript or default_path(game, seed, name))
+    summary = asyncio.run(_play(info.slug, seed, name, bot, server, cap, path, strict, quiet))
+    _print_summary(summary)
+    if summary.ended_by == "error":
+        raise typer.Exit(EXIT_ERROR)
+    if summary.ended_by == "strict" or (strict and summary.divergences):
+        raise typer.Exit(EXIT_DIVERGED)
+
+
+def _cap(slug: str, field: str | None, voyages: int | None, days: int | None) -> int | None:
+    if voyages is not None and field != "voyage":
+        raise _fail(f"--max-voyages does not apply to {slug}")
+    if days is not None and field != "day":
+        raise _fail(f"--max-days does not apply to {slug}")
+    return voyages if voyages is not None else days
+
+
+async def _play(
+    slug: str,
+    seed: int,
+    name: str,
+    bot: strategies.Strategy,
+    server: str | None,
+    cap: int | None,
+    path: Path | None,
+    strict: bool,
+    quiet: bool,
+) -> RunSummary:
+    if server:
+        client = GameboardClient(server)
+        label = server
+    else:
+        transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+        client = GameboardClient(transport=transport)
+        label = "embedded"
+    mirror = Mirror(slug)
+    view = _LatestView(slug)
+    writer = TranscriptWriter(path) if path else None
+    live = None if quiet else Live(view, console=console, refresh_per_second=8, transient=False)
+
+    def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
+        view.state = pos.state or pos.observation
+        for d in found[:5]:
+            (live.console if live else err_console).print(f"[yellow]mirror divergence[/] {d}")
+
+    try:
+        if live is not None:
+            live.start()
+        async with client:
+            return await play_run(
+                client,
+                slug,
+                seed,
+                bot,
+                strategy_name=name,
+                cap=cap,
+                strict=strict,
+                mirror=mirror,
+                transcript=writer,
+                server_label=label,
+                on_position=on_position,
+            )
+    finally:
+        if live is not None:
+            live.stop()
+        if writer is not None:
+            writer.close()
+
+
+def _print_summary(s: RunSummary) -> None:
+    table = Table(title=f"{s.game} · seed {s.seed} · {s.strategy}", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    rows: dict[str, Any] = {"score": s.score}
+    if s.final_state:
+        rows.update(views.summary(s.game, s.final_state))
+    rows.update(
+        {
+            "steps": s.steps,
+            "refused": s.refused,
+            "ended by": s.ended_by + (f" ({s.error})" if s.error else ""),
+            "mirror checked": s.responses_checked,
+            "divergences": len(s.divergences),
+            "retries": s.retries,
+            "time": f"{s.elapsed_s:.2f} s",
+            "transcript": str(s.transcript) if s.transcript else "-",
+        }
+    )
+    for k, v in rows.items():
+        style = "red" if (k == "divergences" and v) or (k == "ended by" and s.error) else ""
+        table.add_row(k, f"[{style}]{v}[/]" if style else str(v))
+    console.print(table)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    key_file: Annotated[
+        Path | None,
+        typer.Option(
+            help="File of Fernet keys, one a line (default: SUNBOT_SERVER_KEYS or fresh)."
+        ),
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+) -> None:
+    """Run the local Gameboard-compatible server with uvicorn."""
+    import uvicorn
+
+    codec = TokenCodec.from_environment(key_file)
+    console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
+    uvicorn.run(create_app(codec), host=host, port=port, log_level=log_level)
+
+
+@app.command()
+def games() -> None:
+    """List the games and their strategies (default first)."""
+    table = Table(title="sunbot games")
+    for col in ("slug", "name", "kind", "strategies"):
+        table.add_column(col)
+    for g in available():
+        table.add_row(g.slug, g.name, g.kind, ", ".join(strategies.names(g.slug)) or "-")
+    console.print(table)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

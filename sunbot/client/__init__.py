@@ -1,0 +1,22 @@
+"""Async platform client: one route table, one retry policy, typed answers."""
+
+from sunbot.client.http import LOCAL_BASE_URL, GameboardClient, Position, Rejected
+from sunbot.client.retry import (
+    ClientError,
+    MalformedResponse,
+    RetryPolicy,
+    ServerRefused,
+    TransientHTTPError,
+)
+
+__all__ = [
+    "LOCAL_BASE_URL",
+    "ClientError",
+    "GameboardClient",
+    "MalformedResponse",
+    "Position",
+    "Rejected",
+    "RetryPolicy",
+    "ServerRefused",
+    "TransientHTTPError",
+]

@@ -1,0 +1,252 @@
+"""Async client for the platform's stateless single-player API (``shared/spec/README.md``).
+
+The transport is injected (httpx): the same code talks to the embedded server in-process
+(``httpx.ASGITransport``), to ``sunbot serve`` on loopback, or to the live service. Every
+call goes through :class:`~sunbot.client.retry.RetryPolicy`. An illegal action is not an
+error: :meth:`GameboardClient.act` returns a :class:`Rejected`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+import httpx
+from pydantic import ValidationError
+from tenacity import RetryCallState
+
+from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
+from sunbot.client.retry import (
+    RETRY_STATUSES,
+    MalformedResponse,
+    RetryPolicy,
+    ServerRefused,
+    TransientHTTPError,
+    parse_retry_after,
+)
+from sunbot.client.routes import ROUTES
+
+log = logging.getLogger("sunbot.client")
+
+#: Largest answer body read, in bytes; a longer one is a :class:`MalformedResponse`.
+MAX_BODY_BYTES = 16 * 1024 * 1024
+#: Base URL used with an in-process transport.
+LOCAL_BASE_URL = "http://sunbot.local"
+
+
+@dataclass
+class Position:
+    """A position the server answered: the envelope and the raw JSON it came from.
+
+    ``state`` is the server's ``state`` (``None`` when it sent only a token);
+    ``observation`` falls back to ``state``.
+    """
+
+    envelope: Envelope
+    raw: dict[str, Any]
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        return self.envelope.state
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        obs = self.envelope.observation
+        return obs if obs is not None else (self.envelope.state or {})
+
+    @property
+    def legal_actions(self) -> list[Any]:
+        return self.envelope.legalActions
+
+    @property
+    def score(self) -> int:
+        return self.envelope.score
+
+    @property
+    def game_over(self) -> bool:
+        return self.envelope.gameOver
+
+    def carry(self) -> dict[str, Any]:
+        """What the next action request carries: the token, or the plain state if no token.
+
+        Raises:
+            MalformedResponse: the answer held neither.
+        """
+        if self.envelope.stateToken:
+            return {"stateToken": self.envelope.stateToken}
+        if self.envelope.state is not None:
+            return {"state": self.envelope.state}
+        raise MalformedResponse("the answer carries neither stateToken nor state")
+
+
+@dataclass
+class Rejected:
+    """HTTP 200 ``{ok: false}``: the server refused the action; the position is unchanged."""
+
+    reason: str
+    legal_actions: list[Any] | None
+    raw: dict[str, Any] = field(repr=False)
+
+
+class GameboardClient:
+    """Async client of the init/action API.
+
+    Args:
+        base_url: server origin, e.g. ``https://gameboard.gg`` (default: the in-process name).
+        transport: an httpx transport (e.g. ``httpx.ASGITransport(app=...)``); ``None`` uses
+            the network.
+        policy: retry bounds (:class:`RetryPolicy`).
+        timeout: seconds per request (connect, read, write, pool).
+    """
+
+    def __init__(
+        self,
+        base_url: str = LOCAL_BASE_URL,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        policy: RetryPolicy | None = None,
+        timeout: float = 15.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.policy = policy or RetryPolicy()
+        self.retries = 0
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            transport=transport,
+            timeout=timeout,
+            headers={"user-agent": "sunbot", "accept": "application/json"},
+        )
+
+    async def __aenter__(self) -> GameboardClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    def _on_retry(self, state: RetryCallState) -> None:
+        self.retries += 1
+        exc = state.outcome.exception() if state.outcome is not None else None
+        log.warning("retrying after %s (attempt %d)", exc, state.attempt_number)
+
+    async def request_json(
+        self,
+        route: str,
+        *,
+        params: dict[str, Any] | None = None,
+        body: dict[str, Any] | None = None,
+        parse: Callable[[Any], Any] | None = None,
+        **path: str,
+    ) -> Any:
+        """Call ``ROUTES[route]`` with retries and return the decoded JSON body.
+
+        ``parse`` (optional) checks the decoded body inside the retry loop: it raises
+        :class:`MalformedResponse` for a body of the wrong shape, which is retried.
+
+        Raises:
+            ServerRefused: a 4xx other than 429, or a 500 (not retried).
+            TransientHTTPError, MalformedResponse, httpx.TransportError: still failing when
+                the retry budget ran out.
+        """
+        r = ROUTES[route]
+        url = r.url(**path)
+        async for attempt in self.policy.retrying(self._on_retry):
+            with attempt:
+                data = await self._once(r.method, url, params, body)
+                if parse is not None:
+                    parse(data)
+                return data
+        raise AssertionError("unreachable: tenacity reraises")  # pragma: no cover
+
+    async def _once(
+        self, method: str, url: str, params: dict[str, Any] | None, body: dict[str, Any] | None
+    ) -> Any:
+        async with self._http.stream(method, url, params=params, json=body) as resp:
+            raw = await _read_capped(resp)
+        status = resp.status_code
+        if status in RETRY_STATUSES:
+            raise TransientHTTPError(
+                status, _reason(raw), parse_retry_after(resp.headers.get("retry-after"))
+            )
+        if status >= 400:
+            raise ServerRefused(status, _reason(raw))
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise MalformedResponse(f"HTTP {status} body is not JSON ({len(raw)} bytes)") from None
+
+    async def games(self) -> GameIndex:
+        """``GET /api/games``: the index of games."""
+        data = await self.request_json("games", parse=_parse_index)
+        return _parse_index(data)
+
+    async def init(self, slug: str, seed: int | None = None) -> Position:
+        """Start a run of ``slug``; ``seed`` ``None`` lets the server pick."""
+        params = {} if seed is None else {"seed": seed}
+        data = await self.request_json("init", params=params, parse=_parse_answer, slug=slug)
+        answer = _parse_answer(data)
+        if isinstance(answer, RefusalBody):
+            raise ServerRefused(200, f"init refused: {answer.reason}")
+        return Position(answer, data)
+
+    async def act(self, slug: str, position: Position, action: Any) -> Position | Rejected:
+        """Send ``action`` from ``position``; a refusal comes back as :class:`Rejected`."""
+        body = {**position.carry(), "action": action}
+        data = await self.request_json("action", body=body, parse=_parse_answer, slug=slug)
+        answer = _parse_answer(data)
+        if isinstance(answer, RefusalBody):
+            return Rejected(answer.reason, answer.legalActions, data)
+        return Position(answer, data)
+
+
+def _parse_index(data: Any) -> GameIndex:
+    try:
+        return GameIndex.model_validate(data)
+    except ValidationError as exc:
+        raise MalformedResponse(f"game index: {_first(exc)}") from None
+
+
+def _parse_answer(data: Any) -> Envelope | RefusalBody:
+    try:
+        answer: Envelope | RefusalBody = ActionAnswer.validate_python(data)
+    except ValidationError as exc:
+        raise MalformedResponse(f"answer does not match the envelope: {_first(exc)}") from None
+    return answer
+
+
+def _first(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"
+
+
+def _reason(raw: bytes) -> str:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return raw[:120].decode("utf-8", "replace") or "no body"
+    if isinstance(data, dict) and isinstance(data.get("reason"), str):
+        return str(data["reason"])
+    return "no reason given"
+
+
+async def _read_capped(resp: httpx.Response) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in resp.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise MalformedResponse(f"answer body larger than {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -1,0 +1,175 @@
+"""The one table of games: where each game's engine, served spec, plain-state check, mirror
+hooks, view and run caps live. Everything else looks games up here by slug.
+
+References are ``"module:attribute"`` strings imported on first use, so a game whose engine
+is not built yet simply does not appear in :func:`available`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One game's entry.
+
+    Attributes:
+        slug: platform slug (``shared/spec/README.md``).
+        kind: ``"single"`` for the stateless init/action games, ``"match"`` for the
+            real-time multi-seat ones.
+        hidden: the state has hidden parts: the token is the only carrier, ``state`` equals
+            the observation and a plain ``state`` is refused.
+        cap_field: the state field a run cap counts (``voyage``, ``day``).
+        cap_phase: the phase at which a capped run is ended (port, sunset, dayBreak).
+        end_action: the action that ends a run at that phase.
+    """
+
+    slug: str
+    name: str
+    genre: str
+    description: str
+    kind: Literal["single", "match"]
+    hidden: bool
+    engine_ref: str
+    spec_ref: str
+    check_state_ref: str | None
+    mirror_ref: str | None
+    view_ref: str | None
+    cap_field: str | None
+    cap_phase: str | None
+    end_action: dict[str, Any] | None
+    default_strategy: str
+
+    @property
+    def engine(self) -> ModuleType:
+        """The engine module (engine API of ``shared/spec/README.md``)."""
+        return importlib.import_module(self.engine_ref)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The self-documenting ``spec`` object served on init."""
+        value: dict[str, Any] = resolve(self.spec_ref)
+        return value
+
+    def cap_action(self, state: dict[str, Any], cap: int | None) -> dict[str, Any] | None:
+        """The action that ends a run capped at ``cap`` voyages/days, when it is due now.
+
+        Returns ``None`` when there is no cap, the game has none, or it is not yet reached.
+        """
+        if cap is None or self.cap_field is None or self.end_action is None:
+            return None
+        if state.get("phase") == self.cap_phase and int(state.get(self.cap_field, 0)) >= cap:
+            return dict(self.end_action)
+        return None
+
+
+def resolve(ref: str) -> Any:
+    """Import ``"module:attribute"`` and return the attribute."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+GAMES: dict[str, GameInfo] = {
+    "keelhold": GameInfo(
+        slug="keelhold",
+        name="Keelhold",
+        genre="puzzle",
+        description="Stow crates across seven hatches, keep the barge level, ship lots.",
+        kind="single",
+        hidden=False,
+        engine_ref="sunbot.engines.keelhold",
+        spec_ref="sunbot.engines.keelhold_spec:SPEC",
+        check_state_ref="sunbot.engines.keelhold_schema:check_state",
+        mirror_ref="sunbot.mirror.keelhold",
+        view_ref="sunbot.views.keelhold:render",
+        cap_field="voyage",
+        cap_phase="port",
+        end_action={"type": "END_RUN"},
+        default_strategy="safe-greedy",
+    ),
+    "sunloaf": GameInfo(
+        slug="sunloaf",
+        name="Sunloaf",
+        genre="puzzle",
+        description="Move napping cats to follow a band of sunlight across a room.",
+        kind="single",
+        hidden=False,
+        engine_ref="sunbot.engines.sunloaf",
+        spec_ref="sunbot.engines.sunloaf:SPEC",
+        check_state_ref="sunbot.engines.sunloaf:check_state",
+        mirror_ref="sunbot.mirror.sunloaf",
+        view_ref="sunbot.views.sunloaf:render",
+        cap_field="day",
+        cap_phase="sunset",
+        end_action={"type": "END_RUN"},
+        default_strategy="planner",
+    ),
+    "naptuft": GameInfo(
+        slug="naptuft",
+        name="Naptuft",
+        genre="care",
+        description="Keep one cat's four needs up and follow its wishes, day after day.",
+        kind="single",
+        hidden=True,
+        engine_ref="sunbot.engines.naptuft",
+        spec_ref="sunbot.engines.naptuft:SPEC",
+        check_state_ref=None,
+        mirror_ref="sunbot.mirror.naptuft",
+        view_ref="sunbot.views.naptuft:render",
+        cap_field="day",
+        cap_phase="dayBreak",
+        end_action={"type": "end-run"},
+        default_strategy="balancer",
+    ),
+    "harvest-watch": GameInfo(
+        slug="harvest-watch",
+        name="Harvest Watch",
+        genre="social",
+        description="Six seats, one clock: farm, guard, steal, vote fines, outlast the rest.",
+        kind="match",
+        hidden=True,
+        engine_ref="sunbot.engines.harvest_watch",
+        spec_ref="sunbot.engines.harvest_watch:SPEC",
+        check_state_ref=None,
+        mirror_ref=None,
+        view_ref="sunbot.views.harvest_watch:render",
+        cap_field=None,
+        cap_phase=None,
+        end_action=None,
+        default_strategy="coalition",
+    ),
+}
+
+
+@cache
+def _importable(ref: str) -> bool:
+    try:
+        importlib.import_module(ref.partition(":")[0])
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def available(kind: str | None = None) -> list[GameInfo]:
+    """Games whose engine is importable (optionally only of ``kind``), in table order."""
+    return [
+        g for g in GAMES.values() if _importable(g.engine_ref) and (kind is None or g.kind == kind)
+    ]
+
+
+def get_game(slug: str) -> GameInfo:
+    """The entry for ``slug``.
+
+    Raises:
+        KeyError: unknown or unavailable game; the message lists the available slugs.
+    """
+    game = GAMES.get(slug)
+    if game is None or not _importable(game.engine_ref):
+        names = ", ".join(g.slug for g in available())
+        raise KeyError(f"unknown game {slug!r}; available: {names}")
+    return game

@@ -1,0 +1,196 @@
+"""The mirror: recompute every server answer with our engine and report each divergence.
+
+After each answer the mirror takes the previous position and the action sent, lets the
+game's engine play it (adopting only what the rules leave to chance: newly drawn crates,
+rooms, forecasts, jams, the cursor), and compares every field the rules determine, plus
+the envelope's ``legalActions``, ``score``, ``gameOver`` and ``observation``. A divergence
+is a record ``(step, path, expected, got, note)``; the server stays authoritative and play
+continues from its answer. Game-specific hooks live in ``sunbot/mirror/<game>.py``.
+
+Hooks module protocol (all take and return plain JSON values):
+
+- ``check_initial(state) -> list[Finding]``: the opening position's shape and the fields the
+  rules derive from it.
+- ``expected_after(prev_state, action, got_state) -> (expected_state, list[Finding])``:
+  raises :class:`~sunbot.engines.IllegalAction` when the rules refuse ``action``.
+- ``expected_envelope(expected_state) -> dict``: optional; the envelope fields to compare
+  (default: ``legalActions``, ``score``, ``gameOver``, ``observation`` from the engine).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from sunbot.engines import IllegalAction
+from sunbot.games import GameInfo, get_game
+
+
+class Finding(NamedTuple):
+    """A divergence before it is numbered: field path, expected, got, and a short note."""
+
+    path: str
+    expected: Any
+    got: Any
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """One field where the server's answer differs from the rules.
+
+    ``step`` is the action's index in the run (0 for the init answer), ``path`` a dotted
+    field path such as ``state.hold[3][0].weight``.
+    """
+
+    step: int
+    path: str
+    expected: Any
+    got: Any
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The transcript form."""
+        return {
+            "step": self.step,
+            "path": self.path,
+            "expected": self.expected,
+            "got": self.got,
+            "note": self.note,
+        }
+
+    def __str__(self) -> str:
+        extra = f" ({self.note})" if self.note else ""
+        return f"step {self.step}: {self.path}: expected {self.expected!r}, got {self.got!r}{extra}"
+
+
+_MISSING = "<missing>"
+
+
+def _same_scalar(a: Any, b: Any) -> bool:
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
+
+
+def diff(expected: Any, got: Any, path: str) -> list[Finding]:
+    """Every leaf where ``got`` differs from ``expected`` (dict keys, list items, scalars).
+
+    ``True`` and ``1`` differ; ``3`` and ``3.0`` do not. A list of another length is one
+    finding for the whole list.
+    """
+    if isinstance(expected, dict) and isinstance(got, dict):
+        out: list[Finding] = []
+        for key in expected.keys() | got.keys():
+            sub = f"{path}.{key}"
+            if key not in got:
+                out.append(Finding(sub, expected[key], _MISSING, "field missing"))
+            elif key not in expected:
+                out.append(Finding(sub, _MISSING, got[key], "unexpected field"))
+            else:
+                out.extend(diff(expected[key], got[key], sub))
+        return sorted(out)
+    if isinstance(expected, list) and isinstance(got, list):
+        if len(expected) != len(got):
+            return [Finding(path, expected, got, "length differs")]
+        out = []
+        for i, (e, g) in enumerate(zip(expected, got, strict=True)):
+            out.extend(diff(e, g, f"{path}[{i}]"))
+        return out
+    if isinstance(expected, dict | list) or isinstance(got, dict | list):
+        return [Finding(path, expected, got, "type differs")]
+    return [] if _same_scalar(expected, got) else [Finding(path, expected, got)]
+
+
+class Mirror:
+    """Checks one run's answers; keeps the count and the divergences found.
+
+    Args:
+        slug: the game.
+
+    Attributes:
+        responses_checked: answers compared so far (init included).
+        unchecked: answers that could not be checked (no state to replay from).
+        divergences: every divergence found, in order.
+    """
+
+    def __init__(self, slug: str) -> None:
+        self.game: GameInfo = get_game(slug)
+        if self.game.mirror_ref is None:
+            raise KeyError(f"no mirror for {slug}")
+        self.hooks = importlib.import_module(self.game.mirror_ref)
+        self.responses_checked = 0
+        self.unchecked = 0
+        self.divergences: list[Divergence] = []
+
+    def _record(self, step: int, findings: list[Finding]) -> list[Divergence]:
+        out = [Divergence(step, *f) for f in findings]
+        self.divergences.extend(out)
+        return out
+
+    def check_init(self, response: dict[str, Any]) -> list[Divergence]:
+        """Check the init answer (raw JSON); returns the divergences found."""
+        state = response.get("state")
+        if not isinstance(state, dict):
+            self.unchecked += 1
+            return []
+        self.responses_checked += 1
+        findings = list(self.hooks.check_initial(state))
+        findings += self._envelope(state, response)
+        return self._record(0, findings)
+
+    def check_action(
+        self, step: int, prev: dict[str, Any], action: Any, response: dict[str, Any]
+    ) -> list[Divergence]:
+        """Check the answer to ``action`` sent from the position answered in ``prev``.
+
+        ``prev`` and ``response`` are raw answers (JSON objects). Returns the divergences.
+        """
+        prev_state = prev.get("state")
+        if not isinstance(prev_state, dict):
+            self.unchecked += 1
+            return []
+        self.responses_checked += 1
+        refused = response.get("ok") is False
+        try:
+            got_state = response.get("state") if not refused else None
+            expected, findings = self.hooks.expected_after(prev_state, action, got_state or {})
+        except IllegalAction as exc:
+            if refused:
+                legal = self._expected_envelope(prev_state)["legalActions"]
+                return self._record(step, diff(legal, response.get("legalActions"), "legalActions"))
+            note = f"server accepted an action the rules refuse: {exc}"
+            return self._record(step, [Finding("ok", False, True, note)])
+        except Exception as exc:  # a malformed previous answer must not stop the run
+            note = f"cannot replay the rules here: {type(exc).__name__}: {exc}"
+            return self._record(step, [Finding("state", "a replayable position", "?", note)])
+        if refused:
+            note = f"server refused a legal action: {response.get('reason')}"
+            return self._record(step, [Finding("ok", True, False, note)])
+        findings = list(findings)
+        findings += diff(expected, got_state, "state")
+        findings += self._envelope(expected, response)
+        return self._record(step, findings)
+
+    def _expected_envelope(self, state: dict[str, Any]) -> dict[str, Any]:
+        hook = getattr(self.hooks, "expected_envelope", None)
+        if hook is not None:
+            out: dict[str, Any] = hook(state)
+            return out
+        eng = self.game.engine
+        return {
+            "legalActions": eng.legal_actions(state),
+            "score": eng.score(state),
+            "gameOver": eng.is_over(state),
+            "observation": eng.observation(state),
+        }
+
+    def _envelope(self, state: dict[str, Any], response: dict[str, Any]) -> list[Finding]:
+        out: list[Finding] = []
+        for key, value in self._expected_envelope(state).items():
+            if key == "observation" and "observation" not in response:
+                continue
+            out += diff(value, response.get(key, _MISSING), key)
+        return out
+
+
+__all__ = ["Divergence", "Finding", "Mirror", "diff"]

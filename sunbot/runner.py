@@ -1,0 +1,179 @@
+"""One run of a single-player game: observe → choose → act → mirror → transcript.
+
+The runner talks to a server only through :class:`~sunbot.client.GameboardClient`, whether
+the server is in-process, on loopback or live. The server is authoritative: play always
+continues from its answer, and the mirror only reports. Nothing that goes wrong mid-run
+(an exhausted retry budget, a malformed answer, a strategy error) loses the transcript: the
+runner writes a ``result`` line saying how the run ended and returns a summary.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from strategies import Strategy
+from sunbot.client import ClientError, GameboardClient, Position, Rejected
+from sunbot.games import get_game
+from sunbot.mirror import Divergence, Mirror
+from sunbot.transcripts import TranscriptWriter
+
+log = logging.getLogger("sunbot.runner")
+
+EndedBy = Literal["rules", "cap", "strict", "error"]
+#: Refusals in a row after which a run is abandoned (a strategy that keeps sending
+#: illegal actions would otherwise loop forever).
+MAX_REFUSALS_IN_A_ROW = 3
+
+OnPosition = Callable[[Position, int, list[Divergence]], None]
+
+
+@dataclass
+class RunSummary:
+    """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
+    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``)."""
+
+    game: str
+    seed: int | None
+    strategy: str
+    score: int = 0
+    steps: int = 0
+    refused: int = 0
+    game_over: bool = False
+    ended_by: EndedBy = "rules"
+    error: str | None = None
+    final_state: dict[str, Any] | None = None
+    responses_checked: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+    retries: int = 0
+    elapsed_s: float = 0.0
+    transcript: Path | None = None
+
+    @property
+    def cause(self) -> str | None:
+        """The game's own word for how it ended (``cause`` or ``result``), if any."""
+        st = self.final_state or {}
+        value = st.get("cause") or st.get("result")
+        return str(value) if value is not None else None
+
+
+async def play_run(
+    client: GameboardClient,
+    slug: str,
+    seed: int | None,
+    strategy: Strategy,
+    *,
+    strategy_name: str = "",
+    cap: int | None = None,
+    strict: bool = False,
+    mirror: Mirror | None = None,
+    transcript: TranscriptWriter | None = None,
+    server_label: str = "local",
+    on_position: OnPosition | None = None,
+) -> RunSummary:
+    """Play one run of ``slug`` from ``seed`` with ``strategy`` until it ends.
+
+    Args:
+        cap: end the run (the game's end action) once this many voyages/days are done.
+        strict: stop at the first mirror divergence (``ended_by == "strict"``).
+        on_position: called after every answer (live views).
+
+    Returns:
+        The :class:`RunSummary`; it is also written as the transcript's ``result`` line.
+    """
+    game = get_game(slug)
+    summary = RunSummary(game=slug, seed=seed, strategy=strategy_name, transcript=None)
+    if transcript is not None:
+        summary.transcript = transcript.path
+        transcript.header(slug, seed, strategy_name, server_label)
+    started = time.perf_counter()
+    pos: Position | None = None
+    try:
+        t0 = time.perf_counter()
+        pos = await client.init(slug, seed)
+        found = mirror.check_init(pos.raw) if mirror else []
+        _log(transcript, {"type": "init", "response": pos.raw}, found, t0)
+        _report(on_position, pos, 0, found)
+        in_a_row = 0
+        while not pos.game_over:
+            if strict and mirror and mirror.divergences:
+                summary.ended_by = "strict"
+                break
+            action = game.cap_action(pos.observation, cap)
+            capped = action is not None
+            if action is None:
+                action = strategy.choose(pos.observation, pos.legal_actions)
+            summary.steps += 1
+            t0 = time.perf_counter()
+            answer = await client.act(slug, pos, action)
+            raw = answer.raw
+            found = mirror.check_action(summary.steps, pos.raw, action, raw) if mirror else []
+            record = {"type": "step", "index": summary.steps, "action": action, "response": raw}
+            _log(transcript, record, found, t0)
+            if isinstance(answer, Rejected):
+                summary.refused += 1
+                in_a_row += 1
+                if in_a_row >= MAX_REFUSALS_IN_A_ROW:
+                    raise RuntimeError(f"{in_a_row} refused actions in a row: {answer.reason}")
+                continue
+            in_a_row = 0
+            pos = answer
+            _report(on_position, pos, summary.steps, found)
+            if capped and pos.game_over:
+                summary.ended_by = "cap"
+        if strict and mirror and mirror.divergences:
+            summary.ended_by = "strict"
+    except Exception as exc:  # keep the transcript whole whatever failed; say what it was
+        if not isinstance(exc, ClientError | RuntimeError):
+            log.exception("run stopped by an unexpected error")
+        summary.ended_by = "error"
+        summary.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        summary.elapsed_s = time.perf_counter() - started
+        summary.retries = client.retries
+        if pos is not None:
+            summary.score = pos.score
+            summary.game_over = pos.game_over
+            summary.final_state = pos.state or pos.observation
+        if mirror is not None:
+            summary.responses_checked = mirror.responses_checked
+            summary.divergences = list(mirror.divergences)
+        if transcript is not None:
+            transcript.write(_result_record(summary))
+    return summary
+
+
+def _log(
+    transcript: TranscriptWriter | None, record: dict[str, Any], found: list[Divergence], t0: float
+) -> None:
+    if transcript is None:
+        return
+    record["mirror"] = {"ok": not found, "divergences": [d.to_json() for d in found]}
+    record["elapsedMs"] = round((time.perf_counter() - t0) * 1000, 3)
+    transcript.write(record)
+
+
+def _report(cb: OnPosition | None, pos: Position, step: int, found: list[Divergence]) -> None:
+    if cb is not None:
+        cb(pos, step, found)
+
+
+def _result_record(s: RunSummary) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "score": s.score,
+        "gameOver": s.game_over,
+        "steps": s.steps,
+        "divergences": len(s.divergences),
+        "endedBy": s.ended_by,
+        "cause": s.cause,
+        "refused": s.refused,
+        "responsesChecked": s.responses_checked,
+        "retries": s.retries,
+        "elapsedMs": round(s.elapsed_s * 1000, 1),
+        "error": s.error,
+    }

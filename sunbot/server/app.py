@@ -1,0 +1,193 @@
+"""The local Gameboard-compatible server (FastAPI), ``shared/spec/README.md`` "The local server".
+
+Routes: ``GET /api/games``, ``GET /api/games/{slug}/init?seed=N``,
+``POST /api/games/{slug}/action`` (``{stateToken, action}`` or, for games without hidden
+state, ``{state, action}``). Every success is the envelope ``{ok: true, state, stateToken,
+observation, legalActions, score, gameOver}`` (init adds ``spec``); an illegal but
+well-formed action answers HTTP 200 ``{ok: false, reason, legalActions}``; malformed input
+answers 4xx ``{ok: false, reason}``. Nothing the client sends can cause a 500.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import sunbot
+from sunbot.engines import IllegalAction
+from sunbot.games import GameInfo, available, get_game, resolve
+from sunbot.server.tokens import BadToken, TokenCodec
+
+log = logging.getLogger("sunbot.server")
+
+
+class ActionRequest(BaseModel):
+    """Body of ``POST /api/games/{slug}/action``: a token or a plain state, and the action."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    stateToken: str | None = Field(default=None, description="Token from the last answer.")
+    state: dict[str, Any] | None = Field(
+        default=None, description="Whole plain state (Keelhold, Sunloaf only)."
+    )
+    action: Any = Field(description="The action object, e.g. {'type': 'PLACE', 'bay': 3}.")
+
+
+class Refusal(Exception):
+    """A request refused before any rules ran: answered ``status`` ``{ok: false, reason}``."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def _single_player(slug: str) -> GameInfo:
+    try:
+        game = get_game(slug)
+    except KeyError:
+        raise Refusal(404, f"unknownGame: no game {slug!r}") from None
+    if game.kind != "single":
+        raise Refusal(404, f"unknownGame: {slug} is played through /api/matches routes")
+    return game
+
+
+def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
+    """The success body for ``state`` (spec README, "The local server")."""
+    eng = game.engine
+    obs = eng.observation(state)
+    return {
+        "ok": True,
+        "state": obs if game.hidden else state,
+        "stateToken": codec.encode(game.slug, state),
+        "observation": obs,
+        "legalActions": eng.legal_actions(state),
+        "score": eng.score(state),
+        "gameOver": eng.is_over(state),
+    }
+
+
+def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) -> dict[str, Any]:
+    if body.stateToken is not None:
+        try:
+            return codec.decode(game.slug, body.stateToken)
+        except BadToken as exc:
+            raise Refusal(400, str(exc)) from None
+    if body.state is None:
+        raise Refusal(400, "badRequest: send stateToken (or state) with the action")
+    if game.hidden or game.check_state_ref is None:
+        raise Refusal(400, f"badRequest: {game.slug} accepts only stateToken, not a plain state")
+    try:
+        resolve(game.check_state_ref)(body.state)
+    except ValueError as exc:
+        raise Refusal(400, f"badState: {exc}") from None
+    return body.state
+
+
+def create_app(codec: TokenCodec | None = None) -> FastAPI:
+    """Build the app. ``codec`` holds the token keys (a fresh key when ``None``)."""
+    codec = codec or TokenCodec()
+    app = FastAPI(
+        title="sunbot local Gameboard server",
+        version=sunbot.__version__,
+        description="Gameboard-compatible local server for the sunbot engines.",
+    )
+    app.state.codec = codec
+
+    @app.exception_handler(Refusal)
+    async def _refusal(_: Request, exc: Refusal) -> JSONResponse:
+        return JSONResponse({"ok": False, "reason": exc.reason}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errs = exc.errors()
+        first = errs[0] if errs else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return JSONResponse(
+            {"ok": False, "reason": f"badRequest: {where}: {first.get('msg', 'invalid')}"},
+            status_code=400,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"ok": False, "reason": f"http{exc.status_code}: {exc.detail}"},
+            status_code=exc.status_code,
+            headers=getattr(exc, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def _crash(_: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
+        log.exception("internal error")
+        return JSONResponse({"ok": False, "reason": "internalError"}, status_code=500)
+
+    @app.get("/api/games")
+    async def games_index(request: Request) -> dict[str, Any]:
+        """Machine-readable index of the games this server plays."""
+        rows = []
+        for g in available():
+            base = f"/api/games/{g.slug}" if g.kind == "single" else f"/api/matches/{g.slug}"
+            rows.append(
+                {
+                    "slug": g.slug,
+                    "name": g.name,
+                    "genre": g.genre,
+                    "description": g.description,
+                    "goal": g.spec.get("goal", ""),
+                    "initUrl": f"{base}/init" if g.kind == "single" else base,
+                    "actionUrl": f"{base}/action" if g.kind == "single" else base,
+                    "docsUrl": f"/api/games/{g.slug}/spec",
+                }
+            )
+        return {
+            "service": "sunbot-local",
+            "description": "Local Gameboard-compatible server (sunbot engines).",
+            "count": len(rows),
+            "games": rows,
+        }
+
+    @app.get("/api/games/{slug}/spec")
+    async def game_spec(slug: str) -> dict[str, Any]:
+        """The game's self-documenting spec (goal, scoring, rules, action grammar)."""
+        try:
+            return {"ok": True, "slug": slug, "spec": get_game(slug).spec}
+        except KeyError:
+            raise Refusal(404, f"unknownGame: no game {slug!r}") from None
+
+    @app.get("/api/games/{slug}/init")
+    async def init(slug: str, seed: int | None = None) -> dict[str, Any]:
+        """Start a run: the opening envelope plus ``spec``. No seed: a random one."""
+        game = _single_player(slug)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if abs(seed) >= 2**63:
+            raise Refusal(400, "badRequest: seed must fit in 64 bits")
+        body = envelope(game, game.engine.init(seed), codec)
+        body["spec"] = game.spec
+        return body
+
+    @app.post("/api/games/{slug}/action")
+    async def action(slug: str, body: ActionRequest) -> dict[str, Any]:
+        """Apply one action to the position carried by the token (or plain state)."""
+        game = _single_player(slug)
+        state = _state_from_request(game, body, codec)
+        eng = game.engine
+        try:
+            nxt = eng.step(state, body.action)
+            return envelope(game, nxt, codec)
+        except IllegalAction as exc:
+            return {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            if body.stateToken is not None:
+                raise  # a state we issued ourselves: an engine bug, logged as such
+            reason = f"badState: the plain state cannot be played ({type(exc).__name__})"
+            raise Refusal(400, reason) from None
+
+    return app

@@ -1,0 +1,98 @@
+"""Opaque, authenticated state tokens (``shared/spec/README.md``, "The local server").
+
+A token is Fernet (AES-128-CBC + HMAC-SHA256, from ``cryptography``) over the zlib-compressed
+JSON of ``{"g": slug, "v": 1, "s": state}``: the server detects any change, a token from
+another game is refused, and the hidden parts (Naptuft's seed and deck) stay unreadable. A
+fresh IV per token means two tokens of one state differ; decoding gives the same state.
+
+Keys: :class:`TokenCodec` takes one or more Fernet keys (the first encrypts; all decrypt, for
+rotation). ``SUNBOT_SERVER_KEYS`` (comma-separated) or a key file supplies them; otherwise a
+fresh key is made per server process, so tokens do not outlive it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from pathlib import Path
+from typing import Any
+
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+
+TOKEN_VERSION = 1
+#: Largest token accepted, in characters: bounds the work a forged token can cause.
+MAX_TOKEN_CHARS = 256_000
+#: Largest decompressed payload, in bytes.
+MAX_PAYLOAD_BYTES = 4_000_000
+
+
+class BadToken(ValueError):
+    """The token is not one this server issued for this game (or it expired).
+
+    The message never includes the token, the key or the decrypted contents.
+    """
+
+
+class TokenCodec:
+    """Encrypts states into tokens and back.
+
+    Args:
+        keys: Fernet keys (urlsafe base64, 32 bytes decoded); the first one encrypts.
+            ``None`` makes a fresh random key.
+        ttl: seconds a token stays valid (``None``: forever).
+    """
+
+    def __init__(self, keys: list[bytes] | None = None, ttl: int | None = None) -> None:
+        keys = keys or [Fernet.generate_key()]
+        self._fernet = MultiFernet([Fernet(k) for k in keys])
+        self._ttl = ttl
+
+    @classmethod
+    def from_environment(cls, key_file: Path | None = None) -> TokenCodec:
+        """Keys from ``key_file`` (one per line) or ``SUNBOT_SERVER_KEYS``, else a fresh key."""
+        raw: list[str] = []
+        if key_file is not None:
+            raw = [line.strip() for line in key_file.read_text().splitlines() if line.strip()]
+        elif os.environ.get("SUNBOT_SERVER_KEYS"):
+            raw = [k.strip() for k in os.environ["SUNBOT_SERVER_KEYS"].split(",") if k.strip()]
+        return cls([k.encode() for k in raw] or None)
+
+    def encode(self, slug: str, state: dict[str, Any]) -> str:
+        """The token carrying ``state`` for game ``slug``."""
+        payload = json.dumps({"g": slug, "v": TOKEN_VERSION, "s": state}, separators=(",", ":"))
+        return self._fernet.encrypt(zlib.compress(payload.encode(), 6)).decode("ascii")
+
+    def decode(self, slug: str, token: object) -> dict[str, Any]:
+        """The state inside ``token``.
+
+        Raises:
+            BadToken: not a string, too long, altered, made with another key, expired,
+                or issued for another game.
+        """
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
+            raise BadToken("badToken: the state token is missing or not a token")
+        try:
+            if self._ttl is None:
+                blob = self._fernet.decrypt(token.encode("ascii"))
+            else:
+                blob = self._fernet.decrypt(token.encode("ascii"), ttl=self._ttl)
+        except (InvalidToken, UnicodeEncodeError, ValueError):
+            reason = "badToken: the state token was altered, expired or not issued here"
+            raise BadToken(reason) from None
+        try:
+            inflater = zlib.decompressobj()
+            raw = inflater.decompress(blob, MAX_PAYLOAD_BYTES)
+            if inflater.unconsumed_tail:
+                raise ValueError("payload too large")
+            payload = json.loads(raw)
+        except (zlib.error, ValueError):
+            raise BadToken("badToken: the state token does not hold a state") from None
+        if not isinstance(payload, dict) or payload.get("v") != TOKEN_VERSION:
+            raise BadToken("badToken: unsupported token version")
+        if payload.get("g") != slug:
+            raise BadToken(f"badToken: this token was issued for another game, not {slug}")
+        state = payload.get("s")
+        if not isinstance(state, dict):
+            raise BadToken("badToken: the state token does not hold a state")
+        return state

@@ -1,0 +1,132 @@
+"""JSON Lines transcripts: one object a line, flushed as each line is written.
+
+Schema version 1 (documented in ``docs/transcripts.md``):
+
+- ``{"type": "header", "schemaVersion", "game", "seed", "strategy", "server",
+  "sunbotVersion", "startedAt"}``: first line.
+- ``{"type": "init", "response", "mirror": {"ok", "divergences"}, "elapsedMs"}``: the init
+  answer, as received.
+- ``{"type": "step", "index", "action", "response", "mirror": {"ok", "divergences"},
+  "elapsedMs"}``: one per action sent (index from 1), refused ones included.
+- ``{"type": "result", "score", "gameOver", "steps", "divergences", "endedBy", ...}``: last line.
+
+A run that stops early (an error, a kill) leaves every whole line readable; the reader
+stops at the first broken line and says where.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import sunbot
+
+SCHEMA_VERSION = 1
+DEFAULT_DIR = Path("transcripts")
+
+
+def default_path(game: str, seed: int | None, strategy: str, directory: Path = DEFAULT_DIR) -> Path:
+    """``transcripts/<game>-seed<N>-<strategy>-<UTC timestamp>.jsonl``."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    return directory / f"{game}-seed{seed}-{strategy}-{stamp}.jsonl"
+
+
+class TranscriptWriter:
+    """Appends transcript lines to ``path`` (parents created), flushing every line.
+
+    Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: IO[str] = path.open("a", encoding="utf-8")
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write one object as one line and flush it to the OS."""
+        self._fh.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+        self._fh.flush()
+
+    def header(self, game: str, seed: int | None, strategy: str, server: str) -> None:
+        """The first line."""
+        self.write(
+            {
+                "type": "header",
+                "schemaVersion": SCHEMA_VERSION,
+                "game": game,
+                "seed": seed,
+                "strategy": strategy,
+                "server": server,
+                "sunbotVersion": sunbot.__version__,
+                "startedAt": datetime.now(UTC).isoformat(),
+            }
+        )
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        if not self._fh.closed:
+            self._fh.close()
+
+
+@dataclass
+class Transcript:
+    """A transcript as read back: its records by type, and how reading ended.
+
+    ``error`` is ``None`` for a whole file, else a message naming the first unreadable line
+    (everything before it is kept).
+    """
+
+    header: dict[str, Any]
+    init: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    error: str | None = None
+
+
+def read_transcript(path: Path) -> Transcript:
+    """Read a transcript, keeping every whole line up to the first broken one.
+
+    Raises:
+        ValueError: the file is empty or its first line is not a transcript header.
+    """
+    records: list[dict[str, Any]] = []
+    error: str | None = None
+    with path.open("r", encoding="utf-8", errors="replace") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict) or "type" not in rec:
+                    raise ValueError("not a transcript record")
+            except ValueError as exc:
+                error = f"line {lineno} is broken ({exc}); kept the {len(records)} lines before it"
+                break
+            records.append(rec)
+    if not records or records[0].get("type") != "header":
+        raise ValueError(f"{path} is not a sunbot transcript (no header line)")
+    out = Transcript(header=records[0], error=error)
+    for rec in records[1:]:
+        kind = rec["type"]
+        if kind == "init":
+            out.init = rec
+        elif kind == "step":
+            out.steps.append(rec)
+        elif kind == "result":
+            out.result = rec
+    return out

@@ -1,0 +1,43 @@
+"""Rich renderers, one module per game, shared by ``play``, ``replay`` and the live view.
+
+Each module has ``render(state: dict) -> rich renderable`` and
+``summary(state: dict) -> dict[str, object]`` (the game's own closing-summary fields).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rich.console import RenderableType
+from rich.pretty import Pretty
+
+from sunbot.games import get_game
+
+
+def _module(slug: str) -> Any:
+    ref = get_game(slug).view_ref
+    if ref is None:
+        return None
+    try:
+        return importlib.import_module(ref.partition(":")[0])
+    except ModuleNotFoundError:
+        return None
+
+
+def render(slug: str, state: dict[str, Any]) -> RenderableType:
+    """The game's view of ``state`` (a plain pretty-print if the game has no view yet)."""
+    mod = _module(slug)
+    if mod is None:
+        return Pretty(state, max_length=12)
+    out: RenderableType = mod.render(state)
+    return out
+
+
+def summary(slug: str, state: dict[str, Any]) -> dict[str, Any]:
+    """The game's closing-summary fields for ``state`` (empty if the game has no view)."""
+    mod = _module(slug)
+    if mod is None or not hasattr(mod, "summary"):
+        return {}
+    out: dict[str, Any] = mod.summary(state)
+    return out

@@ -1,0 +1,75 @@
+"""Shared fixtures: the in-process app, a client on it, and a real loopback server."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from sunbot.client import GameboardClient, RetryPolicy
+from sunbot.server import TokenCodec, create_app
+
+
+async def _no_sleep(_: float) -> None:
+    return None
+
+
+FAST_RETRY = RetryPolicy(
+    attempts=5, total_seconds=30, initial_wait=0.001, max_wait=0.01, sleep=_no_sleep
+)
+
+
+@pytest.fixture
+def app() -> FastAPI:
+    return create_app(TokenCodec())
+
+
+@pytest.fixture
+def asgi_client(app: FastAPI) -> GameboardClient:
+    return GameboardClient(transport=httpx.ASGITransport(app=app), policy=FAST_RETRY)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LoopbackServer:
+    """uvicorn serving an ASGI app on 127.0.0.1 in a background thread."""
+
+    def __init__(self, app: object) -> None:
+        self.port = free_port()
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", lifespan="off")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LoopbackServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("loopback server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def loopback(app: FastAPI) -> Iterator[LoopbackServer]:
+    with LoopbackServer(app) as srv:
+        yield srv

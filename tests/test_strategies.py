@@ -1,0 +1,77 @@
+"""Strategy registry, plug-ins and the Keelhold strategies' guarantees."""
+
+from __future__ import annotations
+
+import random
+from importlib.metadata import EntryPoint
+
+import pytest
+
+import strategies
+from sunbot.engines import keelhold as kh
+
+
+class PluginBot:
+    game = "keelhold"
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def choose(self, observation, legal_actions):
+        return legal_actions[-1]
+
+
+def test_builtin_names_and_default():
+    assert strategies.names("keelhold")[:3] == ["safe-greedy", "first-safe", "random"]
+    assert strategies.default_name("keelhold") == "safe-greedy"
+
+
+def test_unknown_strategy_lists_valid_names():
+    with pytest.raises(strategies.UnknownStrategy) as err:
+        strategies.create("keelhold", "nope", random.Random(1))
+    assert "safe-greedy" in str(err.value) and "first-safe" in str(err.value)
+
+
+def test_entry_point_plugins_are_found(monkeypatch):
+    ep = EntryPoint(
+        name="my-bot", value="tests.test_strategies:PluginBot", group="sunbot.strategies"
+    )
+    broken = EntryPoint(name="broken", value="no.such.module:X", group="sunbot.strategies")
+    monkeypatch.setattr(
+        strategies,
+        "entry_points",
+        lambda group: [ep, broken] if group == "sunbot.strategies" else [],
+    )
+    assert "my-bot" in strategies.names("keelhold")
+    assert "my-bot" not in strategies.names("sunloaf")
+    bot = strategies.create("keelhold", "my-bot", random.Random(0))
+    assert isinstance(bot, PluginBot) and isinstance(bot, strategies.Strategy)
+
+
+@pytest.mark.parametrize("name", ["safe-greedy", "first-safe"])
+def test_never_places_outside_safe_bays_while_one_exists(name):
+    for seed in range(1, 9):
+        bot = strategies.create("keelhold", name, random.Random(seed))
+        s = kh.init(seed)
+        while not kh.is_over(s) and s["turn"] < 400:
+            a = bot.choose(kh.observation(s), kh.legal_actions(s))
+            if s["phase"] == "loading":
+                assert a["type"] == "PLACE" and a["bay"] in s["safeBays"]
+            else:
+                assert a == ({"type": "CAST_OFF"} if s["castOffSafe"] else {"type": "END_RUN"})
+            s = kh.step(s, a)
+
+
+def test_first_safe_is_lowest_safe_bay():
+    s = kh.init(5)
+    bot = strategies.create("keelhold", "first-safe", random.Random(0))
+    assert bot.choose(s, kh.legal_actions(s)) == {"type": "PLACE", "bay": s["safeBays"][0]}
+
+
+def test_random_is_seeded():
+    s = kh.init(5)
+    picks = [
+        strategies.create("keelhold", "random", random.Random(3)).choose(s, kh.legal_actions(s))
+        for _ in range(3)
+    ]
+    assert picks[0] == picks[1] == picks[2]
