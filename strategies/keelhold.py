@@ -73,6 +73,9 @@ class Weights:
     mixed: float = 25.0
     keel: float = 12.0
     listing: float = 150.0
+    aboard: float = 3.0
+    dead: float = 40.0
+    ballast: float = 15.0
 
 
 class SafeGreedy:
@@ -107,7 +110,8 @@ class SafeGreedy:
         if after["phase"] == "over":
             return gained - 1e6
         if after["phase"] == "port":
-            return gained + 1e5
+            # Making port is worth it only if the voyage after it can start.
+            return gained + (1e5 if after["castOffSafe"] else -5e5)
         w = self.w
         p = after["params"]
         value = gained
@@ -116,12 +120,23 @@ class SafeGreedy:
         if after["listing"]:
             value -= w.listing
         value += w.keel * float(p["capacity"] - len(after["hold"][kh.KEEL]))
+        need = p["manifestSize"]
         for hatch in after["hold"]:
             counts: dict[int, int] = {}
+            ballast = 0
             for c in hatch:
-                if c["cargo"] is not None:
+                if c["cargo"] is None:
+                    ballast += 1
+                else:
                     counts[c["cargo"]] = counts.get(c["cargo"], 0) + 1
+            free = p["capacity"] - len(hatch)
+            value -= w.aboard * len(hatch)
             for k in counts.values():
-                value += w.pair if k >= 2 else w.single
+                if need - k > free:
+                    value -= w.dead * k  # this lot can no longer complete here
+                else:
+                    value += w.pair if k >= 2 else w.single
             value -= w.mixed * max(0, len(counts) - 1)
+            if ballast and not any(k >= 2 for k in counts.values()):
+                value -= w.ballast * ballast  # ballast leaves only with a lot from its hatch
         return value
