@@ -29,7 +29,12 @@ Observation = dict[str, Any]
 
 @runtime_checkable
 class Strategy(Protocol):
-    """A policy: picks one action from ``legal_actions`` given the observation."""
+    """A policy: picks one action from ``legal_actions`` given the observation.
+
+    Optional: a strategy may define ``on_start(game: str, seed: int | None) -> None``; the
+    runner calls it once before the first choice (e.g. a clearly marked clairvoyant
+    baseline that rebuilds the local engine's hidden deck from the run's seed).
+    """
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         """Return one action (normally an element of ``legal_actions``)."""
@@ -45,7 +50,41 @@ BUILTIN: dict[str, dict[str, str]] = {
         "first-safe": "strategies.keelhold:FirstSafe",
         "random": "strategies.baselines:RandomLegal",
     },
+    "sunloaf": {
+        "planner": "strategies.sunloaf:Planner",
+        "reference": "strategies.sunloaf:Reference",
+        "rest": "strategies.sunloaf:Rest",
+        "random": "strategies.baselines:RandomLegal",
+    },
+    "naptuft": {
+        "balancer": "strategies.naptuft:Balancer",
+        "rotation": "strategies.naptuft:Rotation",
+        "random": "strategies.baselines:RandomLegal",
+        "clairvoyant": "strategies.naptuft:Clairvoyant",
+    },
+    "harvest-watch": {
+        "coalition": "strategies.harvest_watch:Coalition",
+        "guard": "strategies.harvest_watch:Guard",
+        "farmer": "strategies.harvest_watch:Farmer",
+        "random": "strategies.harvest_watch:RandomSeat",
+        "house": "strategies.harvest_watch:House",
+    },
 }
+
+
+def _builtin(game: str) -> dict[str, str]:
+    """The built-ins of ``game`` whose module exists (games are built one at a time)."""
+    out: dict[str, str] = {}
+    for name, ref in BUILTIN.get(game, {}).items():
+        module = ref.partition(":")[0]
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        out[name] = ref
+    return out
 
 
 class UnknownStrategy(ValueError):
@@ -67,7 +106,8 @@ def _plugins(game: str) -> dict[str, Any]:
 
 def names(game: str) -> list[str]:
     """Strategy names for ``game``: built-ins (default first), then plug-ins, sorted."""
-    return [*BUILTIN.get(game, {}), *sorted(set(_plugins(game)) - set(BUILTIN.get(game, {})))]
+    builtin = _builtin(game)
+    return [*builtin, *sorted(set(_plugins(game)) - set(builtin))]
 
 
 def default_name(game: str) -> str:
@@ -88,7 +128,7 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
     Raises:
         UnknownStrategy: no such strategy for this game (the message lists the valid ones).
     """
-    ref = BUILTIN.get(game, {}).get(name)
+    ref = _builtin(game).get(name)
     if ref is not None:
         module, _, attr = ref.partition(":")
         factory: Any = getattr(importlib.import_module(module), attr)

@@ -82,14 +82,37 @@ def play(
         bool, typer.Option(help="Stop at the first mirror divergence (exit 3).")
     ] = False,
     quiet: Annotated[bool, typer.Option(help="No live view; print only the summary.")] = False,
+    seats: Annotated[
+        int, typer.Option(min=1, max=6, help="Match games: seats our strategy plays.")
+    ] = 1,
+    match: Annotated[
+        str | None, typer.Option(help="Match games: join this match id on --server.")
+    ] = None,
 ) -> None:
-    """Play one run and print its summary. Exit 0 when the run ended by the rules."""
+    """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
     try:
         info = get_game(game)
     except KeyError as exc:
         raise _fail(str(exc.args[0])) from None
-    if info.kind != "single":
-        raise _fail(f"{game} is a match game; use its match command")
+    if info.kind == "match":
+        from sunbot.match_play import play_match_command
+
+        code = play_match_command(
+            game=info.slug,
+            seed=seed,
+            strategy=strategy,
+            server=server,
+            match_id=match,
+            seats=seats,
+            transcript=None if no_transcript else transcript,
+            write_transcript=not no_transcript,
+            strict=strict,
+            quiet=quiet,
+            console=console,
+        )
+        raise typer.Exit(code)
+    if match is not None or seats != 1:
+        raise _fail("--seats and --match apply to match games only")
     cap = _cap(info.slug, info.cap_field, max_voyages, max_days)
     name = strategy or strategies.default_name(game)
     if seed is None:

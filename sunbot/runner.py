@@ -93,6 +93,9 @@ async def play_run(
     started = time.perf_counter()
     pos: Position | None = None
     try:
+        on_start = getattr(strategy, "on_start", None)
+        if callable(on_start):
+            on_start(slug, seed)
         t0 = time.perf_counter()
         pos = await client.init(slug, seed)
         found = mirror.check_init(pos.raw) if mirror else []
