@@ -58,9 +58,9 @@ class DayCtx:
         "lit",
         "mult",
         "n",
+        "paths",
         "quota",
         "ranges",
-        "rays",
         "reach",
         "run",
         "serves",
@@ -138,21 +138,23 @@ class DayCtx:
                 stop[n] = True
         self.serves = tuple(tuple(sorted(m)) for m in serves)
         self.stop = tuple(stop)
-        # §6 move rays: tiles in each direction up to 4 steps, cut at the first furniture.
-        rays = []
+        # §6 moves: for each tile and range, the (destination, path mask) pairs in ascending
+        # destination order, furniture already cut; a move is legal when no cat is on its path.
+        paths: list[list[tuple[tuple[int, int], ...]]] = []
         for x in range(49):
             r, c = divmod(x, 7)
-            per: list[tuple[int, ...]] = []
+            found: list[tuple[int, int, int]] = []  # (destination, path mask, distance)
             for ddr, ddc in _DIRS:
-                ray = []
+                mask = 0
                 for k in range(1, 5):
                     rr, cc = r + ddr * k, c + ddc * k
                     if not (0 <= rr < 7 and 0 <= cc < 7) or rr * 7 + cc in furn:
                         break
-                    ray.append(rr * 7 + cc)
-                per.append(tuple(ray))
-            rays.append(tuple(per))
-        self.rays = tuple(rays)
+                    mask |= 1 << (rr * 7 + cc)
+                    found.append((rr * 7 + cc, mask, k))
+            found.sort()
+            paths.append([tuple((y, m) for y, m, k in found if k <= rng) for rng in range(5)])
+        self.paths = tuple(tuple(per) for per in paths)
 
 
 def _or(masks: Any) -> int:
@@ -176,6 +178,35 @@ def _copy(state: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
+_CACHE: dict[tuple[Any, ...], DayCtx] = {}
+
+
+def _day_key(state: dict[str, Any]) -> tuple[Any, ...]:
+    """Every field a :class:`DayCtx` depends on: states of one day share the key."""
+    lay = state["layout"]
+    return (
+        *(state[k] for k in ("seed", "rng", "day", "turnsInDay", "bandDwell", "bandWidth")),
+        *(state[k] for k in ("mult", "dayPar", "dayQuota")),
+        *(lay[k] for k in ("window", "hearth", "dogSpeed", "shadeLength", "latticeParity")),
+        tuple(lay["furniture"]),
+        tuple(lay["cloudTurns"]),
+        tuple(tuple(loop) for loop in lay["dogLoops"]),
+        tuple((b["mat"], b["serveTurn"]) for b in state["bowls"]),
+        tuple((c["range"], c["big"]) for c in state["cats"]),
+    )
+
+
+def day_ctx(state: dict[str, Any]) -> DayCtx:
+    """The :class:`DayCtx` of ``state``'s day, reused from a small cache when seen before."""
+    key = _day_key(state)
+    ctx = _CACHE.get(key)
+    if ctx is None:
+        if len(_CACHE) >= 256:
+            _CACHE.clear()
+        ctx = _CACHE[key] = DayCtx(state)
+    return ctx
+
+
 def to_fast(state: dict[str, Any]) -> tuple[DayCtx, FastState]:
     """Split a wire state into its day's :class:`DayCtx` and a fast state."""
     cats = state["cats"]
@@ -187,7 +218,7 @@ def to_fast(state: dict[str, Any]) -> tuple[DayCtx, FastState]:
         state["chain"],
         state["dayCosyRaw"],
     )
-    return DayCtx(state), head + tuple(c["tile"] for c in cats) + tuple(c["settled"] for c in cats)
+    return day_ctx(state), head + tuple(c["tile"] for c in cats) + tuple(c["settled"] for c in cats)
 
 
 def from_fast(ctx: DayCtx, fs: FastState) -> dict[str, Any]:
@@ -204,24 +235,17 @@ def from_fast(ctx: DayCtx, fs: FastState) -> dict[str, Any]:
     return s
 
 
+def _occupied(fs: FastState, n: int) -> int:
+    occ = 0
+    for x in fs[CATS : CATS + n]:
+        occ |= 1 << x
+    return occ
+
+
 def fast_moves(ctx: DayCtx, fs: FastState, cat: int) -> list[int]:
     """Legal MOVE destinations of ``cat`` in ascending tile order (§6)."""
-    n = ctx.n
-    tiles = fs[CATS : CATS + n]
-    occ = 0
-    for x in tiles:
-        occ |= 1 << x
-    rng = ctx.ranges[cat]
-    up, left, right, down = ctx.rays[tiles[cat]]
-    out: list[int] = []
-    for ray, rev in ((up, True), (left, True), (right, False), (down, False)):
-        part = []
-        for y in ray[:rng]:
-            if occ >> y & 1:
-                break
-            part.append(y)
-        out.extend(reversed(part) if rev else part)
-    return out
+    occ = _occupied(fs, ctx.n)
+    return [y for y, m in ctx.paths[fs[CATS + cat]][ctx.ranges[cat]] if not m & occ]
 
 
 def fast_legal(ctx: DayCtx, fs: FastState) -> list[int]:
@@ -230,7 +254,12 @@ def fast_legal(ctx: DayCtx, fs: FastState) -> list[int]:
         return []
     if fs[PHASE] == SUNSET:
         return [END_RUN]
-    out = [cat * 49 + d for cat in range(ctx.n) for d in fast_moves(ctx, fs, cat)]
+    n, paths, ranges = ctx.n, ctx.paths, ctx.ranges
+    occ = _occupied(fs, n)
+    out: list[int] = []
+    for cat in range(n):
+        base = cat * 49
+        out += [base + y for y, m in paths[fs[CATS + cat]][ranges[cat]] if not m & occ]
     out += [REST, DOZE, END_RUN]
     return out
 
@@ -243,24 +272,27 @@ def _resolve(ctx: DayCtx, fs: FastState, moved: int, dest: int) -> FastState:
     if moved >= 0:
         tiles[moved] = dest
     reach = ctx.reach[t]
-    settled = [
-        0 if i == moved or reach >> tiles[i] & 1 else s + 1
-        for i, s in enumerate(fs[CATS + n : CATS + 2 * n])
-    ]
-    caps, mult, weights = ctx.warm[t], ctx.mult, ctx.weights
+    old = fs[CATS + n :]
+    settled = [0 if i == moved or reach >> tiles[i] & 1 else old[i] + 1 for i in range(n)]
+    # pile (§7 step 5): settled neighbours by bitmask, heavy cats once more
+    weights = ctx.weights
+    light = heavy = 0
+    for i in range(n):
+        if settled[i]:
+            light |= 1 << tiles[i]
+            if weights[i] == 2:
+                heavy |= 1 << tiles[i]
+    caps, mult = ctx.warm[t], ctx.mult
     for i in range(n):
         s = settled[i]
-        if not s or i == moved:
+        if not s:  # the moved cat, a reset cat: tier 0 earns nothing
             continue
         x = tiles[i]
         cap = caps[x]
         if not cap:
             continue
         nb = NBR[x]
-        pile = 0
-        for j in range(n):
-            if settled[j] and nb >> tiles[j] & 1:
-                pile += weights[j]
+        pile = (nb & light).bit_count() + (nb & heavy).bit_count()
         raw = _RAW[s if s < cap else cap][pile if pile < 6 else 6]
         cosy += raw
         score += (raw * mult + 50) // 100
