@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -903,3 +904,26 @@ def test_fast_doze_reports_its_rest_count():
 def test_fast_form_agrees_on_many_seeds():
     rnd = random.Random(77)
     assert sum(play_compare(seed, 40, rnd) for seed in range(300)) > 10_000
+
+
+def test_docs_ramp_table_matches_the_generator():
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "sunloaf.md").read_text()
+    rows = [line for line in doc.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    seen = set()
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        label = cells[0]
+        if label.endswith("+"):
+            days = range(int(label[:-1]), 41)
+        else:
+            lo, _, hi = label.partition("-")
+            days = range(int(lo), int(hi or lo) + 1)
+        for d in days:
+            p = gen.day_params(d)
+            want: list[object] = [p.furniture, p.shade_length, p.clouds, p.serves, p.bowls]
+            want += [p.dogs]
+            want += [p.dog_speed, "yes" if p.lattice else "no"]
+            want += [f"{p.band_dwell} / {p.turns_in_day}", gen.roster_size(d)]
+            assert [str(w) for w in want] == cells[1:], d
+            seen.add(d)
+    assert seen == set(range(1, 41))
