@@ -280,7 +280,7 @@ def step(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         IllegalAction: the action is malformed or not legal now; nothing changes.
     """
     kind = _check_action(state, action)
-    s = fast._copy(state)
+    s = fast.copy_state(state)
     if kind == "END_RUN":
         s["result"] = "win" if s["phase"] == "sunset" else "goodGame"
         s["phase"] = "over"
@@ -301,7 +301,7 @@ def step(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
 
 def observation(state: dict[str, Any]) -> dict[str, Any]:
     """What the player sees: a copy of the whole state, since nothing is hidden (§3)."""
-    return fast._copy(state)
+    return fast.copy_state(state)
 
 
 def score(state: dict[str, Any]) -> int:

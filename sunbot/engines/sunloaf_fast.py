@@ -75,7 +75,7 @@ class DayCtx:
         furn = set(lay["furniture"])
         turns: int = state["turnsInDay"]
         clouds = set(lay["cloudTurns"])
-        self.base = _copy(state)
+        self.base = copy_state(state)
         self.n = len(state["cats"])
         self.turns = turns
         self.mult: int = state["mult"]
@@ -164,7 +164,7 @@ def _or(masks: Any) -> int:
     return out
 
 
-def _copy(state: dict[str, Any]) -> dict[str, Any]:
+def copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """Copy of a wire state deep enough that no list or dict is shared with ``state``."""
     s = dict(state)
     s["cats"] = [dict(c) for c in state["cats"]]
@@ -223,7 +223,7 @@ def to_fast(state: dict[str, Any]) -> tuple[DayCtx, FastState]:
 
 def from_fast(ctx: DayCtx, fs: FastState) -> dict[str, Any]:
     """The wire state of ``fs`` (dogs placed for the last resolved turn, §12)."""
-    s = _copy(ctx.base)
+    s = copy_state(ctx.base)
     n = ctx.n
     s["turn"], s["phase"], s["result"] = fs[TURN], PHASES[fs[PHASE]], RESULTS[fs[RESULT]]
     s["score"], s["chain"], s["dayCosyRaw"] = fs[SCORE], fs[CHAIN], fs[COSY]

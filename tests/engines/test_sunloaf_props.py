@@ -179,3 +179,57 @@ def test_generated_days_are_consistent_for_many_seeds():
             s = jump_to_day(seed, day)
             sl.check_state(s)
             assert s["dayQuota"] <= s["dayPar"]
+
+
+def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every value inside a state (dict keys and list indices)."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _leaves(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _leaves(v, (*path, i))
+    return out
+
+
+JSON_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 60),
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", "N", "day", "over", "win"]),
+    st.lists(st.integers(-1, 50), max_size=4),
+    st.dictionaries(st.sampled_from(["id", "tile", "mat"]), st.integers(0, 5), max_size=2),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 50),
+    day=st.sampled_from([1, 6, 16, 24]),
+    turns=st.integers(0, 3),
+    pick=st.integers(0, 10**6),
+    value=JSON_VALUES,
+    delete=st.booleans(),
+)
+def test_check_state_never_crashes_on_mangled_states(seed, day, turns, pick, value, delete):
+    s = jump_to_day(seed, day)
+    for _ in range(turns):
+        s = sl.step(s, sl.reference_action(s))
+    paths = _leaves(s)[1:]
+    path = paths[pick % len(paths)]
+    parent: Any = s
+    for key in path[:-1]:
+        parent = parent[key]
+    if delete and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    try:
+        sl.check_state(s)
+    except ValueError:
+        return
+    for a in sl.legal_actions(s)[-3:]:  # an accepted state must play on
+        sl.step(s, a)
