@@ -21,6 +21,7 @@ from rich.table import Table
 import strategies
 import sunbot
 from sunbot import views
+from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.client import GameboardClient, Position
 from sunbot.games import available, get_game
 from sunbot.mirror import Divergence, Mirror
@@ -244,6 +245,10 @@ def games() -> None:
     for g in available():
         table.add_row(g.slug, g.name, g.kind, ", ".join(strategies.names(g.slug)) or "-")
     console.print(table)
+
+
+app.command("replay")(replay_command)
+app.command("export")(export_command)
 
 
 def main() -> None:

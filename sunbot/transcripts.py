@@ -23,9 +23,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-import sunbot
+from pydantic import ValidationError
 
-SCHEMA_VERSION = 1
+import sunbot
+from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
+
 DEFAULT_DIR = Path("transcripts")
 
 
@@ -36,15 +38,16 @@ def default_path(game: str, seed: int | None, strategy: str, directory: Path = D
 
 
 class TranscriptWriter:
-    """Appends transcript lines to ``path`` (parents created), flushing every line.
+    """Writes transcript lines to ``path`` (parents created), flushing every line.
 
-    Use as a context manager or call :meth:`close`.
+    A new transcript never overwrites a file (``FileExistsError``); ``append=True`` continues
+    an existing one (a resumed run). Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, append: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = path.open("a", encoding="utf-8")
+        self._fh: IO[str] = path.open("a" if append else "x", encoding="utf-8")
 
     def __enter__(self) -> TranscriptWriter:
         return self
@@ -95,14 +98,20 @@ class Transcript:
     init: dict[str, Any] | None = None
     steps: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    other: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
 
 
 def read_transcript(path: Path) -> Transcript:
-    """Read a transcript, keeping every whole line up to the first broken one.
+    """Read and validate a transcript, keeping every whole valid line up to the first bad one.
+
+    Each line is checked against the schema (:mod:`sunbot.transcript_schema`); a broken,
+    cut or invalid line stops the reading there, and :attr:`Transcript.error` says which
+    line and why.
 
     Raises:
-        ValueError: the file is empty or its first line is not a transcript header.
+        ValueError: the file is empty, or its first line is not a valid transcript header.
+        OSError: the file cannot be read.
     """
     records: list[dict[str, Any]] = []
     error: str | None = None
@@ -110,16 +119,20 @@ def read_transcript(path: Path) -> Transcript:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
-            try:
-                rec = json.loads(line)
-                if not isinstance(rec, dict) or "type" not in rec:
-                    raise ValueError("not a transcript record")
-            except ValueError as exc:
-                error = f"line {lineno} is broken ({exc}); kept the {len(records)} lines before it"
+            why = _invalid(line)
+            if why is not None:
+                cut = (
+                    ""
+                    if line.endswith("\n")
+                    else " (the file ends mid-line: cut or still being written)"
+                )
+                kept = f"kept the {len(records)} lines before it"
+                error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
                 break
-            records.append(rec)
+            records.append(json.loads(line))
     if not records or records[0].get("type") != "header":
-        raise ValueError(f"{path} is not a sunbot transcript (no header line)")
+        detail = f": {error}" if error else ""
+        raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
     out = Transcript(header=records[0], error=error)
     for rec in records[1:]:
         kind = rec["type"]
@@ -129,4 +142,21 @@ def read_transcript(path: Path) -> Transcript:
             out.steps.append(rec)
         elif kind == "result":
             out.result = rec
+        else:
+            out.other.append(rec)
     return out
+
+
+def _invalid(line: str) -> str | None:
+    """``None`` for a valid record line, else why it is not one."""
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return f"not JSON ({exc.msg})"
+    try:
+        RECORD.validate_python(rec)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "record"
+        return f"{where}: {err['msg']}"
+    return None

@@ -59,18 +59,28 @@ def _single_player(slug: str) -> GameInfo:
     return game
 
 
-def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
-    """The success body for ``state`` (spec README, "The local server")."""
+def served_fields(game: GameInfo, state: dict[str, Any]) -> dict[str, Any]:
+    """What an answer shows of ``state``, the token aside: ``state`` (the observation for
+    hidden games), ``observation``, ``legalActions``, ``score``, ``gameOver``."""
     eng = game.engine
     obs = eng.observation(state)
     return {
-        "ok": True,
         "state": obs if game.hidden else state,
-        "stateToken": codec.encode(game.slug, state),
         "observation": obs,
         "legalActions": eng.legal_actions(state),
         "score": eng.score(state),
         "gameOver": eng.is_over(state),
+    }
+
+
+def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
+    """The success body for ``state`` (spec README, "The local server")."""
+    fields = served_fields(game, state)
+    return {
+        "ok": True,
+        "state": fields["state"],
+        "stateToken": codec.encode(game.slug, state),
+        **{k: v for k, v in fields.items() if k != "state"},
     }
 
 

@@ -1,0 +1,125 @@
+"""``sunbot replay`` and ``sunbot export``: transcripts re-checked, watched and tabulated."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table
+
+from sunbot import views
+from sunbot.export import to_csv, to_markdown
+from sunbot.mirror import Divergence
+from sunbot.replay import replay
+from sunbot.transcripts import Transcript, read_transcript
+
+console = Console()
+EXIT_DIVERGED, EXIT_CUT = 3, 4
+
+
+def _load(path: Path) -> Transcript:
+    try:
+        return read_transcript(path)
+    except (ValueError, OSError) as exc:
+        console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def replay_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Transcript (.jsonl).")],
+    strict: Annotated[
+        bool, typer.Option(help="Exit 3 on any divergence or mismatch, 4 on a cut file.")
+    ] = False,
+    show: Annotated[bool, typer.Option(help="Render every recorded position.")] = False,
+    step: Annotated[
+        bool, typer.Option(help="Walk the positions one key at a time (q quits).")
+    ] = False,
+    local: Annotated[
+        bool | None,
+        typer.Option("--local/--no-local", help="Force or skip the re-play through the engine."),
+    ] = None,
+) -> None:
+    """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
+    t = _load(file)
+    head = t.header
+    console.print(
+        f"[bold]{head['game']}[/] seed {head['seed']} · {head['strategy']} · server "
+        f"{head['server']} · sunbot {head['sunbotVersion']} · {len(t.steps)} steps"
+    )
+    if t.error:
+        console.print(
+            f"[yellow]transcript cut:[/] {t.error}; replaying up to there", soft_wrap=True
+        )
+    try:
+        report = replay(t, local)
+    except KeyError as exc:
+        console.print(f"[bold red]error:[/] {exc.args[0]}")
+        raise typer.Exit(2) from None
+    if show or step:
+        for index, state in report.positions:
+            console.print(Rule(f"step {index}"))
+            console.print(views.render(report.game, state))
+            if step and click.getchar() in ("q", "Q"):
+                break
+    _print_findings("mirror divergence", report.divergences)
+    _print_findings("re-play mismatch", report.mismatches)
+    replayed = "re-played through the engine" if report.replayed else "not re-played (not local)"
+    style = "green" if report.ok else "red"
+    console.print(
+        f"[{style}]checked {report.checked} answers: {len(report.divergences)} divergences, "
+        f"{len(report.mismatches)} mismatches[/] · {replayed}"
+        + ("" if t.result else " · no result line")
+    )
+    if strict and not report.ok:
+        raise typer.Exit(EXIT_DIVERGED)
+    if strict and t.error:
+        raise typer.Exit(EXIT_CUT)
+
+
+def _print_findings(kind: str, found: list[Divergence], limit: int = 30) -> None:
+    if not found:
+        return
+    table = Table(title=f"{len(found)} {kind}{'s' if len(found) != 1 else ''}")
+    for col in ("step", "field", "expected", "got", "note"):
+        table.add_column(col, overflow="fold")
+    for d in found[:limit]:
+        table.add_row(str(d.step), d.path, _short(d.expected), _short(d.got), d.note)
+    console.print(table)
+    if len(found) > limit:
+        console.print(f"… and {len(found) - limit} more")
+
+
+def _short(value: object, width: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class ExportFormat(StrEnum):
+    """Export formats."""
+
+    csv = "csv"
+    md = "md"
+
+
+def export_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Transcript (.jsonl).")],
+    format: Annotated[ExportFormat, typer.Option(help="csv or md.")] = ExportFormat.csv,
+    out: Annotated[
+        Path | None, typer.Option(help="Output file (default: standard output).")
+    ] = None,
+) -> None:
+    """Turn a transcript into a per-step table (action, score, key state)."""
+    t = _load(file)
+    text = to_csv(t) if format is ExportFormat.csv else to_markdown(t)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        console.print(f"wrote {out} ({len(t.steps) + 1} rows)")
+    if t.error:
+        console.print(f"[yellow]transcript cut:[/] {t.error}", highlight=False)

@@ -1,0 +1,77 @@
+"""Turn a transcript into a per-step table (CSV or Markdown) for reading elsewhere."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from typing import Any
+
+from sunbot import views
+from sunbot.transcripts import Transcript
+
+
+def rows(t: Transcript) -> list[dict[str, Any]]:
+    """One row per answer (init as step 0): index, action, ok, score, key state fields.
+
+    Key fields are the game's view summary (e.g. Keelhold: voyage, placements, cause) plus
+    ``phase``; a refused step has ``ok`` false and the ``reason``.
+    """
+    game = str(t.header["game"])
+    answers: list[tuple[int, Any, dict[str, Any]]] = []
+    if t.init is not None:
+        answers.append((0, None, t.init["response"]))
+    answers += [(int(s["index"]), s["action"], s["response"]) for s in t.steps]
+    out: list[dict[str, Any]] = []
+    for index, action, resp in answers:
+        ok = resp.get("ok") is not False
+        row: dict[str, Any] = {
+            "step": index,
+            "action": "" if action is None else json.dumps(action, separators=(",", ":")),
+            "ok": ok,
+            "score": resp.get("score", ""),
+        }
+        state = resp.get("state") or resp.get("observation")
+        if ok and isinstance(state, dict):
+            row["phase"] = state.get("phase", "")
+            with contextlib.suppress(KeyError, TypeError):
+                row.update(views.summary(game, state))
+        else:
+            row["reason"] = resp.get("reason", "")
+        out.append(row)
+    return out
+
+
+def _columns(table: list[dict[str, Any]]) -> list[str]:
+    cols: list[str] = []
+    for row in table:
+        cols += [k for k in row if k not in cols]
+    return cols
+
+
+def to_csv(t: Transcript) -> str:
+    """The table as CSV (header row first)."""
+    table = rows(t)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=_columns(table), restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(table)
+    return buf.getvalue()
+
+
+def to_markdown(t: Transcript) -> str:
+    """The table as a GitHub-flavoured Markdown table, with a title line."""
+    table = rows(t)
+    cols = _columns(table)
+    head = t.header
+    lines = [
+        f"# {head['game']} · seed {head['seed']} · {head['strategy']} ({head['server']})",
+        "",
+        "| " + " | ".join(cols) + " |",
+        "|" + "---|" * len(cols),
+    ]
+    for row in table:
+        cells = [str(row.get(c, "")).replace("|", "\\|") for c in cols]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,127 @@
+"""Re-check a transcript offline: the mirror over every step, and a local re-play.
+
+Two independent checks:
+
+- **mirror**: every recorded answer is checked against the rules from the answer before it
+  and the action sent (:class:`sunbot.mirror.Mirror`), exactly as during play. Works for
+  transcripts of any server.
+- **re-play** (runs of this project's engine, e.g. the embedded server): the same game, seed
+  and actions played through the engine must reproduce the recorded answers exactly (every
+  field but the token). A mismatch is reported as such: it means the engine changed since
+  the run was recorded, or the transcript was edited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sunbot.engines import IllegalAction
+from sunbot.games import GameInfo, get_game
+from sunbot.mirror import Divergence, Finding, Mirror, diff
+from sunbot.server.app import served_fields
+from sunbot.transcripts import Transcript
+
+#: Servers whose transcripts are re-played through the local engine by default.
+LOCAL_SERVERS = ("embedded", "http://127.0.0.1", "http://localhost")
+
+
+@dataclass
+class ReplayReport:
+    """What a replay found.
+
+    ``divergences``: the mirror's findings; ``mismatches``: where the local re-play differs
+    from the recorded answers (empty when ``replayed`` is false); ``positions``: the
+    recorded positions in order (init first) with the step index that produced each.
+    """
+
+    game: str
+    divergences: list[Divergence] = field(default_factory=list)
+    mismatches: list[Divergence] = field(default_factory=list)
+    replayed: bool = False
+    checked: int = 0
+    positions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """No divergence and no mismatch."""
+        return not self.divergences and not self.mismatches
+
+
+def is_local(server: str) -> bool:
+    """Whether a transcript's ``server`` is this project's engine (re-playable)."""
+    return any(server == s or server.startswith(s) for s in LOCAL_SERVERS)
+
+
+def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
+    """Check transcript ``t``. ``local``: force (True) or skip (False) the engine re-play;
+    ``None`` re-plays runs whose header names a local server.
+
+    Raises:
+        KeyError: the transcript's game is unknown to this version of sunbot.
+    """
+    game = get_game(str(t.header["game"]))
+    report = ReplayReport(game=game.slug)
+    if t.init is None:
+        return report
+    for index, response in _answers(t):
+        state = response.get("state") or response.get("observation")
+        if response.get("ok") is not False and isinstance(state, dict):
+            report.positions.append((index, state))
+    mirror = Mirror(game.slug)
+    mirror.check_init(t.init["response"])
+    prev = t.init["response"]
+    for step in t.steps:
+        mirror.check_action(int(step["index"]), prev, step["action"], step["response"])
+        if step["response"].get("ok") is not False:
+            prev = step["response"]
+    report.divergences = list(mirror.divergences)
+    report.checked = mirror.responses_checked
+    want = is_local(str(t.header.get("server", ""))) if local is None else local
+    if want:
+        report.replayed = True
+        report.mismatches = _replay_locally(game, t)
+    return report
+
+
+def _answers(t: Transcript) -> Iterator[tuple[int, dict[str, Any]]]:
+    assert t.init is not None
+    yield 0, t.init["response"]
+    for step in t.steps:
+        yield int(step["index"]), step["response"]
+
+
+def _replay_locally(game: GameInfo, t: Transcript) -> list[Divergence]:
+    assert t.init is not None
+    eng = game.engine
+    seed = t.header.get("seed")
+    if not isinstance(seed, int):
+        return [Divergence(0, "header.seed", "an integer seed", seed, "cannot re-play")]
+    state = eng.init(seed)
+    out = [Divergence(0, *f) for f in _compare(game, state, t.init["response"])]
+    for step in t.steps:
+        index, action, recorded = int(step["index"]), step["action"], step["response"]
+        try:
+            nxt = eng.step(state, action)
+        except IllegalAction as exc:
+            if recorded.get("ok") is not False:
+                out.append(Divergence(index, "ok", False, True, f"the engine refuses: {exc}"))
+            else:
+                legal = diff(eng.legal_actions(state), recorded.get("legalActions"), "legalActions")
+                out += [Divergence(index, *f) for f in legal]
+            continue
+        if recorded.get("ok") is False:
+            out.append(Divergence(index, "ok", True, False, "the engine accepts this action"))
+            continue
+        out += [Divergence(index, *f) for f in _compare(game, nxt, recorded)]
+        state = nxt
+    return out
+
+
+def _compare(game: GameInfo, state: dict[str, Any], recorded: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = []
+    for key, value in served_fields(game, state).items():
+        if key in recorded:
+            found += diff(value, recorded[key], key)
+    return found

@@ -1,0 +1,127 @@
+"""The transcript schema (version 1) as pydantic models, and its JSON Schema file.
+
+The models are the single source: :data:`RECORD` validates each line on read, and the JSON
+Schema shipped in the package (``sunbot/schemas/transcript-v1.schema.json``) is generated
+from them::
+
+    python -m sunbot.transcript_schema > sunbot/schemas/transcript-v1.schema.json
+
+(a test keeps the committed file equal to the generated one). Format: ``docs/transcripts.md``.
+Unknown extra fields are allowed so that a newer writer's lines still read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+SCHEMA_VERSION = 1
+SCHEMA_FILE = "transcript-v1.schema.json"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class DivergenceRecord(_Record):
+    """One mirror divergence: the action's index (0 for init), a field path, both values."""
+
+    step: int
+    path: str
+    expected: Any = None
+    got: Any = None
+    note: str = ""
+
+
+class MirrorRecord(_Record):
+    """The mirror's verdict on one answer."""
+
+    ok: bool
+    divergences: list[DivergenceRecord]
+
+
+class Header(_Record):
+    """First line: what was played, by which strategy, against which server."""
+
+    type: Literal["header"]
+    schemaVersion: Literal[1]
+    game: str
+    seed: int | None
+    strategy: str
+    server: str
+    sunbotVersion: str
+    startedAt: str
+
+
+class InitRecord(_Record):
+    """The init answer exactly as received."""
+
+    type: Literal["init"]
+    response: dict[str, Any]
+    mirror: MirrorRecord
+    elapsedMs: float = Field(ge=0)
+
+
+class StepRecord(_Record):
+    """One action sent (index from 1) and the answer, refusals included."""
+
+    type: Literal["step"]
+    index: int = Field(ge=1)
+    action: Any
+    response: dict[str, Any]
+    mirror: MirrorRecord
+    elapsedMs: float = Field(ge=0)
+
+
+class ResultRecord(_Record):
+    """Last line: how the run ended."""
+
+    type: Literal["result"]
+    score: int
+    gameOver: bool
+    steps: int = Field(ge=0)
+    divergences: int = Field(ge=0)
+    endedBy: Literal["rules", "cap", "strict", "error"]
+    cause: str | None = None
+    refused: int = 0
+    responsesChecked: int = 0
+    retries: int = 0
+    elapsedMs: float = 0
+    error: str | None = None
+
+
+class MatchRecord(_Record):
+    """Match games (Harvest Watch): a seat's ``view`` as received or a ``command`` sent."""
+
+    type: Literal["view", "command"]
+    seat: int | None = None
+    body: Any = None
+
+
+Record = Annotated[
+    Header | InitRecord | StepRecord | ResultRecord | MatchRecord, Field(discriminator="type")
+]
+RECORD: TypeAdapter[Any] = TypeAdapter(Record)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of one transcript line."""
+    schema: dict[str, Any] = RECORD.json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "sunbot transcript line, schemaVersion 1"
+    return schema
+
+
+def packaged_schema() -> dict[str, Any]:
+    """The JSON Schema file shipped inside the package."""
+    text = resources.files("sunbot").joinpath("schemas", SCHEMA_FILE).read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+if __name__ == "__main__":  # pragma: no cover - the regeneration command
+    sys.stdout.write(json.dumps(json_schema(), indent=2, sort_keys=True) + "\n")

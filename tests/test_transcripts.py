@@ -1,0 +1,182 @@
+"""Transcripts: schema, truncated files, replay (mirror and local re-play), export, goldens."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sunbot.cli import app
+from sunbot.export import rows, to_csv, to_markdown
+from sunbot.replay import replay
+from sunbot.transcript_schema import json_schema, packaged_schema
+from sunbot.transcripts import TranscriptWriter, read_transcript
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDENS = sorted((ROOT / "transcripts").glob("golden-*.jsonl"))
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("t") / "k.jsonl"
+    res = runner.invoke(
+        app,
+        [
+            "play",
+            "keelhold",
+            "--seed",
+            "7",
+            "--max-voyages",
+            "2",
+            "--quiet",
+            "--transcript",
+            str(path),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    return path
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_packaged_json_schema_is_the_generated_one():
+    assert packaged_schema() == json_schema()
+    kinds = {
+        d["properties"]["type"].get("const")
+        for d in json_schema()["$defs"].values()
+        if "type" in d.get("properties", {})
+    }
+    assert {"header", "init", "step", "result"} <= kinds
+
+
+def test_read_back_everything(recorded):
+    t = read_transcript(recorded)
+    assert t.error is None and t.header["game"] == "keelhold" and t.init is not None
+    assert len(t.steps) == t.result["steps"] and t.result["endedBy"] == "cap"
+
+
+def test_writer_never_overwrites(recorded):
+    with pytest.raises(FileExistsError):
+        TranscriptWriter(recorded)
+
+
+def test_cut_file_reads_up_to_the_cut(recorded, tmp_path):
+    lines = _lines(recorded)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:12]) + "\n" + lines[12][: len(lines[12]) // 2])
+    t = read_transcript(cut)
+    assert len(t.steps) == 10 and t.result is None
+    assert "line 13" in t.error and "mid-line" in t.error
+    res = runner.invoke(app, ["replay", str(cut)])
+    assert res.exit_code == 0 and "transcript cut" in res.output and "0 divergences" in res.output
+    assert runner.invoke(app, ["replay", str(cut), "--strict"]).exit_code == 4
+
+
+def test_schema_violation_is_named(recorded, tmp_path):
+    lines = _lines(recorded)
+    bad = json.loads(lines[5])
+    bad["index"] = "five"
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join([*lines[:5], json.dumps(bad), *lines[6:]]) + "\n")
+    t = read_transcript(path)
+    assert len(t.steps) == 3 and "line 6" in t.error and "index" in t.error
+
+
+def test_not_a_transcript(tmp_path):
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"hello": 1}\n')
+    with pytest.raises(ValueError, match="not a sunbot transcript"):
+        read_transcript(p)
+    res = runner.invoke(app, ["replay", str(p)])
+    assert res.exit_code == 2 and "not a sunbot transcript" in res.output
+
+
+def test_clean_replay_strict_exits_zero(recorded):
+    res = runner.invoke(app, ["replay", str(recorded), "--strict"])
+    assert res.exit_code == 0, res.output
+    assert "0 divergences, 0 mismatches" in res.output and "re-played" in res.output
+
+
+def test_altered_number_names_step_and_field(recorded, tmp_path):
+    lines = _lines(recorded)
+    rec = json.loads(lines[20])  # header, init, then step 19 is line 21 (index 20)
+    assert rec["type"] == "step"
+    rec["response"]["state"]["score"] += 7
+    path = tmp_path / "altered.jsonl"
+    path.write_text("\n".join([*lines[:20], json.dumps(rec), *lines[21:]]) + "\n")
+    report = replay(read_transcript(path))
+    # The mirror names the altered step first; the next answer no longer follows from it either.
+    assert (report.divergences[0].step, report.divergences[0].path) == (rec["index"], "state.score")
+    assert {d.step for d in report.divergences} <= {rec["index"], rec["index"] + 1}
+    # The local re-play is independent of the altered answer: exactly one mismatch.
+    assert [(d.step, d.path) for d in report.mismatches] == [(rec["index"], "state.score")]
+    res = runner.invoke(app, ["replay", str(path), "--strict"])
+    assert res.exit_code == 3 and "state.score" in res.output and str(rec["index"]) in res.output
+
+
+def test_altered_action_is_a_replay_mismatch(recorded, tmp_path):
+    lines = _lines(recorded)
+    rec = json.loads(lines[3])
+    legal = rec["response"]["legalActions"]
+    prev = json.loads(lines[2])["response"]
+    other = next(a for a in prev["legalActions"] if a != rec["action"])
+    rec["action"] = other
+    path = tmp_path / "act.jsonl"
+    path.write_text("\n".join([*lines[:3], json.dumps(rec), *lines[4:]]) + "\n")
+    report = replay(read_transcript(path))
+    assert any(d.step == rec["index"] for d in report.mismatches)
+    assert legal
+
+
+def test_remote_transcripts_are_not_replayed_by_default(recorded, tmp_path):
+    lines = _lines(recorded)
+    head = json.loads(lines[0])
+    head["server"] = "https://gameboard.gg"
+    path = tmp_path / "remote.jsonl"
+    path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    report = replay(read_transcript(path))
+    assert report.replayed is False and report.ok and report.checked == len(lines) - 2
+    assert replay(read_transcript(path), local=True).replayed is True
+
+
+def test_export_csv_and_markdown(recorded):
+    t = read_transcript(recorded)
+    table = rows(t)
+    assert table[0]["step"] == 0 and table[0]["action"] == "" and table[0]["voyage"] == 1
+    assert table[-1]["action"] == '{"type":"END_RUN"}' and table[-1]["cause"] == "ended"
+    parsed = list(csv.DictReader(io.StringIO(to_csv(t))))
+    assert len(parsed) == len(t.steps) + 1
+    assert parsed[1]["score"] == str(t.steps[0]["response"]["score"])
+    md = to_markdown(t).splitlines()
+    assert md[0].startswith("# keelhold · seed 7") and md[2].startswith(
+        "| step | action | ok | score"
+    )
+    assert len(md) == 4 + len(t.steps) + 1
+
+
+def test_export_cli_writes_file(recorded, tmp_path):
+    out = tmp_path / "t.csv"
+    res = runner.invoke(app, ["export", str(recorded), "--format", "csv", "--out", str(out)])
+    assert res.exit_code == 0 and out.read_text().startswith("step,action,ok,score")
+
+
+@pytest.mark.parametrize("golden", GOLDENS, ids=[g.name for g in GOLDENS])
+def test_golden_transcripts_replay_exactly(golden):
+    """An engine change that alters a golden run fails here: regenerate on purpose with
+    scripts/regenerate_goldens.sh (see README, "Transcripts")."""
+    t = read_transcript(golden)
+    assert t.error is None and t.result is not None and t.header["seed"] == 7
+    report = replay(t, local=True)
+    assert report.replayed and report.mismatches == [] and report.divergences == []
+    assert report.checked == len(t.steps) + 1
+
+
+def test_there_is_a_golden_per_single_player_game_with_strategies():
+    assert any(g.name == "golden-keelhold-seed7.jsonl" for g in GOLDENS)
