@@ -227,13 +227,31 @@ def serve(
         ),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+    faults: Annotated[
+        str | None,
+        typer.Option(
+            help="Inject faults, e.g. 429=0.05,503=0.05,slow=0.02,drop=0.02,garbage=0.01 "
+            "(settings: retry-after=SECONDS, slow-seconds=SECONDS). Off by default."
+        ),
+    ] = None,
+    fault_seed: Annotated[int | None, typer.Option(help="Seed of the fault draws.")] = None,
 ) -> None:
     """Run the local Gameboard-compatible server with uvicorn."""
     import uvicorn
 
+    from sunbot.server.faults import FaultInjector, FaultPlan
+
     codec = TokenCodec.from_environment(key_file)
+    asgi: Any = create_app(codec)
+    if faults:
+        try:
+            plan = FaultPlan.parse(faults)
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+        asgi = FaultInjector(asgi, plan, fault_seed)
+        console.print(f"fault injection on: {plan.rates}")
     console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
-    uvicorn.run(create_app(codec), host=host, port=port, log_level=log_level)
+    uvicorn.run(asgi, host=host, port=port, log_level=log_level)
 
 
 @app.command()

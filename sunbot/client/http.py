@@ -139,7 +139,8 @@ class GameboardClient:
     def _on_retry(self, state: RetryCallState) -> None:
         self.retries += 1
         exc = state.outcome.exception() if state.outcome is not None else None
-        log.warning("retrying after %s (attempt %d)", exc, state.attempt_number)
+        what = f"{type(exc).__name__}: {exc}" if exc is not None else "?"
+        log.warning("retrying after %s (attempt %d)", what, state.attempt_number)
 
     async def request_json(
         self,
