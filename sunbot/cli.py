@@ -25,6 +25,7 @@ from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.client import GameboardClient, Position
 from sunbot.games import available, get_game
 from sunbot.mirror import Divergence, Mirror
+from sunbot.resume import Resume, cut_back, load_resume
 from sunbot.runner import RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, default_path
@@ -62,7 +63,9 @@ def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft.")],
+    game: Annotated[
+        str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (random when omitted).")] = None,
     strategy: Annotated[str | None, typer.Option(help="Strategy name (default per game).")] = None,
     server: Annotated[
@@ -89,8 +92,29 @@ def play(
     match: Annotated[
         str | None, typer.Option(help="Match games: join this match id on --server.")
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, dir_okay=False, help="Continue the run recorded in this transcript."
+        ),
+    ] = None,
 ) -> None:
     """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
+    resumed: Resume | None = None
+    if resume is not None:
+        try:
+            resumed = load_resume(resume)
+        except (ValueError, OSError) as exc:
+            raise _fail(str(exc)) from None
+        head = resumed.header
+        if game is not None and game != head["game"]:
+            raise _fail(f"{resume} is a {head['game']} run, not {game}")
+        game, seed, strategy = str(head["game"]), head["seed"], str(head["strategy"])
+        if server is None and head["server"] != "embedded":
+            server = str(head["server"])
+        transcript, no_transcript = resume, False
+    if game is None:
+        raise _fail("give a GAME to play (or --resume FILE)")
     try:
         info = get_game(game)
     except KeyError as exc:
@@ -115,6 +139,8 @@ def play(
     if match is not None or seats != 1:
         raise _fail("--seats and --match apply to match games only")
     cap = _cap(info.slug, info.cap_field, max_voyages, max_days)
+    if resumed is not None:
+        cap = resumed.header.get("cap")
     name = strategy or strategies.default_name(game)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -123,7 +149,11 @@ def play(
     except strategies.UnknownStrategy as exc:
         raise _fail(str(exc)) from None
     path = None if no_transcript else (transcript or default_path(game, seed, name))
-    summary = asyncio.run(_play(info.slug, seed, name, bot, server, cap, path, strict, quiet))
+    if resumed is not None and path is not None:
+        cut_back(path, resumed.offset)
+    summary = asyncio.run(
+        _play(info.slug, seed, name, bot, server, cap, path, strict, quiet, resumed)
+    )
     _print_summary(summary)
     if summary.ended_by == "error":
         raise typer.Exit(EXIT_ERROR)
@@ -149,17 +179,18 @@ async def _play(
     path: Path | None,
     strict: bool,
     quiet: bool,
+    resume: Resume | None = None,
 ) -> RunSummary:
     if server:
         client = GameboardClient(server)
         label = server
     else:
-        transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+        transport = httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
         client = GameboardClient(transport=transport)
         label = "embedded"
     mirror = Mirror(slug)
     view = _LatestView(slug)
-    writer = TranscriptWriter(path) if path else None
+    writer = TranscriptWriter(path, append=resume is not None) if path else None
     live = None if quiet else Live(view, console=console, refresh_per_second=8, transient=False)
 
     def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
@@ -183,6 +214,7 @@ async def _play(
                 transcript=writer,
                 server_label=label,
                 on_position=on_position,
+                resume=resume,
             )
     finally:
         if live is not None:

@@ -13,13 +13,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from strategies import Strategy
 from sunbot.client import ClientError, GameboardClient, Position, Rejected
+from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
+from sunbot.resume import Resume
 from sunbot.transcripts import TranscriptWriter
 
 log = logging.getLogger("sunbot.runner")
@@ -74,6 +77,7 @@ async def play_run(
     transcript: TranscriptWriter | None = None,
     server_label: str = "local",
     on_position: OnPosition | None = None,
+    resume: Resume | None = None,
 ) -> RunSummary:
     """Play one run of ``slug`` from ``seed`` with ``strategy`` until it ends.
 
@@ -81,6 +85,9 @@ async def play_run(
         cap: end the run (the game's end action) once this many voyages/days are done.
         strict: stop at the first mirror divergence (``ended_by == "strict"``).
         on_position: called after every answer (live views).
+        resume: continue the run recorded in a transcript (:mod:`sunbot.resume`) instead of
+            starting one: no init, the strategy replays the recorded history first, and the
+            transcript gets a ``resume`` line (then steps and the result as usual).
 
     Returns:
         The :class:`RunSummary`; it is also written as the transcript's ``result`` line.
@@ -89,18 +96,25 @@ async def play_run(
     summary = RunSummary(game=slug, seed=seed, strategy=strategy_name, transcript=None)
     if transcript is not None:
         summary.transcript = transcript.path
-        transcript.header(slug, seed, strategy_name, server_label)
+        if resume is None:
+            transcript.header(slug, seed, strategy_name, server_label, cap=cap)
     started = time.perf_counter()
     pos: Position | None = None
+    base_checked, base_divergences = 0, []
     try:
         on_start = getattr(strategy, "on_start", None)
         if callable(on_start):
             on_start(slug, seed)
-        t0 = time.perf_counter()
-        pos = await client.init(slug, seed)
-        found = mirror.check_init(pos.raw) if mirror else []
-        _log(transcript, {"type": "init", "response": pos.raw}, found, t0)
-        _report(on_position, pos, 0, found)
+        if resume is None:
+            t0 = time.perf_counter()
+            pos = await client.init(slug, seed)
+            found = mirror.check_init(pos.raw) if mirror else []
+            _log(transcript, {"type": "init", "response": pos.raw}, found, t0)
+            _report(on_position, pos, 0, found)
+        else:
+            pos = _resume(strategy, resume, summary, transcript)
+            base_checked, base_divergences = resume.checked, resume.divergences
+            _report(on_position, pos, summary.steps, [])
         in_a_row = 0
         while not pos.game_over:
             if strict and mirror and mirror.divergences:
@@ -143,11 +157,31 @@ async def play_run(
             summary.game_over = pos.game_over
             summary.final_state = pos.state or pos.observation
         if mirror is not None:
-            summary.responses_checked = mirror.responses_checked
-            summary.divergences = list(mirror.divergences)
+            summary.responses_checked = base_checked + mirror.responses_checked
+            summary.divergences = [*base_divergences, *mirror.divergences]
         if transcript is not None:
             transcript.write(_result_record(summary))
     return summary
+
+
+def _resume(
+    strategy: Strategy, resume: Resume, summary: RunSummary, transcript: TranscriptWriter | None
+) -> Position:
+    """Bring the strategy up to date with the recorded history; return the last position."""
+    differed = 0
+    for observation, legal, action in resume.history:
+        if strategy.choose(observation, legal) != action:
+            differed += 1
+    if differed:
+        log.warning(
+            "the strategy chose differently on %d recorded steps (not deterministic)", differed
+        )
+    summary.steps = resume.last_index
+    summary.refused = resume.refused
+    if transcript is not None:
+        when = datetime.now(UTC).isoformat()
+        transcript.write({"type": "resume", "fromStep": resume.last_index, "at": when})
+    return Position(Envelope.model_validate(resume.answer), resume.answer)
 
 
 def _log(

@@ -55,6 +55,7 @@ class Header(_Record):
     server: str
     sunbotVersion: str
     startedAt: str
+    cap: int | None = None
 
 
 class InitRecord(_Record):
@@ -102,8 +103,17 @@ class MatchRecord(_Record):
     body: Any = None
 
 
+class ResumeRecord(_Record):
+    """A run resumed here (``sunbot play --resume``) after the step ``fromStep``."""
+
+    type: Literal["resume"]
+    fromStep: int = Field(ge=0)
+    at: str
+
+
 Record = Annotated[
-    Header | InitRecord | StepRecord | ResultRecord | MatchRecord, Field(discriminator="type")
+    Header | InitRecord | StepRecord | ResultRecord | MatchRecord | ResumeRecord,
+    Field(discriminator="type"),
 ]
 RECORD: TypeAdapter[Any] = TypeAdapter(Record)
 

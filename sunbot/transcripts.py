@@ -65,8 +65,10 @@ class TranscriptWriter:
         self._fh.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
         self._fh.flush()
 
-    def header(self, game: str, seed: int | None, strategy: str, server: str) -> None:
-        """The first line."""
+    def header(
+        self, game: str, seed: int | None, strategy: str, server: str, cap: int | None = None
+    ) -> None:
+        """The first line (``cap``: the run's voyage/day cap, kept so a resumed run keeps it)."""
         self.write(
             {
                 "type": "header",
@@ -77,6 +79,7 @@ class TranscriptWriter:
                 "server": server,
                 "sunbotVersion": sunbot.__version__,
                 "startedAt": datetime.now(UTC).isoformat(),
+                "cap": cap,
             }
         )
 
@@ -91,7 +94,8 @@ class Transcript:
     """A transcript as read back: its records by type, and how reading ended.
 
     ``error`` is ``None`` for a whole file, else a message naming the first unreadable line
-    (everything before it is kept).
+    (everything before it is kept). ``resume_at`` is the byte offset just after the last
+    whole init or step line: where a resumed run continues writing.
     """
 
     header: dict[str, Any]
@@ -100,6 +104,7 @@ class Transcript:
     result: dict[str, Any] | None = None
     other: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    resume_at: int = 0
 
 
 def read_transcript(path: Path) -> Transcript:
@@ -115,11 +120,14 @@ def read_transcript(path: Path) -> Transcript:
     """
     records: list[dict[str, Any]] = []
     error: str | None = None
-    with path.open("r", encoding="utf-8", errors="replace") as fh:
-        for lineno, line in enumerate(fh, start=1):
+    offset = resume_at = 0
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            line = raw.decode("utf-8", errors="replace")
+            offset += len(raw)
             if not line.strip():
                 continue
-            why = _invalid(line)
+            why = _invalid(line) or (None if line.endswith("\n") else "no end of line")
             if why is not None:
                 cut = (
                     ""
@@ -129,11 +137,14 @@ def read_transcript(path: Path) -> Transcript:
                 kept = f"kept the {len(records)} lines before it"
                 error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
                 break
-            records.append(json.loads(line))
+            record = json.loads(line)
+            records.append(record)
+            if record["type"] in ("header", "init", "step"):
+                resume_at = offset
     if not records or records[0].get("type") != "header":
         detail = f": {error}" if error else ""
         raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
-    out = Transcript(header=records[0], error=error)
+    out = Transcript(header=records[0], error=error, resume_at=resume_at)
     for rec in records[1:]:
         kind = rec["type"]
         if kind == "init":

@@ -27,6 +27,17 @@ MAX_TOKEN_CHARS = 256_000
 MAX_PAYLOAD_BYTES = 4_000_000
 
 
+def embedded_key_file() -> Path:
+    """``$SUNBOT_STATE_DIR/embedded-server.key`` (default ``~/.local/state/sunbot``, or
+    ``$XDG_STATE_HOME/sunbot``): the embedded server's token key. A secret: never in a
+    transcript, a log or the project tree."""
+    base = os.environ.get("SUNBOT_STATE_DIR")
+    if base:
+        return Path(base) / "embedded-server.key"
+    xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(xdg) / "sunbot" / "embedded-server.key"
+
+
 class BadToken(ValueError):
     """The token is not one this server issued for this game (or it expired).
 
@@ -47,6 +58,21 @@ class TokenCodec:
         keys = keys or [Fernet.generate_key()]
         self._fernet = MultiFernet([Fernet(k) for k in keys])
         self._ttl = ttl
+
+    @classmethod
+    def embedded(cls) -> TokenCodec:
+        """The embedded server's codec: ``SUNBOT_SERVER_KEYS`` if set, else a key kept in
+        :func:`embedded_key_file` (created on first use, owner-only), so tokens in a
+        transcript stay valid for ``sunbot play --resume`` in a later process."""
+        if os.environ.get("SUNBOT_SERVER_KEYS"):
+            return cls.from_environment()
+        path = embedded_key_file()
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(Fernet.generate_key() + b"\n")
+        return cls.from_environment(path)
 
     @classmethod
     def from_environment(cls, key_file: Path | None = None) -> TokenCodec:

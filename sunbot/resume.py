@@ -1,0 +1,79 @@
+"""Continue a run from its transcript (``sunbot play --resume FILE``).
+
+After a crash, a kill or an outage, the transcript holds every whole step. Because the
+single-player API is stateless, the last recorded answer (its ``stateToken`` or ``state``)
+is all a server needs to go on. The strategy is rebuilt from the run's seed and shown every
+recorded position again (its choices are discarded), so its random generator and memory
+are where they were; the run then ends with the same final state as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sunbot.mirror import Divergence
+from sunbot.transcripts import read_transcript
+
+
+@dataclass
+class Resume:
+    """Where and how a run continues.
+
+    ``answer``: the last accepted answer (raw JSON); ``last_index``: the index of the last
+    recorded step; ``history``: ``(observation, legal_actions, action)`` of every recorded
+    step, in order, to replay into the strategy; ``offset``: the transcript is cut back to
+    this byte offset before writing on.
+    """
+
+    header: dict[str, Any]
+    answer: dict[str, Any]
+    last_index: int
+    history: list[tuple[dict[str, Any], list[Any], Any]] = field(default_factory=list)
+    refused: int = 0
+    checked: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+    offset: int = 0
+
+
+def load_resume(path: Path) -> Resume:
+    """Read ``path`` and work out where its run stopped.
+
+    Raises:
+        ValueError: not a transcript, no init answer, or a run that already ended by the
+            rules or its cap (nothing to resume).
+    """
+    t = read_transcript(path)
+    if t.init is None:
+        raise ValueError(f"{path} has no init answer: start a new run instead")
+    if t.result is not None and t.result.get("endedBy") in ("rules", "cap"):
+        raise ValueError(f"{path} is a finished run (ended by {t.result['endedBy']})")
+    answer = t.init["response"]
+    out = Resume(header=t.header, answer=answer, last_index=0, offset=t.resume_at)
+    out.checked = 1
+    out.divergences = [_divergence(d) for d in t.init["mirror"]["divergences"]]
+    for step in t.steps:
+        obs = answer.get("observation") or answer.get("state") or {}
+        out.history.append((obs, list(answer.get("legalActions") or []), step["action"]))
+        out.last_index = int(step["index"])
+        out.checked += 1
+        out.divergences += [_divergence(d) for d in step["mirror"]["divergences"]]
+        if step["response"].get("ok") is False:
+            out.refused += 1
+        else:
+            answer = step["response"]
+    out.answer = answer
+    return out
+
+
+def _divergence(d: dict[str, Any]) -> Divergence:
+    return Divergence(
+        int(d["step"]), str(d["path"]), d.get("expected"), d.get("got"), d.get("note", "")
+    )
+
+
+def cut_back(path: Path, offset: int) -> None:
+    """Truncate ``path`` to ``offset`` bytes (drops a cut last line and any result line)."""
+    with path.open("r+b") as fh:
+        fh.truncate(offset)
