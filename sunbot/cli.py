@@ -76,7 +76,7 @@ def play(
         int | None, typer.Option(min=1, help="Keelhold: END_RUN at port after voyage N.")
     ] = None,
     max_days: Annotated[
-        int | None, typer.Option(min=1, help="Sunloaf/Naptuft: end the run after day N.")
+        int | None, typer.Option(min=1, help="Sunloaf/Naptuft: end after day N (Naptuft: 10).")
     ] = None,
     transcript: Annotated[
         Path | None, typer.Option(help="Transcript path (default: transcripts/<game>-seed…).")
@@ -138,7 +138,7 @@ def play(
         raise typer.Exit(code)
     if match is not None or seats != 1:
         raise _fail("--seats and --match apply to match games only")
-    cap = _cap(info.slug, info.cap_field, max_voyages, max_days)
+    cap = _cap(info.slug, info.cap_field, max_voyages, max_days) or info.default_cap
     if resumed is not None:
         cap = resumed.header.get("cap")
     name = strategy or strategies.default_name(game)

@@ -27,6 +27,11 @@ class GameInfo:
         cap_field: the state field a run cap counts (``voyage``, ``day``).
         cap_phase: the phase at which a capped run is ended (port, sunset, dayBreak).
         end_action: the action that ends a run at that phase.
+        check_state_ref: ``"module:function"`` raising ``ValueError`` on an inconsistent
+            state: a plain ``state`` sent by a client, or, for hidden games (which refuse
+            plain states), the state decoded from a token.
+        default_cap: the run cap ``sunbot play`` uses when none is given (Naptuft: 10
+            days, the spec's local default, since its runs have no end of their own).
     """
 
     slug: str
@@ -44,6 +49,7 @@ class GameInfo:
     cap_phase: str | None
     end_action: dict[str, Any] | None
     default_strategy: str
+    default_cap: int | None = None
 
     @property
     def engine(self) -> ModuleType:
@@ -118,13 +124,14 @@ GAMES: dict[str, GameInfo] = {
         hidden=True,
         engine_ref="sunbot.engines.naptuft",
         spec_ref="sunbot.engines.naptuft:SPEC",
-        check_state_ref=None,
+        check_state_ref="sunbot.engines.naptuft:check_state_shape",
         mirror_ref="sunbot.mirror.naptuft",
         view_ref="sunbot.views.naptuft:render",
         cap_field="day",
         cap_phase="dayBreak",
         end_action={"type": "end-run"},
         default_strategy="balancer",
+        default_cap=10,
     ),
     "harvest-watch": GameInfo(
         slug="harvest-watch",

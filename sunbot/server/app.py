@@ -87,9 +87,15 @@ def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[s
 def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) -> dict[str, Any]:
     if body.stateToken is not None:
         try:
-            return codec.decode(game.slug, body.stateToken)
+            state = codec.decode(game.slug, body.stateToken)
         except BadToken as exc:
             raise Refusal(400, str(exc)) from None
+        if game.hidden and game.check_state_ref is not None:  # e.g. a token of an old format
+            try:
+                resolve(game.check_state_ref)(state)
+            except ValueError:
+                raise Refusal(400, "badToken: the state token holds no valid state") from None
+        return state
     if body.state is None:
         raise Refusal(400, "badRequest: send stateToken (or state) with the action")
     if game.hidden or game.check_state_ref is None:
