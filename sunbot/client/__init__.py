@@ -1,6 +1,7 @@
 """Async platform client: one route table, one retry policy, typed answers."""
 
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient, Position, Rejected
+from sunbot.client.matches import MatchClient, SeatResult, SeatTicket, play_match, play_seat
 from sunbot.client.retry import (
     ClientError,
     MalformedResponse,
@@ -14,9 +15,14 @@ __all__ = [
     "ClientError",
     "GameboardClient",
     "MalformedResponse",
+    "MatchClient",
     "Position",
     "Rejected",
     "RetryPolicy",
+    "SeatResult",
+    "SeatTicket",
     "ServerRefused",
     "TransientHTTPError",
+    "play_match",
+    "play_seat",
 ]

@@ -23,6 +23,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sunbot
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, available, get_game, resolve
+from sunbot.server.clock import Clock, MonotonicClock
+from sunbot.server.match_state import MatchRegistry
+from sunbot.server.matches import match_router
 from sunbot.server.tokens import BadToken, TokenCodec
 
 log = logging.getLogger("sunbot.server")
@@ -107,8 +110,10 @@ def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) 
     return body.state
 
 
-def create_app(codec: TokenCodec | None = None) -> FastAPI:
-    """Build the app. ``codec`` holds the token keys (a fresh key when ``None``)."""
+def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> FastAPI:
+    """Build the app. ``codec`` holds the token keys (a fresh key when ``None``); ``clock``
+    times the matches (``MonotonicClock`` when ``None``; tests inject a ``FakeClock``).
+    The matches live in ``app.state.matches`` (:class:`MatchRegistry`)."""
     codec = codec or TokenCodec()
     app = FastAPI(
         title="sunbot local Gameboard server",
@@ -116,6 +121,8 @@ def create_app(codec: TokenCodec | None = None) -> FastAPI:
         description="Gameboard-compatible local server for the sunbot engines.",
     )
     app.state.codec = codec
+    app.state.matches = MatchRegistry()
+    app.include_router(match_router(clock or MonotonicClock(), app.state.matches))
 
     @app.exception_handler(Refusal)
     async def _refusal(_: Request, exc: Refusal) -> JSONResponse:

@@ -1,0 +1,312 @@
+"""Async client of the match protocol and the seat loop (``shared/spec/harvest-watch.md``
+§2, §2.8, and the Platform section of the published rules).
+
+:class:`MatchClient` calls the four match routes of :data:`~sunbot.client.routes.ROUTES`
+through :class:`~sunbot.client.http.GameboardClient`, so answers are read, capped and
+turned into errors in one place. GETs get the full :class:`~sunbot.client.retry.RetryPolicy`;
+POSTs (create, join, commands) get the same policy with a single attempt: a POST is never
+re-sent blindly, the seat loop re-reads the view instead.
+
+:func:`play_seat` is the platform loop: follow ``next.rel``, act while ``remainMs > 0``,
+otherwise sleep ``pollAfterMs`` and GET; one command per beat with the view's ``round``; a
+refusal or a failed POST is answered by a fresh GET (never a re-POST of the same body), and
+after ``illegal_command`` the seat sends once ``legal[0]`` or ``schema.example``.
+:func:`play_match` plays several seats of one match concurrently with asyncio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
+from sunbot.client.retry import MalformedResponse, RetryPolicy, TransientHTTPError
+
+log = logging.getLogger("sunbot.client.matches")
+
+#: Errors after which a POST's fate is unknown: the loop re-reads the view.
+POST_FAILURES = (httpx.TransportError, TransientHTTPError, MalformedResponse)
+#: Refused stores in one beat after which the seat stops acting and waits for the beat.
+MAX_REFUSALS_PER_BEAT = 2
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class NextLink(_Open):
+    """``next``: ``{rel: act|poll, method, href}`` (§2.3)."""
+
+    rel: Literal["act", "poll"]
+    method: str
+    href: str
+
+
+class MatchData(_Open):
+    """``data`` of a view; the fields the loop relies on are typed, the rest kept."""
+
+    round: StrictInt
+    phase: str
+    summary: dict[str, Any]
+    legal: list[Any] | None = None
+    pending: list[Any] | None = None
+    result: dict[str, Any] | None = None
+
+
+class MatchView(_Open):
+    """A GET view, or a command POST's success (then ``ok`` is true) (§2.3, §2.4)."""
+
+    ok: bool | None = None
+    status: Literal["starting", "running", "done"]
+    remainMs: StrictInt = Field(ge=0)
+    pollAfterMs: StrictInt = Field(ge=0)
+    next: NextLink | None
+    data: MatchData
+
+
+class CommandRefused(_Open):
+    """HTTP 200 ``{ok: false, reason, round}``: nothing was stored (§2.4)."""
+
+    ok: Literal[False]
+    reason: str
+    round: StrictInt | None = None
+
+
+@dataclass
+class Answer:
+    """A decoded view (``view``) or refusal (``refused``) and the raw JSON it came from."""
+
+    raw: dict[str, Any]
+    view: MatchView | None = None
+    refused: CommandRefused | None = None
+
+
+def _parse_view(data: Any) -> MatchView:
+    try:
+        return MatchView.model_validate(data)
+    except ValidationError as exc:
+        raise MalformedResponse(f"match view: {exc.errors()[0]['msg']}") from None
+
+
+def _parse_answer(data: Any) -> Answer:
+    if isinstance(data, dict) and data.get("ok") is False:
+        try:
+            return Answer(data, refused=CommandRefused.model_validate(data))
+        except ValidationError as exc:
+            raise MalformedResponse(f"refusal: {exc.errors()[0]['msg']}") from None
+    return Answer(data, view=_parse_view(data))
+
+
+@dataclass(frozen=True)
+class SeatTicket:
+    """A seat and its secret token (``repr`` hides the token)."""
+
+    seat: int
+    token: str = field(repr=False)
+
+
+class MatchClient:
+    """The four match routes.
+
+    Args:
+        base_url, transport, timeout: as for :class:`GameboardClient`.
+        policy: the retry policy for GETs; POSTs use it with ``attempts=1``.
+    """
+
+    def __init__(
+        self,
+        base_url: str = LOCAL_BASE_URL,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        policy: RetryPolicy | None = None,
+        timeout: float = 15.0,
+    ) -> None:
+        policy = policy or RetryPolicy()
+        self.reads = GameboardClient(base_url, transport=transport, policy=policy, timeout=timeout)
+        once = dataclasses.replace(policy, attempts=1)
+        self.writes = GameboardClient(base_url, transport=transport, policy=once, timeout=timeout)
+
+    @property
+    def retries(self) -> int:
+        """GETs retried so far (POSTs never are)."""
+        return self.reads.retries + self.writes.retries
+
+    async def __aenter__(self) -> MatchClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close both connection pools."""
+        await self.reads.aclose()
+        await self.writes.aclose()
+
+    async def create(
+        self,
+        slug: str,
+        *,
+        seats: int = 1,
+        beat_ms: dict[str, int] | None = None,
+        start_ms: int | None = None,
+        seed: int | None = None,
+    ) -> tuple[str, list[SeatTicket]]:
+        """Create a match (§2.1); returns ``(matchId, tickets sorted by seat)``.
+
+        Raises:
+            ServerRefused: 400 ``bad_request`` (a field out of range), 404 unknown game.
+            MalformedResponse: the answer lacks ``matchId`` or ``seats``.
+        """
+        body: dict[str, Any] = {"seats": seats}
+        if beat_ms is not None:
+            body["beatMs"] = beat_ms
+        if start_ms is not None:
+            body["startMs"] = start_ms
+        if seed is not None:
+            body["seed"] = seed
+        data = await self.writes.request_json("match_create", body=body, slug=slug)
+        try:
+            tickets = [SeatTicket(int(s["seat"]), str(s["token"])) for s in data["seats"]]
+            return str(data["matchId"]), tickets
+        except (KeyError, TypeError, ValueError):
+            raise MalformedResponse("create answer lacks matchId or seats") from None
+
+    async def join(self, match_id: str) -> SeatTicket:
+        """Take the lowest free seat (§2.2). Raises ``ServerRefused`` 409 when full."""
+        data = await self.writes.request_json("match_join", body={}, match_id=match_id)
+        try:
+            return SeatTicket(int(data["seat"]), str(data["token"]))
+        except (KeyError, TypeError, ValueError):
+            raise MalformedResponse("join answer lacks seat or token") from None
+
+    async def view(self, match_id: str, token: str) -> Answer:
+        """GET the seat's view (§2.3), retried by the policy."""
+        data = await self.reads.request_json(
+            "match_view", params={"token": token}, parse=_parse_view, match_id=match_id
+        )
+        return Answer(data, view=_parse_view(data))
+
+    async def command(self, match_id: str, token: str, round_: int, actions: list[Any]) -> Answer:
+        """POST ``{token, round, actions}`` once (§2.4): a view (``ok``) or a refusal."""
+        body = {"token": token, "round": round_, "actions": actions}
+        data = await self.writes.request_json("match_commands", body=body, match_id=match_id)
+        return _parse_answer(data)
+
+
+class MatchStrategy(Protocol):
+    """What the loop needs of a strategy: ``choose(data) -> command`` for the current beat
+    (``data`` is the view's ``data`` object; see ``strategies/harvest_watch.py``)."""
+
+    def choose(self, data: dict[str, Any]) -> Any:
+        """One command for the current beat."""
+        ...
+
+
+def fallback_command(data: dict[str, Any]) -> Any:
+    """``legal[0]`` on the action beat, else ``schema.example`` (§2.8's one retry)."""
+    legal = data.get("legal")
+    if legal:
+        return legal[0]
+    return (data.get("schema") or {}).get("example", {"speech": "\u2026"})
+
+
+#: ``on_event(seat, kind, record)``: ``kind`` is ``view`` (every view read or returned)
+#: or ``command`` (``{round, actions, answer}``, refusals and failures included).
+OnEvent = Callable[[int, str, dict[str, Any]], None]
+
+
+@dataclass
+class SeatResult:
+    """How one seat's loop ended: ``ranks`` once done; ``error`` when it stopped early."""
+
+    seat: int
+    ranks: list[int] | None = None
+    last: dict[str, Any] | None = None
+    commands: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
+    post_failures: int = 0
+    polls: int = 0
+    error: str | None = None
+
+
+async def play_seat(
+    client: MatchClient,
+    match_id: str,
+    ticket: SeatTicket,
+    strategy: MatchStrategy,
+    *,
+    on_event: OnEvent | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> SeatResult:
+    """Play one seat to the end of the match (§2.8) and return its :class:`SeatResult`.
+
+    Errors the retry policy could not absorb (and a strategy error) end the loop with
+    ``error`` set instead of raising, so sibling seats keep playing.
+    """
+    res = SeatResult(ticket.seat)
+    emit = on_event or (lambda *_: None)
+    refused: Counter[int] = Counter()
+    try:
+        ans = await client.view(match_id, ticket.token)
+        while True:
+            view = ans.view
+            assert view is not None
+            res.last = ans.raw
+            emit(ticket.seat, "view", ans.raw)
+            if view.status == "done":
+                res.ranks = list((view.data.result or {}).get("ranks", [])) or None
+                return res
+            raw_data: dict[str, Any] = ans.raw["data"]
+            rnd = view.data.round
+            act = view.next is not None and view.next.rel == "act" and view.remainMs > 0
+            if not act or refused[rnd] >= MAX_REFUSALS_PER_BEAT:
+                res.polls += 1
+                await sleep(view.pollAfterMs / 1000)
+                ans = await client.view(match_id, ticket.token)
+                continue
+            cmd = strategy.choose(raw_data) if refused[rnd] == 0 else fallback_command(raw_data)
+            res.commands += 1
+            try:
+                got = await client.command(match_id, ticket.token, rnd, [cmd])
+            except POST_FAILURES as exc:  # fate unknown: read, never re-send
+                res.post_failures += 1
+                emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "error": str(exc)})
+                ans = await client.view(match_id, ticket.token)
+                continue
+            emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "answer": got.raw})
+            if got.view is not None:
+                ans = got
+                continue
+            assert got.refused is not None
+            res.refusals[got.refused.reason] += 1
+            if got.refused.reason == "illegal_command":
+                refused[rnd] += 1
+            log.info("seat %d: %s on round %d", ticket.seat, got.refused.reason, rnd)
+            ans = await client.view(match_id, ticket.token)
+    except Exception as exc:  # one seat's failure must not stop its siblings
+        res.error = f"{type(exc).__name__}: {exc}"
+        return res
+
+
+async def play_match(
+    client: MatchClient,
+    match_id: str,
+    players: list[tuple[SeatTicket, MatchStrategy]],
+    *,
+    on_event: OnEvent | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> list[SeatResult]:
+    """Play every ``(ticket, strategy)`` of one match concurrently; results in that order."""
+    return list(
+        await asyncio.gather(
+            *(play_seat(client, match_id, t, s, on_event=on_event, sleep=sleep) for t, s in players)
+        )
+    )

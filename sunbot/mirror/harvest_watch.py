@@ -1,0 +1,318 @@
+"""Mirror for Harvest Watch matches: recompute each resolved beat from one seat's views.
+
+The single-player hook protocol of :mod:`sunbot.mirror` (``expected_after(prev_state,
+action, got_state)``) does not fit a simultaneous six-seat match seen through one seat's
+eyes, so this module has its own checker, :class:`MatchMirror`, and the games table keeps
+``mirror_ref`` unset for Harvest Watch. Divergences use the same
+:class:`~sunbot.mirror.Divergence` record; ``step`` is the round of the beat whose answer
+diverged.
+
+What is checked (``shared/spec/harvest-watch.md``):
+
+- every view: ``pollAfterMs`` (§2.3), ``next`` against ``pending``/status, ``round`` from day
+  and phase (§2.6), the §4 field table and ``nightCost``, ``food == foods[you]``, out seats
+  at 0.0, ``legal`` (§5) and ``schema.example`` recomputed from the summary;
+- speech, vote and diary beats, when the seat saw the beat and the next one: the whole next
+  summary is recomputed with the engine from the previous summary, our own command, and
+  the other seats' public speeches and ballots (those are their free choices; the fine, the
+  shares, every food, ``lastPublic`` and the round follow from them by the rules);
+- action beats (acts stay secret, §4): our own food must be one the rules allow for our
+  act (production, donations in, thefts, loot, night cost), ``caught``/``collided`` fit our
+  act, out seats are at 0.0, the public fields carry over, the next phase/round and
+  ``lastPublic`` follow from who went out, and final ranks agree with the out-nights seen.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sunbot.engines import IllegalAction
+from sunbot.engines import harvest_watch as hw
+from sunbot.mirror import Divergence, Finding, diff
+
+#: Summary fields per phase beyond the always-present ones (§4 table).
+PRESENT: dict[str, set[str]] = {
+    "speech1": set(),
+    "speech2": {"speeches1"},
+    "vote": {"speeches1", "speeches2"},
+    "action": {"speeches1", "speeches2", "votes", "punishResult"},
+    "diary": {"speeches1", "speeches2", "votes", "punishResult", "caught", "collided"},
+    "done": {"speeches1", "speeches2", "votes", "punishResult", "caught", "collided"},
+}
+OPTIONAL = {"speeches1", "speeches2", "votes", "punishResult", "caught", "collided"}
+
+
+def poll_after(status: str, remain_ms: int) -> int:
+    """§2.3 [PIN], recomputed here on purpose (not imported from the server)."""
+    if status == "done":
+        return 0
+    return min(500, remain_ms // 2) if remain_ms > 0 else 100
+
+
+def tenths(x: float) -> int:
+    """A shown food value (one decimal) back in integer tenths."""
+    return round(x * 10)
+
+
+def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """The engine state one seat can rebuild from its ``summary`` (§4).
+
+    Public fields are exact; other seats' ``caught``/``collided`` are ``[]``, ``outNight``
+    and ``preCost`` unknown (``None``) and ``log`` empty. ``hw.view`` of the result for
+    ``summary["you"]`` gives ``summary`` back, so the engine's legal lists and beat
+    resolutions can run on it.
+    """
+    foods = [tenths(f) for f in summary["foods"]]
+    n, you, phase, day = len(foods), summary["you"], summary["phase"], summary["day"]
+    living = set(summary["aliveSeats"])
+    pr = summary.get("punishResult")
+    state: dict[str, Any] = {
+        "seed": 0,
+        "seats": n,
+        "status": "done" if phase == "done" else "running",
+        "day": day,
+        "phase": phase,
+        "round": hw.round_of(day, "action" if phase == "done" else phase),
+        "food": foods,
+        "alive": [s in living for s in range(n)],
+        "outNight": [None] * n,
+        "preCost": [None] * n,
+        "speeches1": _copy(summary.get("speeches1")),
+        "speeches2": _copy(summary.get("speeches2")),
+        "votes": _copy(summary.get("votes")),
+        "punishResult": None
+        if pr is None
+        else {
+            "punished": pr["punished"],
+            "fine": tenths(pr["fine"]),
+            "shares": {k: tenths(v) for k, v in pr["shares"].items()},
+        },
+        "caught": None,
+        "collided": None,
+        "lastPublic": summary["lastPublic"],
+        "log": [],
+        "result": None,
+    }
+    for key in ("caught", "collided"):
+        if key in summary:
+            lists: list[list[int]] = [[] for _ in range(n)]
+            lists[you] = list(summary[key])
+            state[key] = lists
+    return state
+
+
+def _seats(seats: list[int]) -> str:
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+
+
+def _copy(value: Any) -> Any:
+    return None if value is None else json.loads(json.dumps(value))
+
+
+def own_food_options(
+    opening: list[int], living: list[int], seat: int, act: dict[str, Any]
+) -> set[int]:
+    """Every food (tenths, after the night, floored at 0) the rules allow ``seat`` after
+    playing ``act`` from the opening stores ``opening`` (§3.5).
+
+    Unknowns are the other seats' acts: a mutual or one-sided coop, how many living seats
+    with at least 1.0 donate to us, how many thieves hit us (none if we guarded), and our
+    loot (0 to 2.0) when we stole.
+    """
+    others = [s for s in living if s != seat]
+    donors = sum(1 for s in others if opening[s] >= hw.DONATION)
+    kind = act.get("act")
+    prods = {"farm": [hw.FARM], "farm_coop": [hw.FARM, hw.COOP]}.get(str(kind), [0])
+    out = hw.DONATION if kind == "donate" else 0
+    cost = hw.COST_GUARD if kind == "guard" else hw.COST_BASE
+    loots = range(hw.STEAL + 1) if kind == "steal" else range(1)
+    found: set[int] = set()
+    for p in prods:
+        for d in range(donors + 1):
+            store = opening[seat] + p - out + hw.DONATION * d
+            stolen = (
+                {0}
+                if kind == "guard"
+                else {min(store, hw.STEAL * k) for k in range(len(others) + 1)}
+            )
+            for s in stolen:
+                for loot in loots:
+                    found.add(max(0, max(store, 0) - max(s, 0) + loot - cost))
+    return found
+
+
+class MatchMirror:
+    """Checks one seat's stream of views; keeps the count and the divergences.
+
+    Call :meth:`note_command` when a store succeeded, then :meth:`check` with every view
+    the seat reads or is answered, in order.
+
+    Attributes:
+        seat: the seat whose views these are.
+        responses_checked: views checked; ``beats_checked``: resolved beats recomputed;
+        ``unchecked``: beats resolved between two views the seat did not both see.
+        divergences: every divergence found, in order.
+    """
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.responses_checked = 0
+        self.beats_checked = 0
+        self.unchecked = 0
+        self.divergences: list[Divergence] = []
+        self._stored: dict[int, list[Any]] = {}
+        self._prev: dict[str, Any] | None = None
+        self._out_night: dict[int, int] = {}
+
+    def note_command(self, round_: int, actions: list[Any]) -> None:
+        """Our seat stored ``actions`` for ``round_`` (its first element applies)."""
+        self._stored[round_] = _copy(actions)
+
+    def check(self, view: dict[str, Any]) -> list[Divergence]:
+        """Check one view (raw JSON, a GET answer or a command success)."""
+        data = view.get("data") or {}
+        rnd = int(data.get("round", 0))
+        if "pending" in data and isinstance(data["pending"], list):
+            self._stored[rnd] = _copy(data["pending"])
+        self.responses_checked += 1
+        found = self._check_view(view)
+        prev = self._prev
+        if prev is not None and view["status"] != "starting" and prev["status"] != "starting":
+            p_round, p_status = prev["data"]["round"], prev["status"]
+            same = rnd == p_round and view["status"] == p_status
+            if not same and p_status == "running":
+                if rnd == p_round + 1 or (view["status"] == "done" and rnd == p_round):
+                    self.beats_checked += 1
+                    found += self._check_beat(prev["data"]["summary"], data)
+                else:
+                    self.unchecked += 1
+        self._prev = view
+        out = [Divergence(rnd, *f) for f in found]
+        self.divergences.extend(out)
+        return out
+
+    # -- one view ----------------------------------------------------------------------
+
+    def _check_view(self, view: dict[str, Any]) -> list[Finding]:
+        out: list[Finding] = []
+        status, remain = view["status"], view["remainMs"]
+        out += diff(poll_after(status, remain), view["pollAfterMs"], "pollAfterMs")
+        data, s = view["data"], view["data"]["summary"]
+        nxt = view["next"]
+        if status == "done" and nxt is not None:
+            out.append(Finding("next", None, nxt, "next is null when done"))
+        if nxt is not None and nxt.get("rel") == "act" and "pending" in data:
+            out.append(Finding("next.rel", "poll", "act", "a seat with pending cannot act"))
+        phase, day = s["phase"], s["day"]
+        expect_round = hw.round_of(day, "action" if phase == "done" else phase)
+        out += diff(expect_round, data["round"], "data.round")
+        out += diff(phase, data["phase"], "data.phase")
+        out += diff(s["foods"][s["you"]], s["food"], "data.summary.food")
+        out += diff(s["you"] in s["aliveSeats"], s["alive"], "data.summary.alive")
+        for seat, f in enumerate(s["foods"]):
+            if seat not in s["aliveSeats"] and f != 0:
+                out.append(Finding(f"data.summary.foods[{seat}]", 0.0, f, "a seat that is out"))
+        have = OPTIONAL & set(s)
+        if have != PRESENT.get(phase, have):
+            out.append(Finding("data.summary", sorted(PRESENT[phase]), sorted(have), "§4 table"))
+        night = None if phase in ("diary", "done") else 3.0
+        out += diff(night, s.get("nightCost"), "data.summary.nightCost")
+        out += diff([3.0, 1.0], [s["nightCostBase"], s["nightCostIfGuard"]], "data.summary.costs")
+        if "legal" in data or "schema" in data:
+            st = state_from_summary(s)
+            if phase == "action":
+                out += diff(hw.legal_commands(st, s["you"]), data.get("legal"), "data.legal")
+            else:
+                example = {"example": hw.default_command(phase)}
+                out += diff(example, data.get("schema"), "data.schema")
+        return out
+
+    # -- one resolved beat -------------------------------------------------------------
+
+    def _own(self, summary: dict[str, Any]) -> dict[str, Any]:
+        stored = self._stored.get(hw.round_of(summary["day"], summary["phase"]))
+        return stored[0] if stored else hw.default_command(summary["phase"])
+
+    def _check_beat(self, prev: dict[str, Any], data: dict[str, Any]) -> list[Finding]:
+        got = data["summary"]
+        if prev["phase"] == "action":
+            return self._check_night(prev, got, data.get("result"))
+        st = state_from_summary(prev)
+        commands: dict[int, list[Any]] = {}
+        key = {"speech1": "speeches1", "speech2": "speeches2", "vote": "votes"}.get(prev["phase"])
+        public = got.get(key, {}) if key else {}
+        for seat in prev["aliveSeats"]:
+            if seat == self.seat and prev["alive"]:
+                commands[seat] = [self._own(prev)]
+            elif str(seat) in public:
+                value = public[str(seat)]
+                commands[seat] = [{"speech": value} if key != "votes" else value]
+        try:
+            expected = hw.view(hw.resolve_beat(st, commands), self.seat)["summary"]
+        except (IllegalAction, TypeError, KeyError) as exc:
+            return [Finding(f"data.summary.{key}", "commands the rules accept", "?", str(exc))]
+        return diff(expected, got, "data.summary")
+
+    def _check_night(
+        self, prev: dict[str, Any], got: dict[str, Any], result: dict[str, Any] | None
+    ) -> list[Finding]:
+        out: list[Finding] = []
+        me, living, day = self.seat, prev["aliveSeats"], prev["day"]
+        act = self._own(prev)
+        opening = [tenths(f) for f in prev["foods"]]
+        options = own_food_options(opening, living, me, act)
+        mine = tenths(got["food"])
+        if prev["alive"] and mine not in options:
+            note = f"not reachable by the rules after {act} from {prev['food']}"
+            out.append(Finding("data.summary.food", sorted(options), got["food"], note))
+        now_living = [s for s in living if got["foods"][s] > 0]
+        out += diff(now_living, got["aliveSeats"], "data.summary.aliveSeats")
+        went_out = [s for s in living if s not in got["aliveSeats"]]
+        for s in went_out:
+            self._out_night[s] = day
+        others = [s for s in living if s != me]
+        for key, applies, pool in (
+            ("caught", act.get("act") == "guard", others),
+            ("collided", act.get("act") == "steal", [s for s in others if s != act.get("target")]),
+        ):
+            lst = got.get(key, [])
+            if (not applies and lst) or lst != sorted(set(lst)) or not set(lst) <= set(pool):
+                out.append(Finding(f"data.summary.{key}", f"ascending subset of {pool}", lst))
+        for key in ("speeches1", "speeches2", "votes", "punishResult"):
+            out += diff(prev.get(key), got.get(key), f"data.summary.{key}")
+        done = len(got["aliveSeats"]) <= 1
+        out += diff("done" if done else "diary", got["phase"], "data.summary.phase")
+        out += diff(day, got["day"], "data.summary.day")
+        if not done:
+            line = (
+                f"Night {day}: {hw._seat_list(went_out)} out." if went_out else f"Day {day}: diary."
+            )
+            return out + diff(line, got["lastPublic"], "data.summary.lastPublic")
+        ranks = (result or {}).get("ranks")
+        if not isinstance(ranks, list) or len(ranks) != len(got["foods"]):
+            return [*out, Finding("data.result.ranks", "one rank per seat", ranks)]
+        out += self._check_ranks(ranks, got["aliveSeats"])
+        winners = [s for s, r in enumerate(ranks) if r == 1]
+        line = (
+            f"Seat {winners[0]} wins on night {day}."
+            if len(winners) == 1
+            else f"Draw on night {day}: {_seats(winners)}."
+        )
+        return out + diff(line, got["lastPublic"], "data.summary.lastPublic")
+
+    def _check_ranks(self, ranks: list[int], survivors: list[int]) -> list[Finding]:
+        out: list[Finding] = []
+        competition = [1 + sum(o < r for o in ranks) for r in ranks]
+        out += diff(competition, ranks, "data.result.ranks")
+        if survivors:
+            s = survivors[0]
+            if ranks[s] != 1 or ranks.count(1) != 1:
+                out.append(Finding("data.result.ranks", f"seat {s} alone at rank 1", ranks))
+        night = {**self._out_night, **{s: 10**9 for s in survivors}}
+        for a, na in night.items():
+            for b, nb in night.items():
+                if na > nb and not ranks[a] < ranks[b]:
+                    note = f"seat {a} lasted longer than seat {b}"
+                    out.append(Finding(f"data.result.ranks[{a}]", f"< {ranks[b]}", ranks[a], note))
+        return out

@@ -1,0 +1,190 @@
+"""Match routes of the local server (``shared/spec/harvest-watch.md`` §2): create, join,
+view, commands. The rules of time and seats live in :mod:`sunbot.server.match_state`.
+
+Every handler reads the injected clock once, takes the match's ``asyncio.Lock`` and calls
+:meth:`~sunbot.server.match_state.Match.catch_up` before it answers, so overdue beats are
+resolved (in a chain, each at its own deadline) before anyone sees the match, and each beat
+resolves exactly once. There is no background ticker: a match nobody asks about waits, and
+catches up identically on the next request.
+
+Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``bad_token``,
+404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``. Every
+refusal of a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
+
+Seat tokens are never logged: :class:`RedactTokens` strips ``token=`` from the uvicorn
+access log (the view route carries the token in its query string, as pinned).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from sunbot.games import GAMES
+from sunbot.server.clock import Clock
+from sunbot.server.match_state import (
+    DEFAULT_BEAT_MS,
+    DEFAULT_START_MS,
+    SEATS,
+    Match,
+    MatchRegistry,
+)
+
+_BEAT = Field(default=None, ge=10, le=600_000)
+
+
+class BeatMs(BaseModel):
+    """``beatMs`` of a create request: per-beat overrides, integers 10-600000 ms (§2.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    speech: StrictInt | None = _BEAT
+    vote: StrictInt | None = _BEAT
+    action: StrictInt | None = _BEAT
+    diary: StrictInt | None = _BEAT
+
+
+class CreateMatch(BaseModel):
+    """Body of ``POST /api/matches/harvest-watch`` (§2.1); every field optional.
+
+    Unknown fields are refused (a typo such as ``beatMS`` would otherwise silently give
+    20-second beats).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: StrictInt = Field(default=1, ge=1, le=SEATS, description="Seats this caller takes.")
+    beatMs: BeatMs | None = None
+    startMs: StrictInt = Field(default=DEFAULT_START_MS, ge=0, le=600_000)
+    seed: StrictInt | None = Field(default=None, ge=-(2**63) + 1, le=2**63 - 1)
+
+
+class CommandBody(BaseModel):
+    """Body of ``POST /api/matches/{id}/commands``: ``{token, round, actions}`` (§2.4)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    token: StrictStr
+    round: StrictInt
+    actions: list[Any]
+
+
+class RedactTokens(logging.Filter):
+    """Logging filter: replaces every ``token=...`` value in a record with ``***``."""
+
+    _PATTERN = re.compile(r"(token=)[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's arguments (uvicorn passes the path as an argument)."""
+        if isinstance(record.args, tuple):
+            record.args = tuple(
+                self._PATTERN.sub(r"\1***", a) if isinstance(a, str) else a for a in record.args
+            )
+        if isinstance(record.msg, str):
+            record.msg = self._PATTERN.sub(r"\1***", record.msg)
+        return True
+
+
+def _refuse(status: int, reason: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "reason": reason}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    raw = await request.body()
+    if not raw.strip():
+        return None
+    return json.loads(raw)
+
+
+def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
+    """The match routes on ``clock`` (injectable: tests pass a fake one), keeping their
+    matches in ``registry``."""
+    reg = registry
+    router = APIRouter()
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactTokens) for f in access.filters):
+        access.addFilter(RedactTokens())
+
+    def lookup(match_id: str) -> Match | JSONResponse:
+        match = reg.get(match_id)
+        return match if match is not None else _refuse(404, "no_such_match")
+
+    @router.post("/api/matches/{slug}", response_model=None)
+    async def create(slug: str, request: Request) -> dict[str, Any] | JSONResponse:
+        """Create a match (§2.1): ``{matchId, seats: [{seat, token}, ...]}``."""
+        game = GAMES.get(slug)
+        if game is None or game.kind != "match":
+            return _refuse(404, "no_such_game")
+        try:
+            raw = await _json_body(request)
+            body = CreateMatch.model_validate({} if raw is None else raw)
+        except (ValueError, ValidationError):
+            return _refuse(400, "bad_request")
+        beat_ms = dict(DEFAULT_BEAT_MS)
+        if body.beatMs is not None:
+            beat_ms.update(body.beatMs.model_dump(exclude_none=True))
+        match, seats = Match.create(
+            seed=body.seed,
+            seats=body.seats,
+            beat_ms=beat_ms,
+            start_ms=body.startMs,
+            now=clock.now_ms(),
+        )
+        reg.add(match)
+        return {"matchId": match.match_id, "seats": [{"seat": s, "token": t} for s, t in seats]}
+
+    @router.post("/api/matches/{match_id}/join", response_model=None)
+    async def join(match_id: str) -> dict[str, Any] | JSONResponse:
+        """Take the lowest free seat (§2.2); 409 ``full`` once started or with none free."""
+        match = lookup(match_id)
+        if isinstance(match, JSONResponse):
+            return match
+        async with match.lock:
+            match.catch_up(clock.now_ms())
+            got = match.join()
+        if got is None:
+            return _refuse(409, "full")
+        return {"seat": got[0], "token": got[1]}
+
+    @router.get("/api/matches/{match_id}", response_model=None)
+    async def view(match_id: str, token: str | None = None) -> dict[str, Any] | JSONResponse:
+        """The seat's view (§2.3) after catching the match up."""
+        match = lookup(match_id)
+        if isinstance(match, JSONResponse):
+            return match
+        async with match.lock:
+            now = clock.now_ms()
+            match.catch_up(now)
+            seat = match.seat_of(token)
+            if seat is None:
+                return _refuse(403, "bad_token")
+            return match.view(seat, now)
+
+    @router.post("/api/matches/{match_id}/commands", response_model=None)
+    async def commands(match_id: str, request: Request) -> dict[str, Any] | JSONResponse:
+        """Store one seat's list for the current beat (§2.4); refusals are HTTP 200."""
+        match = lookup(match_id)
+        if isinstance(match, JSONResponse):
+            return match
+        try:
+            body = CommandBody.model_validate(await _json_body(request))
+        except (ValueError, ValidationError):
+            return _refuse(400, "bad_request")
+        async with match.lock:
+            now = clock.now_ms()
+            match.catch_up(now)
+            seat = match.seat_of(body.token)
+            if seat is None:
+                return _refuse(403, "bad_token")
+            reason = match.store(seat, body.round, body.actions, now)
+            if reason is not None:
+                return {"ok": False, "reason": reason, "round": match.state["round"]}
+            return {"ok": True, **match.view(seat, now)}
+
+    return router
