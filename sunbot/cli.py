@@ -267,13 +267,16 @@ def serve(
         ),
     ] = None,
     fault_seed: Annotated[int | None, typer.Option(help="Seed of the fault draws.")] = None,
+    token_ttl: Annotated[
+        int | None, typer.Option(min=1, help="Seconds a state token stays valid (default: forever).")
+    ] = None,
 ) -> None:
     """Run the local Gameboard-compatible server with uvicorn."""
     import uvicorn
 
     from sunbot.server.faults import FaultInjector, FaultPlan
 
-    codec = TokenCodec.from_environment(key_file)
+    codec = TokenCodec.from_environment(key_file, token_ttl)
     asgi: Any = create_app(codec)
     if faults:
         try:

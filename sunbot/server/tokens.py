@@ -75,19 +75,24 @@ class TokenCodec:
         return cls.from_environment(path)
 
     @classmethod
-    def from_environment(cls, key_file: Path | None = None) -> TokenCodec:
-        """Keys from ``key_file`` (one per line) or ``SUNBOT_SERVER_KEYS``, else a fresh key."""
+    def from_environment(cls, key_file: Path | None = None, ttl: int | None = None) -> TokenCodec:
+        """Keys from ``key_file`` (one per line) or ``SUNBOT_SERVER_KEYS``, else a fresh key;
+        ``ttl``: seconds a token stays valid (``None``: forever)."""
         raw: list[str] = []
         if key_file is not None:
             raw = [line.strip() for line in key_file.read_text().splitlines() if line.strip()]
         elif os.environ.get("SUNBOT_SERVER_KEYS"):
             raw = [k.strip() for k in os.environ["SUNBOT_SERVER_KEYS"].split(",") if k.strip()]
-        return cls([k.encode() for k in raw] or None)
+        return cls([k.encode() for k in raw] or None, ttl)
 
-    def encode(self, slug: str, state: dict[str, Any]) -> str:
-        """The token carrying ``state`` for game ``slug``."""
+    def encode(self, slug: str, state: dict[str, Any], issued_at: int | None = None) -> str:
+        """The token carrying ``state`` for game ``slug`` (``issued_at``: Unix seconds,
+        default now; only tests back-date a token)."""
         payload = json.dumps({"g": slug, "v": TOKEN_VERSION, "s": state}, separators=(",", ":"))
-        return self._fernet.encrypt(zlib.compress(payload.encode(), 6)).decode("ascii")
+        blob = zlib.compress(payload.encode(), 6)
+        if issued_at is None:
+            return self._fernet.encrypt(blob).decode("ascii")
+        return self._fernet.encrypt_at_time(blob, issued_at).decode("ascii")
 
     def decode(self, slug: str, token: object) -> dict[str, Any]:
         """The state inside ``token``.
