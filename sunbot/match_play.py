@@ -1,13 +1,230 @@
-"""``sunbot play`` for match games (Harvest Watch): not built yet.
+"""``sunbot play`` for match games (Harvest Watch, ``shared/spec/harvest-watch.md`` §2).
 
-Issue 5 replaces this module with the real match loop; until then the command says so.
+Local (default): an in-process server (``httpx.ASGITransport``, real clock, short beats),
+a match created with our strategy in ``--seats K`` seats and house bots in the rest, played
+through :class:`~sunbot.client.matches.MatchClient` exactly as a remote one. ``--server URL``
+creates the match there (server default beat lengths); ``--server URL --match ID`` joins an
+existing match for ``K`` seats. Every seat runs its own :func:`play_seat` loop concurrently,
+with a :class:`~sunbot.mirror.harvest_watch.MatchMirror` each, and every view and command
+goes to the JSON Lines transcript (``docs/transcripts.md``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import random
+import re
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
-from rich.console import Console
+import httpx
+from rich.console import Console, RenderableType
+from rich.live import Live
+from rich.table import Table
+
+import strategies
+from sunbot.client import MatchClient, SeatResult, SeatTicket, ServerRefused, play_match
+from sunbot.client.matches import MatchStrategy
+from sunbot.mirror import Divergence
+from sunbot.mirror.harvest_watch import MatchMirror
+from sunbot.server import TokenCodec, create_app
+from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.views import harvest_watch as hw_view
+
+#: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
+#: and house bots at once (a beat resolves early once every living seat stored); a seat
+#: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
+LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+class StrictStop(Exception):
+    """Raised inside a seat loop to stop it at the first divergence (``--strict``)."""
+
+
+def redact(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with the seat token in ``next.href`` replaced by ``***`` (transcripts keep
+    no secrets; the token is the only proof of a seat)."""
+    nxt = raw.get("next")
+    if isinstance(nxt, dict) and isinstance(nxt.get("href"), str):
+        return {**raw, "next": {**nxt, "href": _TOKEN.sub(r"\1***", nxt["href"])}}
+    return raw
+
+
+@dataclass
+class MatchRecorder:
+    """Per-seat mirrors, transcript lines and the latest view for the live display."""
+
+    writer: TranscriptWriter | None
+    strict: bool
+    mirrors: dict[int, MatchMirror] = field(default_factory=dict)
+    latest: dict[str, Any] | None = None
+    views: int = 0
+    t0: float = field(default_factory=time.perf_counter)
+
+    def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
+        """The seat loops' callback (``view`` or ``command``)."""
+        mirror = self.mirrors.setdefault(seat, MatchMirror(seat))
+        line: dict[str, Any] = {"type": kind, "seat": seat}
+        if kind == "command":
+            answer = record.get("answer")
+            if isinstance(answer, dict) and answer.get("ok") is True:
+                mirror.note_command(record["round"], record["actions"])
+                answer = redact(answer)
+            line.update({**record, "answer": answer} if "answer" in record else record)
+        else:
+            self.views += 1
+            found = mirror.check(record)
+            if seat == min(self.mirrors):
+                self.latest = record
+            line.update(
+                index=self.views,
+                view=redact(record),
+                mirror={"ok": not found, "divergences": [d.to_json() for d in found]},
+            )
+        line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
+        if self.writer is not None:
+            self.writer.write(line)
+        if self.strict and kind == "view" and any(m.divergences for m in self.mirrors.values()):
+            raise StrictStop("mirror divergence under --strict")
+
+    @property
+    def divergences(self) -> list[Divergence]:
+        """Every divergence of every seat."""
+        return [d for m in self.mirrors.values() for d in m.divergences]
+
+
+class _LiveView:
+    def __init__(self, rec: MatchRecorder) -> None:
+        self.rec = rec
+
+    def __rich__(self) -> RenderableType:
+        return hw_view.render(self.rec.latest) if self.rec.latest else "starting…"
+
+
+async def _seats(
+    client: MatchClient, game: str, seed: int, seats: int, server: str | None, match_id: str | None
+) -> tuple[str, list[SeatTicket]]:
+    if match_id is not None:
+        return match_id, [await client.join(match_id) for _ in range(seats)]
+    if server is None:
+        return await client.create(game, seats=seats, beat_ms=LOCAL_BEAT_MS, start_ms=0, seed=seed)
+    return await client.create(game, seats=seats, seed=seed)
+
+
+async def run_match(
+    *,
+    game: str,
+    seed: int,
+    strategy: str,
+    server: str | None,
+    match_id: str | None,
+    seats: int,
+    writer: TranscriptWriter | None,
+    strict: bool,
+    live: Live | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+) -> dict[str, Any]:
+    """Play one match and return the transcript's ``result`` record (see the module doc)."""
+    if server is None and transport is None:
+        transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+    client = MatchClient(server or "http://sunbot.local", transport=transport)
+    rec = MatchRecorder(writer, strict)
+    if writer is not None:
+        writer.header(game, seed, strategy, server or "embedded")
+    if live is not None:
+        live.update(_LiveView(rec))
+    started = time.perf_counter()
+    results: list[SeatResult] = []
+    error: str | None = None
+    mid = match_id
+    try:
+        async with client:
+            mid, tickets = await _seats(client, game, seed, seats, server, match_id)
+            if writer is not None:
+                writer.write({"type": "match", "matchId": mid, "seats": [t.seat for t in tickets]})
+            for t in tickets:
+                rec.mirrors[t.seat] = MatchMirror(t.seat)
+            players = [
+                (
+                    t,
+                    cast(
+                        MatchStrategy,
+                        strategies.create(game, strategy, random.Random(seed * 1000 + i)),
+                    ),
+                )
+                for i, t in enumerate(tickets)
+            ]
+            results = await play_match(client, mid, players, on_event=rec.on_event)
+    except (ServerRefused, httpx.HTTPError, OSError) as exc:
+        error = f"{type(exc).__name__}: {exc}"
+    retries = client.retries
+    errors = [r.error for r in results if r.error]
+    ranks = next((r.ranks for r in results if r.ranks), None)
+    ended = "rules" if ranks and not errors and error is None else "error"
+    if errors and all("StrictStop" in e for e in errors):
+        ended = "strict"
+    result = {
+        "type": "result",
+        "matchId": mid,
+        "score": None,
+        "gameOver": ranks is not None,
+        "ranks": ranks,
+        "seats": [
+            {
+                "seat": r.seat,
+                "rank": None if r.ranks is None else r.ranks[r.seat],
+                "commands": r.commands,
+                "refusals": dict(r.refusals),
+                "postFailures": r.post_failures,
+                "error": r.error,
+            }
+            for r in results
+        ],
+        "steps": sum(r.commands for r in results),
+        "refused": sum(sum(r.refusals.values()) for r in results),
+        "divergences": len(rec.divergences),
+        "endedBy": ended,
+        "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
+        "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
+        "retries": retries,
+        "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
+        "error": error or (errors[0] if errors else None),
+        "final": redact(rec.latest) if rec.latest else None,
+    }
+    if writer is not None:
+        writer.write({k: v for k, v in result.items() if k != "final"})
+    return result
+
+
+def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str) -> None:
+    table = Table(title=f"harvest-watch · seed {seed} · {strategy}", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    rows: dict[str, Any] = {"match": r["matchId"]}
+    for seat in r["seats"]:
+        rows[f"seat {seat['seat']}"] = f"rank {seat['rank']}" + (
+            f" (error: {seat['error']})" if seat["error"] else ""
+        )
+    if r["final"]:
+        rows.update({k: v for k, v in hw_view.summary(r["final"]).items() if k != "seat"})
+    rows.update(
+        {
+            "commands": r["steps"],
+            "refused": r["refused"],
+            "ended by": r["endedBy"] + (f" ({r['error']})" if r["error"] else ""),
+            "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats",
+            "divergences": r["divergences"],
+            "retries": r["retries"],
+            "time": f"{r['elapsedMs'] / 1000:.2f} s",
+        }
+    )
+    for k, v in rows.items():
+        table.add_row(k, str(v))
+    console.print(table)
 
 
 def play_match_command(
@@ -24,6 +241,46 @@ def play_match_command(
     quiet: bool,
     console: Console,
 ) -> int:
-    """Play a match from the CLI; returns the exit code (here: 1, not available yet)."""
-    console.print(f"[red]error:[/] playing {game} matches is not available yet")
-    return 1
+    """Play a match from the CLI (see the module docstring); returns the exit code:
+    0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
+    ``--strict``."""
+    if match_id is not None and server is None:
+        console.print("[red]error:[/] --match needs --server (the match lives there)")
+        return EXIT_USAGE
+    name = strategy or strategies.default_name(game)
+    if name not in strategies.names(game):
+        valid = ", ".join(strategies.names(game))
+        console.print(f"[red]error:[/] unknown strategy {name!r} for {game}; valid: {valid}")
+        return EXIT_USAGE
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    path = (transcript or default_path(game, seed, name)) if write_transcript else None
+    writer = TranscriptWriter(path) if path else None
+    live = None if quiet else Live("starting…", console=console, refresh_per_second=8)
+    try:
+        if live is not None:
+            live.start()
+        result = asyncio.run(
+            run_match(
+                game=game,
+                seed=seed,
+                strategy=name,
+                server=server,
+                match_id=match_id,
+                seats=seats,
+                writer=writer,
+                strict=strict,
+                live=live,
+            )
+        )
+    finally:
+        if live is not None:
+            live.stop()
+        if writer is not None:
+            writer.close()
+    _print_summary(console, result, seed, name)
+    if path is not None:
+        console.print(f"transcript: {path}")
+    if result["endedBy"] == "strict" or (strict and result["divergences"]):
+        return EXIT_DIVERGED
+    return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR

@@ -182,7 +182,10 @@ class MatchMirror:
             p_round, p_status = prev["data"]["round"], prev["status"]
             same = rnd == p_round and view["status"] == p_status
             if not same and p_status == "running":
-                if rnd == p_round + 1 or (view["status"] == "done" and rnd == p_round):
+                done = view["status"] == "done"
+                if (not done and rnd == p_round + 1) or (
+                    done and rnd == p_round and prev["data"]["phase"] == "action"
+                ):
                     self.beats_checked += 1
                     found += self._check_beat(prev["data"]["summary"], data)
                 else:

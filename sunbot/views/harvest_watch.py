@@ -1,0 +1,90 @@
+"""Harvest Watch view: the table seen by one seat (``shared/spec/harvest-watch.md`` §2.3, §4).
+
+:func:`render` takes a whole match view (``{status, remainMs, data, ...}``) or just its
+``data`` and draws: day, phase, round and clock; one row per seat with its food, whether it
+is out, its speeches and ballot; the fine and its shares; our pending command; the last
+public line; ranks once done. :func:`summary` gives the closing-summary fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+
+def _split(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(outer, data)`` for a whole view or a bare ``data`` object."""
+    if "data" in view and isinstance(view["data"], dict):
+        return view, view["data"]
+    return {}, view
+
+
+def render(view: dict[str, Any]) -> RenderableType:
+    """The table as a rich group (``view``: a match view or its ``data``)."""
+    outer, data = _split(view)
+    s = data.get("summary", {})
+    me, living = s.get("you"), set(s.get("aliveSeats", []))
+    clock = ""
+    if outer:
+        clock = f"  {outer.get('status', '?')}  {outer.get('remainMs', 0) / 1000:.1f} s left"
+    head = Text.assemble(
+        ("Harvest Watch ", "bold"),
+        f"day {s.get('day', '?')}  {s.get('phase', '?')}  round {data.get('round', '?')}{clock}",
+    )
+    table = Table(box=None, padding=(0, 1), header_style="bold")
+    for col in ("seat", "food", "", "speech 1", "speech 2", "vote"):
+        table.add_column(col, overflow="ellipsis", max_width=44 if col.startswith("sp") else None)
+    sp1, sp2 = s.get("speeches1", {}), s.get("speeches2", {})
+    votes = s.get("votes", {})
+    ranks = (data.get("result") or {}).get("ranks")
+    for seat, food in enumerate(s.get("foods", [])):
+        state = "out" if seat not in living else ""
+        if ranks:
+            state = f"rank {ranks[seat]}"
+        ballot = votes.get(str(seat))
+        vote = ""
+        if ballot is not None:
+            vote = "-" if ballot.get("punish") is None else f"{ballot['punish']}→{ballot['giveTo']}"
+        style = "bold cyan" if seat == me else ("dim" if seat not in living else "")
+        name = f"{seat}{' (you)' if seat == me else ''}"
+        table.add_row(
+            Text(name, style=style),
+            Text(f"{food:.1f}", style=style),
+            Text(state, style="red" if state == "out" else "green"),
+            sp1.get(str(seat), ""),
+            sp2.get(str(seat), ""),
+            vote,
+        )
+    lines: list[RenderableType] = [head, table]
+    pr = s.get("punishResult")
+    if pr is not None and pr.get("punished") is not None:
+        shares = ", ".join(f"{k}: +{v:.1f}" for k, v in pr["shares"].items())
+        lines.append(Text(f"fine: seat {pr['punished']} -{pr['fine']:.1f} ({shares})"))
+    for key in ("caught", "collided"):
+        if s.get(key):
+            lines.append(Text(f"{key}: {s[key]}", style="yellow"))
+    if "pending" in data:
+        lines.append(Text(f"our pending command: {data['pending']}", style="dim"))
+    lines.append(Text(str(s.get("lastPublic", "")), style="italic"))
+    return Group(*lines)
+
+
+def summary(view: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: day, our seat and food, who is living, ranks and winners."""
+    _, data = _split(view)
+    s = data.get("summary", {})
+    out: dict[str, Any] = {
+        "day": s.get("day"),
+        "seat": s.get("you"),
+        "food": s.get("food"),
+        "living": s.get("aliveSeats"),
+    }
+    ranks = (data.get("result") or {}).get("ranks")
+    if ranks:
+        out["ranks"] = ranks
+        out["rank-1 seats"] = [i for i, r in enumerate(ranks) if r == 1]
+    out["last public"] = s.get("lastPublic")
+    return out
