@@ -1,0 +1,93 @@
+"""Naptuft view: day, moment, window and phase; the four needs as bars; the wish with its
+progress and the streak; the day's forecast and the next window with their pressures.
+
+Input is an observation (spec ``naptuft.md`` §3); for Naptuft the server's ``state`` is one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from sunbot.engines import naptuft as nt
+
+#: Comfort (§6.2 step 5) and day-bonus (§6.2 step 8) thresholds, marked on the bars.
+COMFORT, DAY_MIN = nt.COMFORT_MIN, nt.DAY_MIN
+CARE_OF = {n: c for c, n in nt.CARE_NEED.items()}
+
+
+def need_bar(value: int, width: int = 25) -> Text:
+    """A bar for a need 0..100: ``width`` cells, filled in proportion (``round(v*w/100)``).
+
+    Red below 30 (day bonus lost), yellow below 40 (no comfort), green otherwise.
+    """
+    filled = round(value * width / 100)
+    style = "red" if value < DAY_MIN else ("yellow" if value < COMFORT else "green")
+    return Text.assemble(("█" * filled, style), ("░" * (width - filled), "dim"), f" {value:3d}")
+
+
+def wish_text(wish: dict[str, Any] | None) -> Text:
+    """The wish's cares in order, done ones struck through and the next one bold;
+    ``—`` when no wish is shown (completed this window, or at a day break)."""
+    if wish is None:
+        return Text("—", style="dim")
+    out = Text()
+    for i, care in enumerate(wish["actions"]):
+        style = "strike dim" if i < wish["progress"] else ("bold" if i == wish["progress"] else "")
+        out.append(care, style=style)
+        out.append(" → " if i + 1 < len(wish["actions"]) else "")
+    out.append(f"  ({wish['progress']}/{len(wish['actions'])})", style="dim")
+    return out
+
+
+def _pressure(desc: dict[str, Any]) -> str:
+    p = desc["pressure"]
+    return "/".join(f"{p[n]}" for n in nt.NEEDS)
+
+
+def render(state: dict[str, Any]) -> RenderableType:
+    """The whole observation as a rich group (see the module docstring)."""
+    phase = state["phase"]
+    ending = f" ({state['result']}: {state['cause']})" if phase == "over" else ""
+    head = Text.assemble(
+        ("Naptuft ", "bold"),
+        f"day {state['day']}  moment {state['moment'] + 1}/12  window {state['window'] + 1}/3  ",
+        ("score ", "dim"),
+        (f"{state['score']}", "bold"),
+        f"  phase {phase}{ending}",
+    )
+    needs = Table(show_header=False, box=None, padding=(0, 1))
+    for n in nt.NEEDS:
+        needs.add_row(f"{n} ({CARE_OF[n]})", need_bar(state["needs"][n]))
+    mult = min(state["wishStreak"] + 1, nt.STREAK_CAP)
+    wish = Text.assemble(
+        "wish: ",
+        wish_text(state["wish"]),
+        f"   streak {state['wishStreak']} (next wish ×{mult})",
+        f"   last care {state['lastCare'] or '—'}",
+    )
+    forecast = Table(
+        "window", "wish", "pressure f/j/c/e", "loss f/j/c/e", box=None, header_style="bold"
+    )
+    rows = [(f"day {state['day']} w{i + 1}", d) for i, d in enumerate(state["forecast"])]
+    rows.append((f"day {state['day'] + 1} w1", state["nextWindow"]))
+    for i, (label, desc) in enumerate(rows):
+        now = i == state["window"] and phase == "care"
+        losses = "/".join(str(nt.loss(desc["pressure"][n])) for n in nt.NEEDS)
+        forecast.add_row(
+            Text(("▶ " if now else "  ") + label, style="bold" if now else ""),
+            ", ".join(desc["wish"]),
+            _pressure(desc),
+            losses,
+            style="dim" if i < state["window"] and phase == "care" else "",
+        )
+    return Group(head, needs, wish, forecast)
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: the day reached, the result (``ended``/``fatal``/None) and
+    the cause (``end-run`` or ``zero:<needs>``)."""
+    return {"day": state["day"], "result": state.get("result"), "cause": state.get("cause")}
