@@ -1,0 +1,371 @@
+"""The Sunloaf mirror: whole-state checks within a day; after NEXT_DAY (and at init) the
+rules-fixed fields, the generated room's shape (§9) and dayPar replayed on the served room."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from sunbot.engines import sunloaf as sl
+from sunbot.engines import sunloaf_gen as gen
+from sunbot.games import get_game
+from sunbot.mirror import Mirror
+from sunbot.mirror import sunloaf as hooks
+from sunbot.server import TokenCodec
+from sunbot.server.app import envelope
+
+GAME = get_game("sunloaf")
+CODEC = TokenCodec()
+REST = {"type": "REST"}
+DOZE = {"type": "DOZE"}
+NEXT = {"type": "NEXT_DAY"}
+END = {"type": "END_RUN"}
+
+
+def answer(state: dict[str, Any]) -> dict[str, Any]:
+    """What the server sends, through JSON as on the wire."""
+    return json.loads(json.dumps(envelope(GAME, state, CODEC)))
+
+
+def serve(state: dict[str, Any]) -> dict[str, Any]:
+    """A hand-edited day-start state made self-consistent again (dogs, dayPar, dayQuota) and
+    answered, so that only the edit itself can be a divergence."""
+    s = copy.deepcopy(state)
+    s["dogs"] = [loop[0] for loop in s["layout"]["dogLoops"]]
+    s["dayPar"] = gen.day_par(s)
+    s["dayQuota"] = gen.quota(s["dayPar"], s["day"])
+    return answer(s)
+
+
+def sunset_before(seed: int, day: int) -> dict[str, Any]:
+    """A sunset position just before ``day`` (day 1's room, faked as day ``day-1`` cleared)."""
+    s = sl.init(seed)
+    s.update(day=day - 1, phase="sunset", turn=s["turnsInDay"])
+    return s
+
+
+def policy(rnd: random.Random):
+    """Mostly the reference policy, with random moves, DOZEs and RESTs mixed in."""
+
+    def choose(s: dict[str, Any]) -> dict[str, Any]:
+        if s["phase"] == "sunset":
+            return NEXT
+        c = rnd.random()
+        if c < 0.15:
+            return DOZE
+        if c < 0.3:
+            return rnd.choice(sl.legal_actions(s)[:-1])
+        return sl.reference_action(s)
+
+    return choose
+
+
+def honest(start: dict[str, Any], steps: int, seed: int, end: bool = True):
+    """``[(action, answer)]`` from ``start``: ``steps`` actions, then END_RUN if asked."""
+    choose = policy(random.Random(seed))
+    s = start
+    out: list[tuple[Any, dict[str, Any]]] = [(None, answer(s))]
+    for _ in range(steps):
+        if sl.is_over(s):
+            break
+        a = choose(s)
+        s = sl.step(s, a)
+        out.append((a, answer(s)))
+    if end and not sl.is_over(s):
+        s = sl.step(s, END)
+        out.append((END, answer(s)))
+    return out
+
+
+def check_run(answers, with_init: bool = True):
+    m = Mirror("sunloaf")
+    found = list(m.check_init(answers[0][1])) if with_init else []
+    for i in range(1, len(answers)):
+        found += m.check_action(i, answers[i - 1][1], answers[i][0], answers[i][1])
+    return m, found
+
+
+def next_day_answer(seed: int, day: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(previous answer at sunset, honest answer to NEXT_DAY opening ``day``)."""
+    prev = sunset_before(seed, day)
+    return answer(prev), answer(sl.step(prev, NEXT))
+
+
+def paths_after_next_day(prev: dict[str, Any], got: dict[str, Any]) -> list[str]:
+    return [d.path for d in Mirror("sunloaf").check_action(1, prev, NEXT, got)]
+
+
+# ---------------------------------------------------------------- honest play
+
+
+@pytest.mark.parametrize("seed", [1, 7, 42])
+def test_honest_runs_from_init_have_no_divergence(seed):
+    answers = honest(sl.init(seed), 120, seed)
+    days = sum(1 for a, _ in answers if a == NEXT)
+    m, found = check_run(answers)
+    assert found == [] and m.responses_checked == len(answers) and days >= 4
+
+
+@pytest.mark.parametrize("day", [6, 8, 15, 16, 20, 24])
+def test_honest_late_days_have_no_divergence(day):
+    """Dogs (6+), the fifth cat (8), double serves (15), the lattice (16), two dogs (20) and
+    dog speed 2 (24): NEXT_DAY answers and whole days after them."""
+    answers = honest(sunset_before(day, day), 40, day)
+    assert answers[1][0] == NEXT and answers[1][1]["state"]["day"] == day
+    m, found = check_run(answers, with_init=False)
+    assert found == [] and m.responses_checked == len(answers) - 1
+
+
+def test_opening_positions_pass_for_many_seeds():
+    for seed in [*range(30), -5, 2**40]:
+        assert hooks.check_initial(answer(sl.init(seed))["state"]) == []
+
+
+def test_a_different_but_well_formed_room_is_adopted():
+    """Another generator (here: another cursor) may build another room: shape checks pass,
+    par is replayed on that room, and nothing diverges."""
+    prev = sunset_before(3, 8)
+    other = copy.deepcopy(prev)
+    other["rng"] = 12345
+    got = answer(sl.step(other, NEXT))
+    ours = sl.step(prev, NEXT)
+    assert got["state"]["layout"] != ours["layout"]
+    assert Mirror("sunloaf").check_action(1, answer(prev), NEXT, got) == []
+
+
+# ---------------------------------------------------------------- within a day
+
+
+def _mid_day(seed: int = 7, day: int = 6):
+    answers = honest(sunset_before(seed, day), 12, seed, end=False)
+    k = next(i for i in range(2, len(answers)) if answers[i][0] != NEXT)
+    return answers[k - 1][1], answers[k][0], answers[k][1]
+
+
+def test_tampered_settled_is_named():
+    prev, action, got = _mid_day()
+    got["state"]["cats"][1]["settled"] += 1
+    found = Mirror("sunloaf").check_action(5, prev, action, got)
+    assert [(d.step, d.path) for d in found] == [(5, "state.cats[1].settled")]
+    assert found[0].got == found[0].expected + 1
+
+
+def test_tampered_score_in_state_and_envelope():
+    prev, action, got = _mid_day()
+    got["state"]["score"] += 10
+    got["score"] += 10
+    found = Mirror("sunloaf").check_action(5, prev, action, got)
+    assert {d.path for d in found} == {"state.score", "score"}
+
+
+def test_tampered_dog_and_legal_actions():
+    prev, action, got = _mid_day()
+    assert got["state"]["dogs"], "day 6 has a dog"
+    got["state"]["dogs"][0] = (got["state"]["dogs"][0] + 1) % 49
+    got["legalActions"].pop(0)
+    found = Mirror("sunloaf").check_action(5, prev, action, got)
+    assert [d.path for d in found] == ["state.dogs[0]", "legalActions"]
+
+
+def test_server_accepting_a_move_onto_furniture():
+    prev, _, got = _mid_day()
+    s = prev["state"]
+    tile = s["layout"]["furniture"][0]
+    bad = {"type": "MOVE", "cat": 0, "tile": tile}
+    found = Mirror("sunloaf").check_action(5, prev, bad, got)
+    assert [d.path for d in found] == ["ok"] and "refuse" in found[0].note
+
+
+# ---------------------------------------------------------------- after NEXT_DAY: fixed fields
+
+
+@pytest.mark.parametrize(
+    ("field", "delta", "path"),
+    [
+        ("chain", 1, "state.chain"),
+        ("score", 5, "state.score"),
+        ("dayPar", 10, "state.dayPar"),
+        ("dayQuota", 1, "state.dayQuota"),
+        ("turn", 1, "state.turn"),
+        ("dayCosyRaw", 3, "state.dayCosyRaw"),
+        ("mult", 35, "state.mult"),
+        ("day", 1, "state.day"),
+    ],
+)
+def test_next_day_fixed_fields_are_compared(field, delta, path):
+    prev, got = next_day_answer(4, 9)
+    got["state"][field] += delta
+    assert path in paths_after_next_day(prev, got)
+
+
+def test_next_day_cats_keep_tiles_and_lose_streaks():
+    prev_state = sunset_before(4, 9)
+    for c in prev_state["cats"]:
+        c["settled"] = 7
+    prev = answer(prev_state)
+    got = answer(sl.step(prev_state, NEXT))
+    assert paths_after_next_day(prev, got) == []
+    got["state"]["cats"][0]["settled"] = 7
+    cat1 = got["state"]["cats"][1]
+    free = next(
+        x
+        for x in range(49)
+        if x not in got["state"]["layout"]["furniture"]
+        and x not in [c["tile"] for c in got["state"]["cats"]]
+        and x not in [b["mat"] for b in got["state"]["bowls"]]
+        and x != got["state"]["layout"]["hearth"]
+    )
+    cat1["tile"] = free
+    assert paths_after_next_day(prev, got) == ["state.cats[0].settled", "state.cats[1].tile"]
+
+
+def test_next_day_dogs_start_on_their_loops():
+    prev, got = next_day_answer(2, 20)
+    loops = got["state"]["layout"]["dogLoops"]
+    assert len(loops) == 2
+    got["state"]["dogs"][1] = loops[1][1]
+    assert paths_after_next_day(prev, got) == ["state.dogs[1]"]
+
+
+# ---------------------------------------------------------------- after NEXT_DAY: room shape
+
+
+def _room(seed: int, day: int):
+    prev_state = sunset_before(seed, day)
+    return answer(prev_state), sl.step(prev_state, NEXT), [c["tile"] for c in prev_state["cats"]]
+
+
+def test_furniture_under_a_cat_is_reported():
+    prev, s, old = _room(5, 4)
+    furn = s["layout"]["furniture"]
+    furn[0] = old[0]
+    furn.sort()
+    got = serve(s)
+    assert paths_after_next_day(prev, got) == [f"state.layout.furniture[{furn.index(old[0])}]"]
+
+
+def test_wrong_furniture_count_and_order():
+    prev, s, _ = _room(5, 4)
+    s["layout"]["furniture"].pop()
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.furniture"]
+    prev, s, _ = _room(5, 4)
+    s["layout"]["furniture"].reverse()
+    found = Mirror("sunloaf").check_action(1, prev, NEXT, serve(s))
+    assert [(d.path, d.note) for d in found] == [
+        ("state.layout.furniture", "ascending and distinct")
+    ]
+
+
+def test_hearth_and_joining_cat_misplaced():
+    prev, s, old = _room(6, 3)
+    s["layout"]["hearth"] = s["layout"]["furniture"][0]
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.hearth"]
+    prev, s, old = _room(6, 3)
+    assert len(s["cats"]) == 3 and len(old) == 2
+    s["cats"][2]["tile"] = s["layout"]["hearth"]
+    assert paths_after_next_day(prev, serve(s)) == ["state.cats[2].tile"]
+    prev, s, old = _room(6, 5)
+    s["cats"][3]["range"] = 4
+    s["cats"][3]["big"] = False
+    assert paths_after_next_day(prev, serve(s)) == ["state.cats[3].big", "state.cats[3].range"]
+
+
+def test_bad_mats_serves_and_clouds():
+    prev, s, _ = _room(8, 7)
+    s["bowls"][0]["mat"] = s["layout"]["furniture"][0]
+    assert paths_after_next_day(prev, serve(s)) == ["state.bowls[0].mat"]
+    prev, s, _ = _room(8, 7)
+    s["bowls"][-1]["serveTurn"] = s["turnsInDay"]  # past the day: par cannot be replayed
+    found = paths_after_next_day(prev, answer(s))
+    assert found == [f"state.bowls[{len(s['bowls']) - 1}].serveTurn", "state.dayPar"]
+    prev, s, _ = _room(8, 15)
+    # day 15: serves 1 and 3 of 5 have two mats; dropping one is a wrong pattern
+    s["bowls"] = [b for b in s["bowls"] if b != s["bowls"][2]]
+    assert "state.bowls" in paths_after_next_day(prev, serve(s))
+    prev, s, _ = _room(8, 9)
+    s["layout"]["cloudTurns"] = [0, 5]
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.cloudTurns"]
+
+
+def test_lattice_speed_and_shade_follow_the_day():
+    prev, s, _ = _room(9, 10)
+    s["layout"]["latticeParity"] = 1
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.latticeParity"]
+    prev, s, _ = _room(9, 16)
+    assert s["layout"]["latticeParity"] in (0, 1)
+    s["layout"]["latticeParity"] = None
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.latticeParity"]
+    prev, s, _ = _room(9, 24)
+    s["layout"]["dogSpeed"] = 1
+    s["layout"]["shadeLength"] = 3
+    assert paths_after_next_day(prev, serve(s)) == [
+        "state.layout.dogSpeed",
+        "state.layout.shadeLength",
+    ]
+
+
+def test_dog_loops_must_be_clockwise_rectangles():
+    prev, s, _ = _room(10, 12)
+    loop = s["layout"]["dogLoops"][0]
+    s["layout"]["dogLoops"][0] = [loop[0], *reversed(loop[1:])]  # counter-clockwise
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.dogLoops[0]"]
+    prev, s, _ = _room(10, 12)
+    s["layout"]["dogLoops"] = []
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.dogLoops"]
+    prev, s, _ = _room(10, 21)
+    s["layout"]["dogLoops"][1] = list(s["layout"]["dogLoops"][0])
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.dogLoops[1]"]
+
+
+def test_cursor_must_be_uint32():
+    for bad in (-1, 2**32, 1.5, True):
+        prev, s, _ = _room(11, 4)
+        s["rng"] = bad
+        got = answer(s)
+        assert paths_after_next_day(prev, got) == ["state.rng"], bad
+
+
+def test_broken_room_is_reported_not_a_crash():
+    prev, s, _ = _room(12, 6)
+    got = answer(s)
+    del got["state"]["layout"]
+    found = Mirror("sunloaf").check_action(1, prev, NEXT, got)
+    assert "state.layout" in [d.path for d in found]
+    prev, s, _ = _room(12, 6)
+    got = answer(s)
+    got["state"]["layout"]["furniture"] = "lots"
+    found = Mirror("sunloaf").check_action(1, prev, NEXT, got)
+    paths = [d.path for d in found]
+    assert "state.layout.furniture" in paths and "state.dayPar" in paths
+
+
+# ---------------------------------------------------------------- the opening
+
+
+def test_tampered_opening_is_caught():
+    init = answer(sl.init(7))
+    init["state"]["score"] = 50
+    init["score"] = 50
+    # the envelope is compared with the served state: its observation still says 0
+    found = {d.path for d in Mirror("sunloaf").check_init(init)}
+    assert found == {"state.score", "observation.score"}
+    s = sl.init(7)
+    s["cats"][0]["tile"] = s["layout"]["hearth"]
+    found = [f.path for f in hooks.check_initial(serve(s)["state"])]
+    assert found == ["state.cats[0].tile"]
+    s = sl.init(7)
+    s["dayQuota"] += 1
+    assert [f.path for f in hooks.check_initial(s)] == ["state.dayQuota"]
+    s = sl.init(7)
+    s["extra"] = 1
+    assert "state" in [f.path for f in hooks.check_initial(s)]
+
+
+def test_opening_that_cannot_be_checked_is_one_finding():
+    found = hooks.check_initial({"day": 1})
+    assert found and all(f.path.startswith("state") for f in found)
+    assert hooks.check_initial({"day": 1, "cats": "x", "layout": 3}) != []
