@@ -286,7 +286,7 @@ def serve(
         asgi = FaultInjector(asgi, plan, fault_seed)
         console.print(f"fault injection on: {plan.rates}")
     console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
-    uvicorn.run(asgi, host=host, port=port, log_level=log_level)
+    uvicorn.run(asgi, host=host, port=port, log_level=log_level, timeout_keep_alive=30)
 
 
 @app.command()

@@ -34,6 +34,10 @@ log = logging.getLogger("sunbot.client")
 
 #: Largest answer body read, in bytes; a longer one is a :class:`MalformedResponse`.
 MAX_BODY_BYTES = 16 * 1024 * 1024
+#: Seconds an idle pooled connection is kept: well under servers' usual keep-alive timeout
+#: (uvicorn 5 s, ``sunbot serve`` 30 s), so the client never reuses a connection the server
+#: is closing at that very moment.
+KEEPALIVE_S = 2.0
 #: Base URL used with an in-process transport.
 LOCAL_BASE_URL = "http://sunbot.local"
 
@@ -118,6 +122,7 @@ class GameboardClient:
             base_url=self.base_url,
             transport=transport,
             timeout=timeout,
+            limits=httpx.Limits(keepalive_expiry=KEEPALIVE_S),
             headers={"user-agent": "sunbot", "accept": "application/json"},
         )
 
