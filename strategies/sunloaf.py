@@ -1,0 +1,244 @@
+"""Sunloaf strategies: ``planner`` (default), ``reference`` and ``rest``.
+
+- :class:`Planner` plans each day over the engine's fast form (everything within a day is
+  known in advance, ``shared/spec/sunloaf.md`` §5-§7) with a time-budgeted beam search
+  (:mod:`strategies.sunloaf_planner`). Quota first: it keeps the §10 reference policy's own
+  line from the day start as its fallback, and only switches to a line whose exact day total
+  also reaches ``dayQuota`` and scores more, so it never ends a day below quota (the
+  reference line earns at least ``dayPar`` raw: the player's chain can only raise bowl pay).
+- :class:`Reference` plays the engine's §10 reference policy; :class:`Rest` always RESTs.
+
+All three send NEXT_DAY at sunset; a run cap (``--max-days``) is the harness's job.
+
+Setting the planner's time budget: ``Planner(rng, budget_ms=50)`` in code, or from the
+command line through the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` (milliseconds per
+decision; ``0`` or ``none`` for no time limit, the search then stops at ``max_width``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+from strategies import Action, Observation
+from strategies.sunloaf_planner import (
+    DayTables,
+    Line,
+    SearchTimeout,
+    beam_search,
+    reference_line,
+    replay,
+)
+from sunbot.engines import sunloaf as sl
+from sunbot.engines import sunloaf_fast as fast
+from sunbot.engines.sunloaf_fast import DayCtx, FastState
+
+REST: Action = {"type": "REST"}
+DOZE: Action = {"type": "DOZE"}
+NEXT_DAY: Action = {"type": "NEXT_DAY"}
+BUDGET_ENV = "SUNBOT_SUNLOAF_BUDGET_MS"
+
+
+def _day_over(observation: Observation, legal_actions: list[Action]) -> Action | None:
+    """NEXT_DAY at sunset; ``None`` while the day runs.
+
+    Raises:
+        ValueError: the run is over (nothing is legal).
+    """
+    if observation["phase"] == "over" or not legal_actions:
+        raise ValueError("the run is over: no action is legal")
+    if observation["phase"] == "sunset":
+        return NEXT_DAY
+    return None
+
+
+class Rest:
+    """Baseline: REST every turn (NEXT_DAY at sunset); misses a quota from day 2 or 3."""
+
+    game = "sunloaf"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        """REST by day, NEXT_DAY at sunset.
+
+        Raises:
+            ValueError: the run is over.
+        """
+        return _day_over(observation, legal_actions) or REST
+
+
+class Reference:
+    """The engine's §10 reference policy as a player (NEXT_DAY at sunset).
+
+    It earns at least ``dayPar`` raw every day, so it never misses a quota.
+    """
+
+    game = "sunloaf"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        """:func:`sunbot.engines.sunloaf.reference_action` of the observation (whole state).
+
+        Raises:
+            ValueError: the run is over.
+        """
+        return _day_over(observation, legal_actions) or sl.reference_action(observation)
+
+
+def _wire(code: int) -> Action:
+    """The wire action of a fast action code (MOVE ``cat*49+tile``, REST, DOZE)."""
+    if code == fast.REST:
+        return dict(REST)
+    if code == fast.DOZE:
+        return dict(DOZE)
+    return {"type": "MOVE", "cat": code // 49, "tile": code % 49}
+
+
+def budget_from_env(default: float | None = 200.0) -> float | None:
+    """The per-decision budget in ms from ``SUNBOT_SUNLOAF_BUDGET_MS`` (``default`` if unset).
+
+    Raises:
+        ValueError: the variable is set but is neither a number nor ``none``.
+    """
+    raw = os.environ.get(BUDGET_ENV, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("none", "0", "inf"):
+        return None
+    value = float(raw)
+    if value <= 0:
+        raise ValueError(f"{BUDGET_ENV} must be positive (or 0/none for no limit)")
+    return value
+
+
+class _FromEnv:
+    """Type of :data:`FROM_ENV`."""
+
+
+#: ``Planner``'s default budget: ``SUNBOT_SUNLOAF_BUDGET_MS`` if set, else 200 ms.
+FROM_ENV = _FromEnv()
+
+
+class Planner:
+    """Day planner: beam search over the fast form, the reference line as the fallback.
+
+    Args:
+        rng: unused (the planner is deterministic for a given search depth), kept for the
+            strategy protocol.
+        budget_ms: wall-clock milliseconds per decision for the search (default: the
+            environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` if set, else 200). ``None``
+            searches every width up to ``max_width`` whatever the time, which makes a run
+            reproducible on any machine.
+        max_width: the widest beam tried (widths double from ``min_width``).
+        min_width: the first beam width tried at each decision.
+        doze: send DOZE when the plan rests for as many turns as the DOZE would resolve
+            (the same turns, fewer decisions and round trips).
+
+    Each decision searches from the current position with widths ``min_width``,
+    ``2*min_width``, ... while the budget lasts (a width that would not fit is not started;
+    one that overruns is abandoned), replays each found line exactly and keeps it only if it
+    ranks above the line in hand: quota met, then score, then the chain carried into the
+    next day. The line in hand at a day's first decision is the reference policy's, which
+    always meets the quota; the planner then follows its best line, re-searching every
+    decision. A position other than the one its line predicts (another player moved, the
+    server diverged) restarts from the reference line there.
+
+    Attributes:
+        decisions: search statistics of the last decision (``widths`` completed, ``ms``).
+    """
+
+    game = "sunloaf"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        budget_ms: float | _FromEnv | None = FROM_ENV,
+        max_width: int = 256,
+        min_width: int = 8,
+        doze: bool = True,
+    ) -> None:
+        if isinstance(budget_ms, _FromEnv):
+            budget_ms = budget_from_env()
+        if budget_ms is not None and budget_ms <= 0:
+            raise ValueError("budget_ms must be positive (or None for no limit)")
+        if not 1 <= min_width <= max_width:
+            raise ValueError("need 1 <= min_width <= max_width")
+        self.rng = rng
+        self.budget_ms = budget_ms
+        self.max_width = max_width
+        self.min_width = min_width
+        self.doze = doze
+        self._tables: DayTables | None = None
+        self._line: Line | None = None
+        self._expect: FastState | None = None
+        self.last_widths: list[int] = []
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        """The next action of the best line found (NEXT_DAY at sunset).
+
+        Raises:
+            ValueError: the run is over.
+        """
+        done = _day_over(observation, legal_actions)
+        if done is not None:
+            self._line = self._expect = None
+            return done
+        started = time.perf_counter()
+        ctx, fs = fast.to_fast(observation)
+        tables = self._tables_for(ctx)
+        line = self._line
+        if line is None or fs != self._expect:
+            line = reference_line(ctx, fs)
+        line = self._improve(ctx, tables, fs, line, started)
+        code, used = line.actions[0], 1
+        if self.doze and code == fast.REST:
+            _, k = fast.fast_doze(ctx, fs)
+            if k > 1 and all(a == fast.REST for a in line.actions[:k]):
+                code, used = fast.DOZE, k
+        action = _wire(code)
+        if action not in legal_actions:  # cannot happen with a consistent state; stay safe
+            self._line = self._expect = None
+            return sl.reference_action(observation)
+        expect = fs
+        for a in line.actions[:used]:
+            expect = fast.fast_step(ctx, expect, a)
+        rest = line.actions[used:]
+        self._line = Line(rest, line.final, line.quota_met) if rest else None
+        self._expect = expect if rest else None
+        return action
+
+    def _tables_for(self, ctx: DayCtx) -> DayTables:
+        if self._tables is None or self._tables.ctx is not ctx:
+            self._tables = DayTables(ctx)
+        return self._tables
+
+    def _improve(
+        self, ctx: DayCtx, tables: DayTables, fs: FastState, line: Line, started: float
+    ) -> Line:
+        """Search widths while the budget lasts; the best-ranked line (``line`` if none wins)."""
+        deadline = None if self.budget_ms is None else started + self.budget_ms / 1000
+        width, last = self.min_width, 0.0
+        self.last_widths = []
+        while width <= self.max_width:
+            t0 = time.perf_counter()
+            if deadline is not None and t0 + 2.2 * last > deadline:
+                break
+            try:
+                actions = beam_search(ctx, tables, fs, width, deadline)
+            except SearchTimeout:
+                break
+            found = replay(ctx, fs, actions)
+            if found.rank() > line.rank():
+                line = found
+            self.last_widths.append(width)
+            last = time.perf_counter() - t0
+            width *= 2
+        return line
+
+
+__all__ = ["FROM_ENV", "Planner", "Reference", "Rest", "budget_from_env"]

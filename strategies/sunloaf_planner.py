@@ -1,0 +1,289 @@
+"""The Sunloaf day planner's search: a beam search over one day in the engine's fast form.
+
+Everything within a Sunloaf day is known in advance (``shared/spec/sunloaf.md`` §5 band,
+shade and clouds, §7 bowl serves and dog steps), so a day is a deterministic planning
+problem: pick one action per turn to maximise the day's score, never ending below
+``dayQuota``. This module holds the pieces :class:`strategies.sunloaf.Planner` uses:
+
+- :class:`DayTables`: per day, the value ``V[t][tile][settled]`` of one lone cat of each
+  range left to play turns ``t..T-1`` alone (stay still and earn §7 step 5 at pile 0, or
+  move; dogs reset it, §7 step 4). Summed over the cats it is the search's estimate of what
+  a position can still earn (it ignores piles, bowls and that only one cat moves a turn).
+- :func:`beam_search`: layer by layer over the turns left, every MOVE and REST of every
+  kept position, positions merged in a transposition table keyed by ``(chain, tiles,
+  settled capped at 6)`` (positions equal under that key have the same future: a tier never
+  exceeds 6), the best ``width`` kept by ``cosy so far + estimate``. Turn resolution is
+  incremental: a MOVE child is the REST child minus what the moved cat earned and added to
+  its settled neighbours' piles.
+- :func:`replay`, :func:`reference_line`: exact lines through
+  :func:`sunbot.engines.sunloaf_fast.fast_step`, so a plan's final ``dayCosyRaw`` and score
+  are the engine's own numbers, not the search's.
+
+Raw cosy, score, tiers and piles follow §7; turns are 0-based indices of the day.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+
+from sunbot.engines import sunloaf_fast as fast
+from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, PHASE, SCORE, TURN, DayCtx
+
+FastState = fast.FastState
+
+#: §7 step 5 raw cosy by [tier][pile] (pile already capped at 6).
+RAW = tuple(tuple((10 * fast.PURR[tier] * (4 + p)) // 4 for p in range(7)) for tier in range(7))
+#: Settled values above 6 behave exactly like 6 for the rest of a day (tier caps at 6).
+TOP = 6
+#: Raw cosy a lone cat's value counts for standing on a mat as it serves (one bowl at
+#: chain 1; the search itself pays bowls exactly).
+BOWL = 30
+
+
+class SearchTimeout(Exception):
+    """The search passed its deadline before finishing a layer."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One whole rest-of-day line of play and where it ends.
+
+    Attributes:
+        actions: fast action codes (MOVE ``cat*49+tile`` or :data:`fast.REST`), one per turn
+            left today.
+        final: the exact fast state after the last turn (phase sunset or over).
+        quota_met: ``final`` dayCosyRaw >= dayQuota.
+    """
+
+    actions: tuple[int, ...]
+    final: FastState
+    quota_met: bool
+
+    def rank(self) -> tuple[bool, int, int]:
+        """Order of preference: quota met first, then the score, then the chain kept."""
+        return (self.quota_met, self.final[SCORE], self.final[CHAIN])
+
+
+class DayTables:
+    """Per-day lone-cat values (see the module docstring), one table per cat range.
+
+    ``value[i]`` is a flat list indexed ``(t * 49 + tile) * 7 + min(settled, 6)`` for cat ``i``
+    (``t`` in ``0..T``; row ``T`` is all zero): raw cosy a lone cat of cat ``i``'s range,
+    standing on ``tile`` with that streak as turn ``t`` starts, can still earn today.
+    """
+
+    def __init__(self, ctx: DayCtx) -> None:
+        self.ctx = ctx
+        by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
+        self.value = tuple(by_range[r] for r in ctx.ranges)
+
+
+def _lone_cat_values(ctx: DayCtx, reach_range: int) -> list[int]:
+    """Backward induction over ``(turn, tile, settled)`` for one cat alone in the room."""
+    turns, warm, reach, paths = ctx.turns, ctx.warm, ctx.reach, ctx.paths
+    value = [0] * ((turns + 1) * 49 * 7)
+    raw0 = RAW
+    for t in range(turns - 1, -1, -1):
+        caps, dogs = warm[t], reach[t]
+        mats = ctx.serves[t]
+        nxt, here = (t + 1) * 343, t * 343
+        for x in range(49):
+            best_move = 0
+            for y, _ in paths[x][reach_range]:
+                v = value[nxt + y * 7] + (BOWL if y in mats else 0)
+                if v > best_move:
+                    best_move = v
+            cap = caps[x]
+            reset = dogs >> x & 1
+            fed = BOWL if x in mats else 0
+            for s in range(7):
+                s2 = 0 if reset else (s + 1 if s < TOP else TOP)
+                stay = value[nxt + x * 7 + s2] + fed
+                if cap and s2:
+                    stay += raw0[s2 if s2 < cap else cap][0]
+                value[here + x * 7 + s] = stay if stay > best_move else best_move
+    return value
+
+
+# A search node: (priority, score, cosy, key, parent index, action). ``key`` is
+# ``(chain, tile_0..tile_{n-1}, settled_0..settled_{n-1})`` with settled capped at 6.
+_Node = tuple[int, int, int, tuple[int, ...], int, int]
+
+
+def beam_search(
+    ctx: DayCtx,
+    tables: DayTables,
+    start: FastState,
+    width: int,
+    deadline: float | None = None,
+) -> list[int]:
+    """The best rest-of-day action list a beam of ``width`` finds from ``start``.
+
+    Args:
+        ctx, start: the day and a running-day position of it (turn < turnsInDay).
+        tables: ``ctx``'s :class:`DayTables`.
+        width: positions kept per turn (>= 1).
+        deadline: a :func:`time.perf_counter` instant; passing it raises
+            :class:`SearchTimeout`.
+
+    Returns:
+        Fast action codes, one per turn left; the line with the quota met and the highest
+        score among the beam's final positions (re-check it with :func:`replay`).
+    """
+    n, turns = ctx.n, ctx.turns
+    settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
+    key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
+    layers: list[list[_Node]] = []
+    layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
+    for t in range(start[TURN], turns):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise SearchTimeout
+        layers.append(layer)
+        best: dict[tuple[int, ...], _Node] = {}
+        for parent, node in enumerate(layer):
+            _expand(ctx, tables, t, node, parent, best)
+        layer = heapq.nlargest(width, best.values())
+    quota = ctx.quota
+    end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
+    actions: list[int] = []
+    node = end
+    for depth in range(len(layers) - 1, -1, -1):
+        actions.append(node[5])
+        node = layers[depth][node[4]]
+    actions.reverse()
+    return actions
+
+
+def children(ctx: DayCtx, tables: DayTables, fs: FastState) -> dict[int, _Node]:
+    """Every MOVE/REST child of running-day position ``fs`` as the search sees it, by action
+    code: ``(priority, score, cosy, key, 0, action)`` (for tests of the incremental step)."""
+    n = ctx.n
+    settled = tuple(s if s < TOP else TOP for s in fs[CATS + n : CATS + 2 * n])
+    node: _Node = (0, fs[SCORE], fs[COSY], (fs[CHAIN], *fs[CATS : CATS + n], *settled), -1, 0)
+    best: dict[tuple[int, ...], _Node] = {}
+    _expand(ctx, tables, fs[TURN], node, 0, best)
+    return {nd[5]: nd for nd in best.values()}
+
+
+def _expand(
+    ctx: DayCtx,
+    tables: DayTables,
+    t: int,
+    node: _Node,
+    parent: int,
+    best: dict[tuple[int, ...], _Node],
+) -> None:
+    """Resolve turn ``t`` (§7) for every MOVE and REST of ``node``; keep each child in
+    ``best`` unless a position with the same key scored at least as much."""
+    n, values = ctx.n, tables.value
+    weights, mult = ctx.weights, ctx.mult
+    caps, dogs, serves = ctx.warm[t], ctx.reach[t], ctx.serves[t]
+    nxt = (t + 1) * 343
+    key, score, cosy = node[3], node[1], node[2]
+    chain = key[0]
+    tiles = key[1 : 1 + n]
+    old = key[1 + n :]
+    # the REST child: streaks, dog resets, piles and earnings of every cat
+    sr = [0 if dogs >> tiles[i] & 1 else (old[i] + 1 if old[i] < TOP else TOP) for i in range(n)]
+    light = heavy = occ = 0
+    for i in range(n):
+        bit = 1 << tiles[i]
+        occ |= bit
+        if sr[i]:
+            light |= bit
+            if weights[i] == 2:
+                heavy |= bit
+    raws = [0] * n
+    awards = [0] * n
+    tiers = [0] * n
+    piles = [0] * n
+    for i in range(n):
+        s = sr[i]
+        if not s:
+            continue
+        x = tiles[i]
+        cap = caps[x]
+        if not cap:
+            continue
+        nb = NBR[x]
+        p = (nb & light).bit_count() + (nb & heavy).bit_count()
+        tier = s if s < cap else cap
+        raw = RAW[tier][p if p < 6 else 6]
+        tiers[i], piles[i], raws[i] = tier, p, raw
+        awards[i] = (raw * mult + 50) // 100
+    rest_raw, rest_award = sum(raws), sum(awards)
+    est = [values[i][nxt + tiles[i] * 7 + sr[i]] for i in range(n)]
+    rest_est = sum(est)
+    ch, b_raw, b_award = chain, 0, 0
+    for mat in serves:
+        if mat in tiles:
+            ch = ch + 1 if ch < 8 else 8
+            b_raw += 30 * ch
+            b_award += (30 * ch * mult + 50) // 100
+        else:
+            ch = 0
+    k = (ch, *tiles, *sr)
+    sc = score + rest_award + b_award
+    prev = best.get(k)
+    if prev is None or prev[1] < sc:
+        co = cosy + rest_raw + b_raw
+        best[k] = (co + rest_est, sc, co, k, parent, fast.REST)
+    # MOVE children: the REST child minus what the moved cat earned and lent its neighbours
+    paths, ranges = ctx.paths, ctx.ranges
+    for i in range(n):
+        x = tiles[i]
+        lose_raw, lose_award = raws[i], awards[i]
+        if sr[i]:
+            w, nb = weights[i], NBR[x]
+            for j in range(n):
+                if raws[j] and nb >> tiles[j] & 1:
+                    p = piles[j] - w
+                    raw = RAW[tiers[j]][p if p < 6 else 6]
+                    lose_raw += raws[j] - raw
+                    lose_award += awards[j] - (raw * mult + 50) // 100
+        base_est = rest_est - est[i]
+        m_score = score + rest_award - lose_award
+        m_cosy = cosy + rest_raw - lose_raw
+        vi = values[i]
+        code0 = i * 49
+        head = tiles[:i]
+        tail = tiles[i + 1 :]
+        settled = (*sr[:i], 0, *sr[i + 1 :])
+        for y, path in paths[x][ranges[i]]:
+            if path & occ:
+                continue
+            mt = (*head, y, *tail)
+            ch, b_raw, b_award = chain, 0, 0
+            for mat in serves:
+                if mat in mt:
+                    ch = ch + 1 if ch < 8 else 8
+                    b_raw += 30 * ch
+                    b_award += (30 * ch * mult + 50) // 100
+                else:
+                    ch = 0
+            k = (ch, *mt, *settled)
+            sc = m_score + b_award
+            prev = best.get(k)
+            if prev is None or prev[1] < sc:
+                co = m_cosy + b_raw
+                best[k] = (co + base_est + vi[nxt + y * 7], sc, co, k, parent, code0 + y)
+
+
+def replay(ctx: DayCtx, start: FastState, actions: list[int] | tuple[int, ...]) -> Line:
+    """Play ``actions`` from ``start`` through the engine's fast form: the exact :class:`Line`."""
+    fs = start
+    for a in actions:
+        fs = fast.fast_step(ctx, fs, a)
+    return Line(tuple(actions), fs, fs[PHASE] == fast.SUNSET or fs[COSY] >= ctx.quota)
+
+
+def reference_line(ctx: DayCtx, start: FastState) -> Line:
+    """The §10 reference policy played from ``start`` to the end of the day."""
+    fs, actions = start, []
+    while fs[TURN] < ctx.turns and fs[PHASE] == fast.DAY:
+        a = fast.fast_reference(ctx, fs)
+        actions.append(a)
+        fs = fast.fast_step(ctx, fs, a)
+    return Line(tuple(actions), fs, fs[COSY] >= ctx.quota)
