@@ -31,7 +31,9 @@ class GameInfo:
             state: a plain ``state`` sent by a client, or, for hidden games (which refuse
             plain states), the state decoded from a token.
         default_cap: the run cap ``sunbot play`` uses when none is given (Naptuft: 10
-            days, the spec's local default, since its runs have no end of their own).
+            days, the spec's local default, since its runs have no end of their own;
+            Sunloaf: 40 days, since the planner never misses a quota and the game stops
+            changing by day 33, when the ramp, bonus and multiplier have all topped out).
     """
 
     slug: str
@@ -114,6 +116,7 @@ GAMES: dict[str, GameInfo] = {
         cap_phase="sunset",
         end_action={"type": "END_RUN"},
         default_strategy="planner",
+        default_cap=40,
     ),
     "naptuft": GameInfo(
         slug="naptuft",
