@@ -11,3 +11,4 @@ play() {  # play <file> <sunbot play arguments...>
   echo "$out: $(tail -n 1 "$out" | python3 -c 'import json,sys; r=json.load(sys.stdin); print("score", r["score"], "steps", r["steps"], "endedBy", r["endedBy"], "divergences", r["divergences"])')"
 }
 play golden-keelhold-seed7.jsonl keelhold --seed 7 --max-voyages 6
+play golden-sunloaf-seed7.jsonl sunloaf --seed 7 --max-days 5
