@@ -138,11 +138,11 @@ def beam_search(
     layers: list[list[_Node]] = []
     layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
     for t in range(start[TURN], turns):
-        if deadline is not None and time.perf_counter() > deadline:
-            raise SearchTimeout
         layers.append(layer)
         best: dict[tuple[int, ...], _Node] = {}
         for parent, node in enumerate(layer):
+            if deadline is not None and not parent & 15 and time.perf_counter() > deadline:
+                raise SearchTimeout
             _expand(ctx, tables, t, node, parent, best)
         layer = heapq.nlargest(width, best.values())
     quota = ctx.quota

@@ -1,0 +1,131 @@
+"""Sunloaf figures quoted in the README (engines directly, no HTTP).
+
+    python benchmarks/sunloaf.py                       # seeds 1-30, 40 days, all three
+    python benchmarks/sunloaf.py --seeds 5 --days 20 --budget-ms 50
+    python benchmarks/sunloaf.py --strategies reference,rest --engine-seconds 1
+
+1. Per strategy on seeds 1..N, each run ended with END_RUN at the sunset of day ``--days``
+   (or by a missed quota): days reached, quotas missed, mean score; for the planner, its
+   decision time p50/p95/max (wall clock, per ``choose``), the decisions per day, and its
+   score against the reference's on the same seeds.
+2. Engine turns per second: the dict API (the contract) and the fast form (the planner's),
+   ``step`` alone and ``legal+step`` (``benchmarks/bench_sunloaf_engine.py``).
+
+Targets (issue 3): no missed quota for the planner, planner mean score >= 1.5x the
+reference's, planner p95 decision time <= 250 ms on the project's 2-core machine.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import typer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_sunloaf_engine import bench_dict, bench_fast
+
+import strategies
+from strategies.sunloaf import Planner
+from sunbot.engines import sunloaf as sl
+
+app = typer.Typer(add_completion=False)
+END_RUN = {"type": "END_RUN"}
+
+
+@dataclass
+class Run:
+    """One capped run: the day reached, whether a quota was missed, the score, and the
+    wall-clock time of each decision (seconds)."""
+
+    day: int
+    missed: bool
+    score: int
+    decisions: list[float] = field(default_factory=list)
+
+
+def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
+    """Seed ``seed`` with strategy ``name`` to the sunset of ``days`` (END_RUN there)."""
+    if name == "planner":
+        bot: strategies.Strategy = Planner(random.Random(seed), budget_ms=budget_ms)
+    else:
+        bot = strategies.create("sunloaf", name, random.Random(seed))
+    s, spent = sl.init(seed), []
+    while not sl.is_over(s):
+        if s["phase"] == "sunset" and s["day"] >= days:
+            s = sl.step(s, END_RUN)
+            break
+        legal = sl.legal_actions(s)
+        obs = sl.observation(s)
+        t0 = time.perf_counter()
+        action = bot.choose(obs, legal)
+        spent.append(time.perf_counter() - t0)
+        s = sl.step(s, action)
+    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent)
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
+@app.command()
+def main(
+    seeds: int = typer.Option(30, help="Seeds 1..N."),
+    days: int = typer.Option(40, help="END_RUN at the sunset of this day."),
+    budget_ms: float = typer.Option(200.0, help="Planner budget per decision (0: no limit)."),
+    strategy_names: str = typer.Option(
+        "planner,reference,rest", "--strategies", help="Comma-separated strategy names."
+    ),
+    engine_seconds: float = typer.Option(2.0, help="Seconds per engine-speed measure."),
+) -> None:
+    """Print the Sunloaf benchmark figures."""
+    budget = budget_ms or None
+    names = [n.strip() for n in strategy_names.split(",") if n.strip()]
+    print(f"Sunloaf, seeds 1-{seeds}, capped at day {days}, planner budget {budget} ms")
+    scores: dict[str, list[int]] = {}
+    for name in names:
+        t0 = time.perf_counter()
+        runs = []
+        for seed in range(1, seeds + 1):
+            runs.append(play(name, seed, days, budget))
+            if name == "planner":
+                r = runs[-1]
+                print(f"  planner seed {seed:2d}: day {r.day} score {r.score:,}", flush=True)
+        wall = time.perf_counter() - t0
+        scores[name] = [r.score for r in runs]
+        reached = [r.day for r in runs]
+        print(
+            f"{name:10s} days reached min/median/max {min(reached)}/"
+            f"{statistics.median(reached):g}/{max(reached)}  "
+            f"missed quotas {sum(r.missed for r in runs)}/{seeds}  "
+            f"mean score {statistics.mean(scores[name]):,.0f}  ({wall:.0f} s)"
+        )
+        if name == "planner":
+            times = [t for r in runs for t in r.decisions]
+            per_day = len(times) / sum(reached)
+            print(
+                f"{'':10s} decision time p50 {1000 * _pct(times, 0.5):.0f} ms, "
+                f"p95 {1000 * _pct(times, 0.95):.0f} ms, max {1000 * max(times):.0f} ms "
+                f"over {len(times)} decisions ({per_day:.1f} a day)"
+            )
+    if "planner" in scores and "reference" in scores:
+        ratio = statistics.mean(scores["planner"]) / statistics.mean(scores["reference"])
+        wins = sum(p > r for p, r in zip(scores["planner"], scores["reference"], strict=True))
+        print(f"planner / reference mean score: {ratio:.2f}x (planner ahead on {wins}/{seeds})")
+    if engine_seconds > 0:
+        print("engine turns per second (random legal play):")
+        for label, fn in (("dict API", bench_dict), ("fast form", bench_fast)):
+            for with_legal in (False, True):
+                rate = fn(engine_seconds, with_legal)
+                mode = "legal+step" if with_legal else "step"
+                print(f"  {label:9s} {mode:10s} {rate:>10,.0f} turns/s")
+
+
+if __name__ == "__main__":
+    app()
