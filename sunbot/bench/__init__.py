@@ -1,0 +1,14 @@
+"""``sunbot bench``: benchmark strategies on many seeds, on the engines directly (no HTTP).
+
+Modules, each named for what it does:
+
+- :mod:`.jobs`: one job ``(game, strategy, seed, cap)`` -> one :class:`~.jobs.Result` row;
+  deterministic (the same job gives the same row except its timings).
+- :mod:`.store`: the SQLite results store (one table, one row per job) and CSV export.
+- :mod:`.backends`: where jobs run: a local process pool or Ray; the same job function.
+- :mod:`.stats`: summaries, survival, paired comparisons, Wilson intervals (SciPy/NumPy).
+- :mod:`.report`: the terminal table and progress bar, ``report.html`` with PNG plots.
+- :mod:`.cli`: the ``sunbot bench`` command.
+
+Only :mod:`.jobs` is imported by workers; it stays free of SciPy and matplotlib.
+"""

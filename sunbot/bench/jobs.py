@@ -1,0 +1,283 @@
+"""The job function: one ``(game, strategy, seed, cap)`` played on the engine -> one row.
+
+It mirrors :func:`sunbot.runner.play_run` without HTTP: call the strategy's optional
+``on_start(game, seed)``, ``init(seed)``, then until the run is over: the games table's
+``cap_action`` on the observation (the run's cap), else ``strategy.choose(observation,
+legal_actions)``, then ``step``. A refused action (``IllegalAction``) changes nothing and
+counts as refused; :data:`~sunbot.runner.MAX_REFUSALS_IN_A_ROW` in a row, or any exception
+from the strategy or engine, ends the job with ``ended_by == "error"`` and the reason in
+``error`` (the row is still written).
+
+Match games (Harvest Watch) are whole matches: our strategy in one seat, house bots
+(``house_command``) in the others; see :func:`run_match`.
+
+Determinism: the strategy gets ``random.Random(seed)``, exactly as ``sunbot play`` builds it;
+everything in a :class:`Result` except :data:`TIMING_FIELDS` depends on the job alone.
+This module is what workers import: it must stay free of SciPy and matplotlib.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+import strategies
+import sunbot
+from sunbot.engines import IllegalAction
+from sunbot.games import GameInfo, get_game
+from sunbot.runner import MAX_REFUSALS_IN_A_ROW
+
+EndedBy = Literal["rules", "cap", "error"]
+#: Fields of a :class:`Result` that are measurements and differ from run to run.
+TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
+#: Seats at a Harvest Watch table (the published game).
+MATCH_SEATS = 6
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of work.
+
+    Attributes:
+        game: game slug (``sunbot.games.GAMES``).
+        strategy: strategy name for that game (``strategies.names(game)``).
+        seed: the run's (or match's) seed.
+        cap: end the run once this many voyages/days are done (the games table's
+            ``cap_field``); ``None`` plays until the rules end the run.
+    """
+
+    game: str
+    strategy: str
+    seed: int
+    cap: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One job's row.
+
+    Attributes:
+        score: the game's score at the end (Harvest Watch: seats ranked strictly below ours,
+            0-5).
+        progress: voyage (Keelhold) or day (others) the run reached; Harvest Watch: the
+            night our seat went out, or the last day if it was still living.
+        progress_field: ``"voyage"`` or ``"day"``.
+        cause: the game's own word for how it ended (``cause``/``result``; Harvest Watch:
+            ``win``, ``draw`` or ``lost``), ``None`` while the run was not over.
+        ended_by: ``rules``, ``cap`` or ``error`` (then ``error`` says why).
+        steps: actions sent, refused ones included (Harvest Watch: beats our seat played).
+        refused: actions the rules refused.
+        decisions: ``choose`` calls.
+        seat, rank: Harvest Watch: our seat and its final rank (1 is best); else ``None``.
+        decision_p50_ms, decision_p95_ms: ``choose`` time percentiles in milliseconds
+            (``None`` without decisions).
+        wall_s: the job's wall time in seconds.
+        version: ``sunbot.__version__`` of the process that ran the job.
+    """
+
+    game: str
+    strategy: str
+    seed: int
+    cap: int | None
+    score: int
+    progress: int
+    progress_field: str
+    cause: str | None
+    ended_by: EndedBy
+    error: str | None
+    steps: int
+    refused: int
+    decisions: int
+    seat: int | None
+    rank: int | None
+    decision_p50_ms: float | None
+    decision_p95_ms: float | None
+    wall_s: float
+    version: str
+
+    def to_row(self) -> dict[str, Any]:
+        """The row as a dict, field order as declared (the store's column order)."""
+        return asdict(self)
+
+    def deterministic(self) -> dict[str, Any]:
+        """The row without :data:`TIMING_FIELDS`: equal for equal jobs on any backend."""
+        return {k: v for k, v in asdict(self).items() if k not in TIMING_FIELDS}
+
+
+#: Column names of a result row, in order.
+RESULT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Result))
+
+
+@dataclass
+class _Tally:
+    steps: int = 0
+    refused: int = 0
+    error: str | None = None
+    ended_by: EndedBy = "rules"
+    seat: int | None = None
+    rank: int | None = None
+
+
+def run_job(job: Job) -> Result:
+    """Play ``job`` on its engine and return its row (never raises for a failing run).
+
+    Raises:
+        KeyError: unknown or unavailable game (a bad job, not a failing run).
+    """
+    info = get_game(job.game)
+    started = time.perf_counter()
+    timings: list[float] = []
+    tally = _Tally()
+    if info.kind == "match":
+        final = run_match(info, job, timings, tally)
+        score, progress, cause = _match_outcome(final, tally)
+    else:
+        final = _run_single(info, job, timings, tally)
+        engine = info.engine
+        score = int(engine.score(final)) if final is not None else 0
+        field = info.cap_field or "day"
+        progress = int(final.get(field, 0)) if final is not None else 0
+        raw = (final.get("cause") or final.get("result")) if final is not None else None
+        cause = str(raw) if raw is not None else None
+    p50, p95 = _percentiles(timings)
+    return Result(
+        game=job.game,
+        strategy=job.strategy,
+        seed=job.seed,
+        cap=job.cap,
+        score=score,
+        progress=progress,
+        progress_field=info.cap_field or "day",
+        cause=cause,
+        ended_by=tally.ended_by,
+        error=tally.error,
+        steps=tally.steps,
+        refused=tally.refused,
+        decisions=len(timings),
+        seat=tally.seat,
+        rank=tally.rank,
+        decision_p50_ms=p50,
+        decision_p95_ms=p95,
+        wall_s=time.perf_counter() - started,
+        version=sunbot.__version__,
+    )
+
+
+def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
+    if not timings:
+        return None, None
+    import numpy as np  # numpy only: cheap in workers, and the same method as stats.py
+
+    p50, p95 = np.percentile(np.asarray(timings) * 1000.0, [50, 95])
+    return round(float(p50), 4), round(float(p95), 4)
+
+
+def _start(job: Job) -> strategies.Strategy:
+    bot = strategies.create(job.game, job.strategy, random.Random(job.seed))
+    on_start = getattr(bot, "on_start", None)
+    if callable(on_start):
+        on_start(job.game, job.seed)
+    return bot
+
+
+def _run_single(
+    info: GameInfo, job: Job, timings: list[float], tally: _Tally
+) -> dict[str, Any] | None:
+    """observe -> cap or choose -> step until over; returns the last state reached."""
+    engine = info.engine
+    state: dict[str, Any] | None = None
+    try:
+        bot = _start(job)
+        state = engine.init(job.seed)
+        in_a_row = 0
+        while not engine.is_over(state):
+            obs = engine.observation(state)
+            action = info.cap_action(obs, job.cap)
+            capped = action is not None
+            if action is None:
+                t0 = time.perf_counter()
+                action = bot.choose(obs, engine.legal_actions(state))
+                timings.append(time.perf_counter() - t0)
+            tally.steps += 1
+            try:
+                state = engine.step(state, action)
+            except IllegalAction as exc:
+                tally.refused += 1
+                in_a_row += 1
+                if in_a_row >= MAX_REFUSALS_IN_A_ROW:
+                    raise RuntimeError(f"{in_a_row} refused actions in a row: {exc}") from None
+                continue
+            in_a_row = 0
+            if capped and engine.is_over(state):
+                tally.ended_by = "cap"
+    except Exception as exc:  # a failing run is a row saying why, not a lost benchmark
+        tally.ended_by = "error"
+        tally.error = f"{type(exc).__name__}: {exc}"
+    return state
+
+
+def run_match(
+    info: GameInfo, job: Job, timings: list[float], tally: _Tally
+) -> dict[str, Any] | None:
+    """One Harvest Watch match: our strategy in one seat, house bots in the other five.
+
+    Mirrors the match server (``sunbot.server.match_state.Match``) with no clock: the match
+    RNG is ``random.Random(seed)``; it first draws our seat
+    (``sorted(rng.sample(range(6), 1))``), then drives the house bots, which store their
+    commands in ascending seat order as each beat opens. Our strategy follows the
+    match-strategy protocol (``strategies/harvest_watch.py``): ``choose(data) -> command``
+    with ``data`` the view's ``data`` object its seat would be served
+    (``seat_data(..., can_act=True)``). A command the rules refuse counts as refused and
+    the seat takes the beat's default, as if it had missed the beat.
+    """
+    from sunbot.server.match_state import seat_data
+
+    engine = info.engine
+    state: dict[str, Any] | None = None
+    try:
+        match_rng = random.Random(job.seed)
+        seat = sorted(match_rng.sample(range(MATCH_SEATS), 1))[0]
+        tally.seat = seat
+        house = [s for s in range(MATCH_SEATS) if s != seat]
+        memories: dict[int, dict[str, Any]] = {s: {} for s in house}
+        bot: Any = _start(job)
+        state = engine.init(job.seed, MATCH_SEATS)
+        while state["status"] != "done":
+            commands: dict[int, list[dict[str, Any]]] = {}
+            for s in house:
+                if state["alive"][s]:
+                    cmd = engine.house_command(state, s, memories[s], match_rng, house_seats=house)
+                    commands[s] = [cmd]
+            if state["alive"][seat]:
+                data = seat_data(state, seat, can_act=True, pending=None)
+                t0 = time.perf_counter()
+                cmd = bot.choose(data)
+                timings.append(time.perf_counter() - t0)
+                tally.steps += 1
+                if engine.validate_command(state, seat, cmd) is None:
+                    commands[seat] = [cmd]
+                else:
+                    tally.refused += 1
+            state = engine.resolve_beat(state, commands)
+        tally.rank = int(state["result"]["ranks"][seat])
+    except Exception as exc:  # a failing match is a row saying why
+        tally.ended_by = "error"
+        tally.error = f"{type(exc).__name__}: {exc}"
+    return state
+
+
+def _match_outcome(final: dict[str, Any] | None, tally: _Tally) -> tuple[int, int, str | None]:
+    """(score, progress, cause) of a match: seats beaten, our last day, win/draw/lost."""
+    if final is None or tally.seat is None:
+        return 0, 0, None
+    seat = tally.seat
+    out = final["outNight"][seat]
+    progress = int(out) if out is not None else int(final["day"])
+    if tally.rank is None:
+        return 0, progress, None
+    ranks: list[int] = final["result"]["ranks"]
+    beaten = sum(r > tally.rank for r in ranks)
+    cause = "lost" if tally.rank != 1 else "win" if ranks.count(1) == 1 else "draw"
+    return beaten, progress, cause
