@@ -1,0 +1,187 @@
+"""The results store: one SQLite table, one row per job, and CSV export.
+
+Table ``results``: the run label ``run``, every :class:`~sunbot.bench.jobs.Result` field, and
+``finished_at`` (UTC, ISO 8601). The primary key is ``(run, strategy, seed)``; a run holds
+one game and one cap (checked by :meth:`Store.check_run`). Each row is committed as its job
+finishes (WAL journal), so an interrupted benchmark keeps every finished job and
+``--resume`` runs only the missing ones; runs stay side by side for ``--compare``.
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sunbot.bench.jobs import RESULT_FIELDS, Result
+
+_TYPES = {
+    "seed": "INTEGER NOT NULL",
+    "cap": "INTEGER",
+    "score": "INTEGER NOT NULL",
+    "progress": "INTEGER NOT NULL",
+    "steps": "INTEGER NOT NULL",
+    "refused": "INTEGER NOT NULL",
+    "decisions": "INTEGER NOT NULL",
+    "seat": "INTEGER",
+    "rank": "INTEGER",
+    "decision_p50_ms": "REAL",
+    "decision_p95_ms": "REAL",
+    "wall_s": "REAL NOT NULL",
+    "cause": "TEXT",
+    "error": "TEXT",
+}
+#: Column names of the ``results`` table, in order.
+COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS results (\n  "
+    + ",\n  ".join(f"{c} {_TYPES.get(c, 'TEXT NOT NULL')}" for c in COLUMNS)
+    + ",\n  PRIMARY KEY (run, strategy, seed)\n)"
+)
+
+
+class RunMismatch(ValueError):
+    """A stored run holds another game or cap than the one asked for."""
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """A stored run: label, game, cap, rows, strategies (first-stored order), time span."""
+
+    run: str
+    game: str
+    cap: int | None
+    rows: int
+    strategies: tuple[str, ...]
+    first: str
+    last: str
+
+
+class Store:
+    """The SQLite results file at ``path`` (created with its table if missing).
+
+    Use as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None)  # autocommit: a row per commit
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(_SCHEMA)
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the database (every row is already committed)."""
+        self._db.close()
+
+    def add(self, run: str, result: Result) -> None:
+        """Append one job's row to ``run`` and commit it.
+
+        Raises:
+            sqlite3.IntegrityError: ``run`` already has a row for this strategy and seed.
+        """
+        values = [run, *result.to_row().values(), datetime.now(UTC).isoformat()]
+        marks = ", ".join("?" * len(COLUMNS))
+        self._db.execute(f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({marks})", values)
+
+    def done(self, run: str) -> set[tuple[str, int]]:
+        """``(strategy, seed)`` pairs already stored for ``run``."""
+        cur = self._db.execute("SELECT strategy, seed FROM results WHERE run = ?", (run,))
+        return {(r[0], int(r[1])) for r in cur}
+
+    def results(self, run: str, strategies: Sequence[str] | None = None) -> list[Result]:
+        """The rows of ``run`` as results, by strategy (first-stored order) then seed.
+
+        ``strategies`` keeps only those, in that order.
+        """
+        info = self.run_info(run)
+        order = (
+            list(strategies) if strategies is not None else list(info.strategies if info else ())
+        )
+        cur = self._db.execute(
+            f"SELECT {', '.join(RESULT_FIELDS)} FROM results WHERE run = ? ORDER BY seed", (run,)
+        )
+        rows = [Result(**dict(r)) for r in cur]
+        rank = {name: i for i, name in enumerate(order)}
+        kept = [r for r in rows if r.strategy in rank]
+        return sorted(kept, key=lambda r: (rank[r.strategy], r.seed))
+
+    def run_info(self, run: str) -> RunInfo | None:
+        """What ``run`` holds, or ``None`` if nothing is stored under that label."""
+        cur = self._db.execute(
+            "SELECT game, cap, strategy, MIN(finished_at) AS first, MAX(finished_at) AS last,"
+            " COUNT(*) AS n FROM results WHERE run = ? GROUP BY game, cap, strategy"
+            " ORDER BY first",
+            (run,),
+        )
+        groups = list(cur)
+        if not groups:
+            return None
+        return RunInfo(
+            run=run,
+            game=str(groups[0]["game"]),
+            cap=groups[0]["cap"],
+            rows=sum(int(g["n"]) for g in groups),
+            strategies=tuple(dict.fromkeys(str(g["strategy"]) for g in groups)),
+            first=min(str(g["first"]) for g in groups),
+            last=max(str(g["last"]) for g in groups),
+        )
+
+    def runs(self, game: str | None = None) -> list[RunInfo]:
+        """Every stored run (optionally of one game), oldest first."""
+        cur = self._db.execute("SELECT DISTINCT run FROM results")
+        infos = [i for r in cur if (i := self.run_info(str(r[0]))) is not None]
+        return sorted(
+            (i for i in infos if game is None or i.game == game), key=lambda i: (i.first, i.run)
+        )
+
+    def check_run(self, run: str, game: str, cap: int | None) -> None:
+        """Make sure adding ``game`` jobs capped at ``cap`` to ``run`` keeps it one benchmark.
+
+        Raises:
+            RunMismatch: ``run`` already holds another game or another cap.
+        """
+        info = self.run_info(run)
+        if info is not None and (info.game, info.cap) != (game, cap):
+            raise RunMismatch(
+                f"run {run!r} holds {info.game} with cap {info.cap}, not {game} with cap {cap}"
+            )
+
+
+def export_csv(results: Iterable[Result], path: Path) -> int:
+    """Write ``results`` to ``path`` as CSV with a header of the result fields.
+
+    Returns:
+        The number of rows written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(RESULT_FIELDS))
+        writer.writeheader()
+        for r in results:
+            writer.writerow(_csv_row(r.to_row()))
+            n += 1
+    return n
+
+
+def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: "" if v is None else v for k, v in row.items()}
