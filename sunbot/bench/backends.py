@@ -1,0 +1,197 @@
+"""Where jobs run: a local process pool (default) or Ray. Both run :func:`.jobs.run_job`.
+
+Results come back in completion order (the caller stores each as it arrives); a row depends
+only on its job, so the rows are the same whatever the backend and worker count. At most
+``4 * workers`` jobs are in flight, so a benchmark of any size keeps memory flat and stops
+promptly when interrupted.
+
+Local workers are started with ``spawn`` (fresh interpreters, as Ray's are; no fork while
+the progress bar's thread runs) and ignore SIGINT, so Ctrl-C reaches only the parent,
+which cancels what has not started and returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any, Literal
+
+from sunbot.bench.jobs import Job, Result, run_job
+
+Backend = Literal["local", "ray"]
+BACKENDS: tuple[str, ...] = ("local", "ray")
+#: Jobs in flight per worker.
+IN_FLIGHT_PER_WORKER = 4
+
+
+class BackendError(RuntimeError):
+    """The backend cannot run: Ray missing or not reachable; the message says what to do."""
+
+
+def default_workers() -> int:
+    """The CPU cores this process may use (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
+        return max(1, os.cpu_count() or 1)
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    backend: str = "local",
+    workers: int | None = None,
+    ray_address: str | None = None,
+) -> Iterator[Result]:
+    """Run ``jobs`` on ``backend`` and yield each result as it finishes.
+
+    Args:
+        workers: local: pool size (default: the cores); Ray: concurrent tasks (default:
+            the local instance's ``num_cpus`` = the cores, or the cluster's CPUs).
+        ray_address: Ray only: the address of an existing cluster (``ray.init(address=)``);
+            ``None`` starts a local Ray instance for this benchmark and stops it after.
+
+    Raises:
+        ValueError: unknown backend, ``workers < 1``, or ``ray_address`` without Ray.
+        BackendError: Ray is not installed or cannot be started / reached.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if backend == "local":
+        if ray_address is not None:
+            raise ValueError("--ray-address needs --backend ray")
+        return run_local(jobs, workers or default_workers())
+    return run_ray(jobs, workers, ray_address)
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
+    """Run ``jobs`` on a pool of ``workers`` spawned processes; yield results as they finish."""
+    if not jobs:
+        return
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
+    todo = iter(jobs)
+    pending: set[Future[Result]] = set()
+    try:
+        for job in todo:
+            pending.add(pool.submit(run_job, job))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_job, nxt))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(
+            "Ray is not installed; install it with: pip install 'sunbot[ray]'"
+        ) from None
+    return ray
+
+
+def sunbot_env() -> dict[str, str]:
+    """This process's ``SUNBOT_*`` environment variables (strategy settings such as
+    ``SUNBOT_SUNLOAF_BUDGET_MS``), which Ray tasks get too, so a cluster plays with the same
+    settings as the local pool (whose workers inherit the environment)."""
+    return {k: v for k, v in os.environ.items() if k.startswith("SUNBOT_")}
+
+
+def check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """Fail fast when a ``host:port`` (or ``ray://host:port``) Ray address does not answer.
+
+    ``ray.init`` keeps retrying an unreachable address for minutes; this TCP check turns
+    that into a clear error. Addresses without a port (``auto``, ``local``) are left to Ray.
+
+    Raises:
+        BackendError: nothing accepts TCP connections at that host and port.
+    """
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout_s):
+            pass
+    except OSError as exc:
+        raise BackendError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc}"
+            " (start one with `ray start --head`, or drop --ray-address for a local instance)"
+        ) from None
+
+
+def run_ray(
+    jobs: Sequence[Job], workers: int | None = None, address: str | None = None
+) -> Iterator[Result]:
+    """Run ``jobs`` as Ray tasks; yield results as they finish.
+
+    Without ``address`` a local Ray instance with ``workers`` CPUs (default: the cores) is
+    started and shut down afterwards; with it, Ray connects to that cluster (whose nodes
+    need sunbot installed) and leaves it running. If Ray is already initialised in this
+    process, that instance is used as is. Tasks get :func:`sunbot_env`.
+
+    Raises:
+        BackendError: Ray missing, or the instance cannot be started or reached (raised on
+            the first ``next()``, before any job runs).
+    """
+    ray = _import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address is not None:
+            check_reachable(address)
+        try:
+            if address is not None:
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=workers or default_workers(),
+                    include_dashboard=False,
+                    logging_level=logging.ERROR,
+                    log_to_driver=False,
+                )
+        except Exception as exc:
+            where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+            raise BackendError(f"cannot start or reach {where}: {exc}") from exc
+    pending: list[Any] = []
+    try:
+        slots = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        options: dict[str, Any] = {"num_cpus": 1, "max_retries": 0}
+        forwarded = sunbot_env()
+        if forwarded:
+            options["runtime_env"] = {"env_vars": forwarded}
+        task = ray.remote(**options)(run_job)
+        todo = iter(jobs)
+        first = itertools.islice(todo, IN_FLIGHT_PER_WORKER * slots)
+        pending = [task.remote(job) for job in first]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                result: Result = ray.get(ref)
+                yield result
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.append(task.remote(nxt))
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+        if started_here:
+            ray.shutdown()
