@@ -1,0 +1,284 @@
+"""The ``sunbot bench`` command: run a benchmark, or compare two stored runs.
+
+    sunbot bench GAME --strategy A --strategy B [--seeds 1-500 | --seeds-file F]
+                 [--cap voyages=20|days=30] [--workers N] [--backend local|ray]
+                 [--ray-address ADDR] [--out DIR] [--run LABEL] [--resume]
+    sunbot bench --compare RUN_A RUN_B [--out DIR]
+
+Without ``--cap`` runs are capped at the game's ``default_cap`` (the games table), exactly as
+``sunbot play`` caps them (Naptuft and Sunloaf runs need one to end).
+
+Files under ``--out`` (default ``bench-out``): ``bench.sqlite`` (every run's rows) and, per
+run, ``<run>/results.csv``, ``<run>/report.html`` and its PNGs. Exit codes: 0 done; 1 some
+job ended on an error, or the backend failed; 2 bad usage; 130 interrupted (the finished
+jobs are stored: rerun with ``--resume``).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+import strategies
+import sunbot
+from sunbot.bench.backends import BackendError, default_workers, run_jobs
+from sunbot.bench.jobs import Job, Result
+from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
+from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.games import GameInfo, get_game
+
+console = Console()
+err_console = Console(stderr=True)
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+DEFAULT_SEEDS = "1-100"
+STORE_NAME = "bench.sqlite"
+
+
+class BackendName(StrEnum):
+    """Where jobs run."""
+
+    local = "local"
+    ray = "ray"
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(code)
+
+
+def bench_command(
+    game: Annotated[
+        str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
+    ] = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option("--strategy", "-s", help="Strategy to run; repeat for several."),
+    ] = None,
+    seeds: Annotated[
+        Seeds | None,
+        typer.Option(parser=parse_seeds, metavar="1-500|1,2,5-9", help="Seeds (default 1-100)."),
+    ] = None,
+    seeds_file: Annotated[
+        Path | None, typer.Option(help="File of seeds and ranges (commas, spaces, lines).")
+    ] = None,
+    cap: Annotated[
+        Cap | None,
+        typer.Option(
+            parser=parse_cap,
+            metavar="voyages=N|days=N",
+            help="End runs at this cap (default: the game's default cap, as sunbot play).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Parallel workers (default: the cores).")
+    ] = None,
+    backend: Annotated[BackendName, typer.Option(help="Where jobs run.")] = BackendName.local,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray: an existing cluster's address (default: local).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Store and reports directory.")] = Path("bench-out"),
+    run: Annotated[
+        str | None, typer.Option(help="Run label (default: GAME-date-time; --resume: latest).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Run only the jobs the run has not stored yet.")
+    ] = False,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option(metavar="RUN_A RUN_B", help="Show two stored runs side by side."),
+    ] = None,
+) -> None:
+    """Benchmark strategies on many seeds on the engines (no HTTP); or --compare two runs."""
+    if compare is not None:
+        if game is not None or strategy or resume:
+            raise _fail("--compare takes only RUN_A RUN_B (and --out)")
+        _compare(out / STORE_NAME, *compare)
+        return
+    if game is None:
+        raise _fail("missing GAME (or --compare RUN_A RUN_B); see sunbot bench --help")
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise _fail(str(exc.args[0])) from None
+    names = _strategies(info, strategy or [])
+    seed_list = _seeds(seeds, seeds_file)
+    cap_value = _cap(info, cap)
+    if ray_address is not None and backend is not BackendName.ray:
+        raise _fail("--ray-address needs --backend ray")
+    n_workers = workers or default_workers()
+    with Store(out / STORE_NAME) as store:
+        label = _run_label(store, info.slug, run, resume)
+        try:
+            store.check_run(label, info.slug, cap_value)
+        except RunMismatch as exc:
+            raise _fail(f"{exc}; choose another --run") from None
+        jobs = [Job(info.slug, s, seed, cap_value) for s in names for seed in seed_list.values]
+        stored = store.done(label)
+        todo = [j for j in jobs if (j.strategy, j.seed) not in stored]
+        if len(todo) < len(jobs) and not resume:
+            raise _fail(
+                f"run {label!r} already holds {len(jobs) - len(todo)} of these jobs;"
+                " add --resume to run only the missing ones, or pick another --run"
+            )
+        console.print(
+            f"run [bold]{label}[/]: {len(jobs)} jobs, {len(jobs) - len(todo)} already stored,"
+            f" {len(todo)} to run on {backend.value} with {n_workers} workers"
+        )
+        elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
+        results = [r for r in store.results(label, names) if r.seed in set(seed_list.values)]
+    if todo:
+        console.print(
+            f"{len(todo)} jobs in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
+            f" ({backend.value}, {n_workers} workers)"
+        )
+    meta = {
+        "run": label,
+        "game": info.slug,
+        "strategies": ", ".join(names),
+        "seeds": f"{seed_list.text} ({len(seed_list.values)} seeds)",
+        "cap": _cap_text(info, cap_value, given=cap is not None),
+        "backend": f"{backend.value}, {n_workers} workers",
+        "sunbot": sunbot.__version__,
+        "store": str(out / STORE_NAME),
+    }
+    errors = _show(info.slug, label, results, names, out / label, meta)
+    if errors:
+        err_console.print(f"[yellow]{errors} jobs ended on an error (see the 'error' column)")
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _strategies(info: GameInfo, given: list[str]) -> list[str]:
+    valid = strategies.names(info.slug)
+    if not valid:
+        raise _fail(f"no strategies for {info.slug} yet")
+    chosen = list(dict.fromkeys(given)) or [valid[0]]
+    unknown = [s for s in chosen if s not in valid]
+    if unknown:
+        raise _fail(f"unknown strategy {unknown[0]!r} for {info.slug}; valid: {', '.join(valid)}")
+    return chosen
+
+
+def _seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
+    if seeds is not None and seeds_file is not None:
+        raise _fail("give --seeds or --seeds-file, not both")
+    try:
+        return read_seeds_file(seeds_file) if seeds_file else seeds or parse_seeds(DEFAULT_SEEDS)
+    except typer.BadParameter as exc:
+        raise _fail(f"--seeds-file: {exc}") from None
+
+
+def _cap(info: GameInfo, cap: Cap | None) -> int | None:
+    """The runs' cap: ``--cap``, else the game's ``default_cap`` (as ``sunbot play``)."""
+    if cap is None:
+        return info.default_cap
+    if info.cap_field is None:
+        raise _fail(f"{info.slug} runs have no cap; drop --cap")
+    if cap.field != info.cap_field:
+        raise _fail(f"--cap {cap.text} does not apply to {info.slug}: use {info.cap_field}s=N")
+    return cap.value
+
+
+def _cap_text(info: GameInfo, cap: int | None, *, given: bool) -> str:
+    if cap is None:
+        return "none (runs end by the rules)"
+    return f"{info.cap_field}s={cap}" + ("" if given else " (the game's default cap)")
+
+
+def _run_label(store: Store, game: str, run: str | None, resume: bool) -> str:
+    if run is not None:
+        if resume and store.run_info(run) is None:
+            raise _fail(f"nothing stored under run {run!r} to resume in {store.path}")
+        return run
+    if resume:
+        runs = store.runs(game)
+        if not runs:
+            raise _fail(f"no stored {game} run to resume in {store.path}")
+        return runs[-1].run
+    base = f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    label, n = base, 1
+    while store.run_info(label) is not None:
+        n += 1
+        label = f"{base}-{n}"
+    return label
+
+
+def _execute(
+    store: Store,
+    label: str,
+    todo: list[Job],
+    backend: str,
+    workers: int | None,
+    ray_address: str | None,
+) -> float:
+    """Run ``todo``, storing each row as it arrives; returns the seconds spent."""
+    from sunbot.bench.report import progress_bar
+
+    started = time.perf_counter()
+    if not todo:
+        return 0.0
+    done = 0
+    try:
+        with progress_bar(console) as bar:
+            task = bar.add_task(label, total=len(todo))
+            for result in run_jobs(todo, backend, workers, ray_address):
+                store.add(label, result)
+                done += 1
+                bar.advance(task)
+    except BackendError as exc:
+        raise _fail(str(exc), EXIT_ERROR) from None
+    except KeyboardInterrupt:
+        err_console.print(
+            f"[yellow]interrupted:[/] {done} of {len(todo)} jobs stored;"
+            f" continue with the same command plus --resume --run {label}"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    return time.perf_counter() - started
+
+
+def _show(
+    game: str,
+    label: str,
+    results: list[Result],
+    names: list[str],
+    where: Path,
+    meta: dict[str, str],
+) -> int:
+    """Print the tables, write the CSV and the report; returns the jobs that errored."""
+    from sunbot.bench.report import analyse, paired_table, summary_table, write_report
+
+    analysis = analyse(game, results, names)
+    console.print(summary_table(analysis, f"{game} · run {label}"))
+    if analysis.pairs:
+        console.print(paired_table(analysis))
+    csv_path = where / "results.csv"
+    export_csv(results, csv_path)
+    report = write_report(analysis, where, meta)
+    console.print(f"store {meta['store']} · csv {csv_path} · report {report}")
+    return sum(s.errors for s in analysis.strategies)
+
+
+def _compare(path: Path, run_a: str, run_b: str) -> None:
+    from sunbot.bench.report import analyse, compare_table
+
+    if not path.exists():
+        raise _fail(f"no benchmark store at {path}")
+    with Store(path) as store:
+        infos = [store.run_info(r) for r in (run_a, run_b)]
+        missing = [r for r, i in zip((run_a, run_b), infos, strict=True) if i is None]
+        if missing:
+            known = ", ".join(i.run for i in store.runs()) or "none"
+            raise _fail(f"no stored run {missing[0]!r} in {path}; stored runs: {known}")
+        a, b = (i for i in infos if i is not None)
+        if a.game != b.game:
+            raise _fail(f"{run_a} is {a.game} and {run_b} is {b.game}: compare runs of one game")
+        analyses = [analyse(i.game, store.results(i.run), i.strategies) for i in (a, b)]
+    for i in (a, b):
+        cap = "none" if i.cap is None else str(i.cap)
+        console.print(f"{i.run}: {i.game}, cap {cap}, {i.rows} rows, {i.first} .. {i.last}")
+    console.print(compare_table(run_a, analyses[0], run_b, analyses[1]))

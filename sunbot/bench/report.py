@@ -1,0 +1,307 @@
+"""What a benchmark shows: the live progress bar, rich tables and ``report.html`` with PNGs.
+
+:func:`analyse` turns result rows into per-strategy statistics once; the terminal tables
+(:func:`summary_table`, :func:`paired_table`, :func:`compare_table`) and the HTML report
+(:func:`write_report`: score distribution, survival curve, paired differences; matplotlib
+with the Agg backend) all read that.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from sunbot.bench import stats
+from sunbot.bench.jobs import Result
+
+
+@dataclass
+class StrategyStats:
+    """One strategy's rows and their statistics (``wins`` only for match games)."""
+
+    name: str
+    results: list[Result]
+    score: stats.Summary
+    progress: stats.Summary
+    survival: tuple[NDArray[np.int64], NDArray[np.float64]]
+    errors: int
+    capped: int
+    decision_p50_ms: float
+    decision_p95_ms: float
+    wins: stats.WinRate | None = None
+    draws: int = 0
+
+
+@dataclass
+class Analysis:
+    """Every strategy's statistics, and ``a - b`` for each pair in the order given."""
+
+    game: str
+    progress_field: str
+    strategies: list[StrategyStats]
+    pairs: list[tuple[str, str, stats.Paired]] = field(default_factory=list)
+
+
+def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analysis:
+    """Statistics of ``results`` per strategy (in ``order``) and for each pair of them."""
+    by_name: dict[str, list[Result]] = {name: [] for name in order}
+    for r in results:
+        by_name.setdefault(r.strategy, []).append(r)
+    horizon = max((r.progress for r in results), default=0)
+    field_name = results[0].progress_field if results else "day"
+    out: list[StrategyStats] = []
+    for name, rows in by_name.items():
+        p50 = [r.decision_p50_ms for r in rows if r.decision_p50_ms is not None]
+        p95 = [r.decision_p95_ms for r in rows if r.decision_p95_ms is not None]
+        s = StrategyStats(
+            name=name,
+            results=rows,
+            score=stats.summarize([r.score for r in rows]),
+            progress=stats.summarize([r.progress for r in rows]),
+            survival=stats.survival([r.progress for r in rows], horizon),
+            errors=sum(r.ended_by == "error" for r in rows),
+            capped=sum(r.ended_by == "cap" for r in rows),
+            decision_p50_ms=float(np.median(p50)) if p50 else math.nan,
+            decision_p95_ms=float(np.median(p95)) if p95 else math.nan,
+        )
+        if any(r.rank is not None for r in rows):
+            s.wins = stats.win_rate(sum(r.cause == "win" for r in rows), len(rows))
+            s.draws = sum(r.cause == "draw" for r in rows)
+        out.append(s)
+    pairs = [
+        (a.name, b.name, stats.paired(_scores(a.results), _scores(b.results)))
+        for a, b in itertools.combinations(out, 2)
+    ]
+    return Analysis(game, field_name, out, pairs)
+
+
+def _scores(rows: Sequence[Result]) -> dict[int, float]:
+    return {r.seed: float(r.score) for r in rows}
+
+
+def num(x: float) -> str:
+    """A number for tables: ``-`` for nan, thousands separators from 100 up."""
+    if math.isnan(x):
+        return "-"
+    return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.2f}"
+
+
+def _ci(low: float, high: float) -> str:
+    return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def progress_bar(console: Console) -> Progress:
+    """The live bar: description, bar, done/total, elapsed and ETA."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("jobs"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
+    head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
+    head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
+    matches = any(s.wins is not None for s in a.strategies)
+    if matches:
+        head += ["wins", "win rate [95% Wilson]", "draws", "mean rank"]
+    rows = []
+    for s in a.strategies:
+        sc = s.score
+        row = [s.name, str(sc.n), num(sc.mean), _ci(sc.ci_low, sc.ci_high), num(sc.median)]
+        row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
+        row += [f"{s.decision_p50_ms:.3f}/{s.decision_p95_ms:.3f}"]
+        if matches:
+            w = s.wins or stats.win_rate(0, 0)
+            ranks = [r.rank for r in s.results if r.rank is not None]
+            mean_rank = float(np.mean(ranks)) if ranks else math.nan
+            row += [str(w.wins), f"{_pct(w.rate)} [{_pct(w.low)}, {_pct(w.high)}]"]
+            row += [str(s.draws), num(mean_rank)]
+        rows.append(row)
+    return head, rows
+
+
+def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
+    head = ["A - B", "seeds", "mean diff", "95% CI", "A >/</= B", "Wilcoxon p"]
+    rows = [
+        [
+            f"{x} - {y}",
+            str(p.n),
+            num(p.mean_diff),
+            _ci(p.ci_low, p.ci_high),
+            f"{p.better}/{p.worse}/{p.ties}",
+            "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}",
+        ]
+        for x, y, p in a.pairs
+    ]
+    return head, rows
+
+
+def _table(title: str, head: list[str], rows: list[list[str]]) -> Table:
+    table = Table(title=title)
+    for i, h in enumerate(head):
+        table.add_column(h, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def summary_table(a: Analysis, title: str) -> Table:
+    """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, errors."""
+    return _table(title, *_summary_rows(a))
+
+
+def paired_table(a: Analysis) -> Table:
+    """Each pair of strategies on their common seeds: mean difference, CI, Wilcoxon p."""
+    return _table("paired on the same seeds", *_pair_rows(a))
+
+
+def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
+    """Two stored runs side by side, per strategy; ``B - A`` paired on common seeds."""
+    table = Table(title=f"{run_a} (A) vs {run_b} (B) · {a.game}")
+    head = ["strategy", "runs A", "mean A [95% CI]", "runs B", "mean B [95% CI]"]
+    head += ["median A/B", "B - A (paired)", "95% CI", "Wilcoxon p"]
+    for i, h in enumerate(head):
+        table.add_column(h, justify="left" if i == 0 else "right")
+    left = {s.name: s for s in a.strategies}
+    right = {s.name: s for s in b.strategies}
+    for name in [*left, *(n for n in right if n not in left)]:
+        sa, sb = left.get(name), right.get(name)
+        cells = [name]
+        for s in (sa, sb):
+            cells += ["0", "-"] if s is None else [str(s.score.n), _mean_ci(s.score)]
+        medians = [num(s.score.median) if s else "-" for s in (sa, sb)]
+        cells.append(" / ".join(medians))
+        if sa is not None and sb is not None:
+            p = stats.paired(_scores(sb.results), _scores(sa.results))
+            pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
+            cells += [f"{num(p.mean_diff)} on {p.n}", _ci(p.ci_low, p.ci_high), pv]
+        else:
+            cells += ["-", "-", "-"]
+        table.add_row(*cells)
+    return table
+
+
+def _mean_ci(s: stats.Summary) -> str:
+    return f"{num(s.mean)} {_ci(s.ci_low, s.ci_high)}"
+
+
+def _plots(a: Analysis, out: Path) -> list[tuple[str, str]]:
+    """Write the PNGs into ``out``; returns ``(title, file name)`` pairs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    made: list[tuple[str, str]] = []
+    names = [s.name for s in a.strategies]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    data = [[r.score for r in s.results] for s in a.strategies]
+    ax.boxplot(data, tick_labels=names, showmeans=True)
+    for i, values in enumerate(data, start=1):
+        jitter = np.random.default_rng(i).uniform(-0.15, 0.15, len(values))
+        ax.scatter(np.full(len(values), i) + jitter, values, s=6, alpha=0.35)
+    flat = [v for vs in data for v in vs if v > 0]
+    if flat and max(flat) > 100 * max(1, min(flat)):
+        ax.set_yscale("symlog")
+    ax.set_ylabel("score")
+    ax.set_title(f"{a.game}: score per run")
+    made.append(("Score distribution per strategy", _save(fig, out / "scores.png")))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for s in a.strategies:
+        t, share = s.survival
+        ax.step(t, share, where="post", label=s.name)
+    ax.set_xlabel(a.progress_field)
+    ax.set_ylabel(f"share of runs alive at that {a.progress_field}")
+    ax.set_ylim(0, 1.05)
+    ax.legend()
+    made.append(("Survival curve", _save(fig, out / "survival.png")))
+    if a.pairs:
+        by = {s.name: s for s in a.strategies}
+        fig, axes = plt.subplots(1, len(a.pairs), figsize=(5 * len(a.pairs), 3.5), squeeze=False)
+        for ax, (x, y, p) in zip(axes[0], a.pairs, strict=True):
+            first, second = _scores(by[x].results), _scores(by[y].results)
+            diff = [first[k] - second[k] for k in sorted(set(first) & set(second))]
+            ax.hist(diff, bins=30)
+            ax.axvline(0, color="black", linewidth=1)
+            ax.axvline(p.mean_diff, color="red", linewidth=1, label=f"mean {num(p.mean_diff)}")
+            ax.set_title(f"{x} - {y} per seed")
+            ax.legend()
+        made.append(("Paired differences", _save(fig, out / "paired.png")))
+    return made
+
+
+def _save(fig: Any, path: Path) -> str:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path.name
+
+
+def _html_table(head: list[str], rows: list[list[str]]) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><tr>{th}</tr>{body}</table>"
+
+
+def write_report(a: Analysis, out: Path, meta: dict[str, str]) -> Path:
+    """Write ``out/report.html`` and its PNGs (``scores``, ``survival``, ``paired``).
+
+    Args:
+        meta: label -> value lines shown at the top (run, cap, seeds, backend, version...).
+
+    Returns:
+        The path of ``report.html``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    plots = _plots(a, out)
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>sunbot bench · {html.escape(a.game)}</title><style>",
+        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}",
+        "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}",
+        "td:first-child,th:first-child{text-align:left}</style></head><body>",
+        f"<h1>sunbot bench · {html.escape(a.game)}</h1><ul>",
+        *(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in meta.items()),
+        "</ul><h2>Per strategy</h2>",
+        _html_table(*_summary_rows(a)),
+    ]
+    if a.pairs:
+        parts += ["<h2>Paired on the same seeds</h2>", _html_table(*_pair_rows(a))]
+    for title, name in plots:
+        parts.append(f"<h2>{html.escape(title)}</h2><img src='{html.escape(name)}' alt=''>")
+    parts.append("</body></html>")
+    path = out / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
