@@ -21,6 +21,7 @@ from rich.table import Table
 import strategies
 import sunbot
 from sunbot import views
+from sunbot.bench.cli import bench_command
 from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.client import GameboardClient, Position
 from sunbot.games import available, get_game
@@ -302,6 +303,7 @@ def games() -> None:
 
 app.command("replay")(replay_command)
 app.command("export")(export_command)
+app.command("bench")(bench_command)
 
 
 def main() -> None:
