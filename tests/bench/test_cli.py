@@ -1,0 +1,260 @@
+"""`sunbot bench`: a whole benchmark, resume after an interruption, compare, bad input."""
+
+from __future__ import annotations
+
+import csv
+import html
+import sqlite3
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+import strategies
+from sunbot.bench import cli as bench_cli
+from sunbot.bench.jobs import Job, run_job
+from sunbot.bench.store import Store
+from sunbot.games import get_game
+
+runner = CliRunner()
+app = typer.Typer()
+app.command("bench")(bench_cli.bench_command)
+
+
+@app.callback()
+def _root() -> None:
+    """Keep `bench` a subcommand, as in the real app."""
+
+
+def bench(*args: str):
+    return runner.invoke(app, ["bench", *args], env={"COLUMNS": "200"})
+
+
+def stored(out, run):
+    db = sqlite3.connect(out / "bench.sqlite")
+    return db.execute(
+        "SELECT strategy, seed, score, finished_at FROM results WHERE run = ? ORDER BY strategy, seed",
+        (run,),
+    ).fetchall()
+
+
+def _inline(jobs, backend, workers, address):
+    return (run_job(j) for j in jobs)
+
+
+def test_registered_in_the_sunbot_command():
+    from sunbot.cli import app as sunbot_app
+
+    res = runner.invoke(sunbot_app, ["bench", "--help"])
+    assert res.exit_code == 0 and "--compare" in res.output
+
+
+def test_a_benchmark_then_resume_runs_nothing_new(tmp_path):
+    out = tmp_path / "o"
+    res = bench(
+        "keelhold",
+        "-s",
+        "first-safe",
+        "-s",
+        "random",
+        "--seeds",
+        "1-6",
+        "--workers",
+        "2",
+        "--out",
+        str(out),
+        "--run",
+        "t1",
+    )
+    assert res.exit_code == 0, res.output
+    assert "run t1: 12 jobs, 0 already stored, 12 to run on local with 2 workers" in res.output
+    assert "keelhold · run t1" in res.output and "first-safe - random" in res.output
+    rows = stored(out, "t1")
+    assert len(rows) == 12
+    # the stored scores are the job function's
+    assert rows[0][:3] == ("first-safe", 1, run_job(Job("keelhold", "first-safe", 1)).score)
+    with (out / "t1" / "results.csv").open(newline="") as fh:
+        assert len(list(csv.DictReader(fh))) == 12
+    page = (out / "t1" / "report.html").read_text()
+    for png in ("scores.png", "survival.png", "paired.png"):
+        assert (out / "t1" / png).stat().st_size > 1000
+        assert f"<img src='{png}'" in page
+    assert "first-safe" in page and "Wilcoxon p" in page
+
+    again = bench(
+        "keelhold",
+        "-s",
+        "first-safe",
+        "-s",
+        "random",
+        "--seeds",
+        "1-6",
+        "--out",
+        str(out),
+        "--resume",
+    )
+    assert again.exit_code == 0, again.output
+    assert "run t1: 12 jobs, 12 already stored, 0 to run" in again.output
+    assert stored(out, "t1") == rows  # same rows, same finish times: nothing ran
+
+    refused = bench(
+        "keelhold", "-s", "first-safe", "--seeds", "1-3", "--out", str(out), "--run", "t1"
+    )
+    assert refused.exit_code == 2 and "already holds 3 of these jobs" in refused.output
+
+
+def test_interrupted_benchmark_resumes_where_it_stopped(tmp_path, monkeypatch):
+    out = tmp_path / "o"
+
+    def stop_after_five(jobs, backend, workers, address):
+        for i, job in enumerate(jobs):
+            if i == 5:
+                raise KeyboardInterrupt
+            yield run_job(job)
+
+    monkeypatch.setattr(bench_cli, "run_jobs", stop_after_five)
+    args = [
+        "keelhold",
+        "-s",
+        "first-safe",
+        "-s",
+        "random",
+        "--seeds",
+        "1-6",
+        "--out",
+        str(out),
+        "--run",
+        "t2",
+    ]
+    res = bench(*args)
+    assert res.exit_code == 130
+    assert "5 of 12 jobs stored" in res.output and "--resume --run t2" in res.output
+    first = stored(out, "t2")
+    assert len(first) == 5
+
+    ran: list[Job] = []
+
+    def record(jobs, backend, workers, address):
+        ran.extend(jobs)
+        return _inline(jobs, backend, workers, address)
+
+    monkeypatch.setattr(bench_cli, "run_jobs", record)
+    res = bench(*args, "--resume")
+    assert res.exit_code == 0, res.output
+    assert len(ran) == 7 and not {(j.strategy, j.seed) for j in ran} & {r[:2] for r in first}
+    after = stored(out, "t2")
+    assert len(after) == 12 and set(first) <= set(after)
+
+
+def test_worker_counts_give_identical_rows(tmp_path):
+    out = tmp_path / "o"
+    for run, workers in (("w1", "1"), ("w2", "2")):
+        res = bench(
+            "keelhold",
+            "-s",
+            "safe-greedy",
+            "--cap",
+            "voyages=2",
+            "--seeds",
+            "1-4",
+            "--workers",
+            workers,
+            "--out",
+            str(out),
+            "--run",
+            run,
+        )
+        assert res.exit_code == 0, res.output
+    with Store(out / "bench.sqlite") as store:
+        w1, w2 = ([r.deterministic() for r in store.results(run)] for run in ("w1", "w2"))
+    assert w1 == w2 and len(w1) == 4
+    assert {r["cap"] for r in w1} == {2} and {r["ended_by"] for r in w1} <= {"cap", "rules"}
+
+    res = bench("--compare", "w1", "w2", "--out", str(out))
+    assert res.exit_code == 0, res.output
+    assert "w1 (A) vs w2 (B)" in res.output and "0 on 4" in res.output
+
+
+def test_job_errors_exit_1(tmp_path, monkeypatch):
+    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "crash", "tests.bench.fakes:Crash")
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    res = bench("keelhold", "-s", "crash", "--seeds", "1-2", "--out", str(tmp_path))
+    assert res.exit_code == 1
+    assert "2 jobs ended on an error" in res.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["keelhold", "--seeds", "5-1"], "Invalid value for '--seeds': range '5-1' runs backwards"),
+        (["keelhold", "--cap", "days=3"], "--cap days=3 does not apply to keelhold: use voyages=N"),
+        (["keelhold", "--cap", "laps=3"], "expected voyages=N or days=N"),
+        (["keelhold", "-s", "nope"], "unknown strategy 'nope' for keelhold; valid: safe-greedy"),
+        (["chess"], "unknown game 'chess'"),
+        (["keelhold", "--seeds", "1", "--seeds-file", "x.txt"], "not both"),
+        (["keelhold", "--ray-address", "1.2.3.4:6379"], "--ray-address needs --backend ray"),
+        (
+            ["keelhold", "--workers", "0"],
+            "Invalid value for '--workers': Input should be greater than or equal to 1",
+        ),
+        (["harvest-watch", "--cap", "days=3"], "harvest-watch runs have no cap"),
+        ([], "missing GAME"),
+        (["keelhold", "--resume"], "no stored keelhold run to resume"),
+        (["keelhold", "--resume", "--run", "ghost"], "nothing stored under run 'ghost'"),
+        (["--compare", "a", "b"], "no benchmark store"),
+    ],
+)
+def test_bad_usage_exits_2_with_a_clear_message(tmp_path, monkeypatch, args, message):
+    monkeypatch.setitem(
+        strategies.BUILTIN["harvest-watch"], "guard-seat", "tests.bench.fakes:GuardSeat"
+    )
+    res = bench(*args, "--out", str(tmp_path))
+    assert res.exit_code == 2, res.output
+    assert message in " ".join(res.output.split())
+
+
+def test_compare_names_the_stored_runs_and_one_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    assert (
+        bench(
+            "keelhold", "-s", "random", "--seeds", "1-2", "--out", str(tmp_path), "--run", "k"
+        ).exit_code
+        == 0
+    )
+    assert (
+        bench(
+            "naptuft", "-s", "random", "--seeds", "1-2", "--out", str(tmp_path), "--run", "n"
+        ).exit_code
+        == 0
+    )
+    res = bench("--compare", "k", "zzz", "--out", str(tmp_path))
+    assert res.exit_code == 2 and "no stored run 'zzz'" in res.output and "k, n" in res.output
+    res = bench("--compare", "k", "n", "--out", str(tmp_path))
+    assert res.exit_code == 2 and "compare runs of one game" in res.output
+    res = bench(
+        "keelhold",
+        "-s",
+        "random",
+        "--cap",
+        "voyages=2",
+        "--out",
+        str(tmp_path),
+        "--run",
+        "k",
+        "--resume",
+    )
+    assert res.exit_code == 2 and "holds keelhold with cap None" in " ".join(res.output.split())
+
+
+def test_without_cap_runs_use_the_games_default_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    res = bench("naptuft", "-s", "random", "--seeds", "1-2", "--out", str(tmp_path), "--run", "n")
+    assert res.exit_code == 0, res.output
+    default = get_game("naptuft").default_cap
+    assert default is not None
+    with Store(tmp_path / "bench.sqlite") as store:
+        assert store.run_info("n").cap == default
+        assert {r.cap for r in store.results("n")} == {default}
+    assert f"days={default} (the game's default cap)" in html.unescape(
+        (tmp_path / "n" / "report.html").read_text()
+    )
