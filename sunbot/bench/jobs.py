@@ -11,8 +11,9 @@ from the strategy or engine, ends the job with ``ended_by == "error"`` and the r
 Match games (Harvest Watch) are whole matches: our strategy in one seat, house bots
 (``house_command``) in the others; see :func:`run_match`.
 
-Determinism: the strategy gets ``random.Random(seed)``, exactly as ``sunbot play`` builds it;
-everything in a :class:`Result` except :data:`TIMING_FIELDS` depends on the job alone.
+Determinism: the strategy gets the ``random.Random`` that ``sunbot play`` gives it (``seed``;
+matches: ``seed * 1000``); everything in a :class:`Result` except :data:`TIMING_FIELDS`
+depends on the job alone.
 This module is what workers import: it must stay free of SciPy and matplotlib.
 """
 
@@ -175,6 +176,7 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 
 def _start(job: Job) -> strategies.Strategy:
+    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``, then ``on_start``."""
     bot = strategies.create(job.game, job.strategy, random.Random(job.seed))
     on_start = getattr(bot, "on_start", None)
     if callable(on_start):
@@ -229,8 +231,9 @@ def run_match(
     commands in ascending seat order as each beat opens. Our strategy follows the
     match-strategy protocol (``strategies/harvest_watch.py``): ``choose(data) -> command``
     with ``data`` the view's ``data`` object its seat would be served
-    (``seat_data(..., can_act=True)``). A command the rules refuse counts as refused and
-    the seat takes the beat's default, as if it had missed the beat.
+    (``seat_data(..., can_act=True)``); it is built with ``random.Random(seed * 1000)``, as
+    ``sunbot play`` builds its first seat's strategy. A command the rules refuse counts as
+    refused and the seat takes the beat's default, as if it had missed the beat.
     """
     from sunbot.server.match_state import seat_data
 
@@ -242,7 +245,8 @@ def run_match(
         tally.seat = seat
         house = [s for s in range(MATCH_SEATS) if s != seat]
         memories: dict[int, dict[str, Any]] = {s: {} for s in house}
-        bot: Any = _start(job)
+        # as `sunbot play` builds the strategy of its i-th seat (here i = 0)
+        bot: Any = strategies.create(job.game, job.strategy, random.Random(job.seed * 1000))
         state = engine.init(job.seed, MATCH_SEATS)
         while state["status"] != "done":
             commands: dict[int, list[dict[str, Any]]] = {}

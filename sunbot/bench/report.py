@@ -35,7 +35,12 @@ from sunbot.bench.jobs import Result
 
 @dataclass
 class StrategyStats:
-    """One strategy's rows and their statistics (``wins`` only for match games)."""
+    """One strategy's rows and their statistics.
+
+    Match games: ``wins`` counts rank-1 finishes (sole wins and draws, spec §3.9; the
+    project's Harvest Watch figures use the same rate) with its Wilson interval, ``sole``
+    the sole wins, ``draws`` the shared rank 1s.
+    """
 
     name: str
     results: list[Result]
@@ -47,6 +52,7 @@ class StrategyStats:
     decision_p50_ms: float
     decision_p95_ms: float
     wins: stats.WinRate | None = None
+    sole: int = 0
     draws: int = 0
 
 
@@ -83,7 +89,8 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
             decision_p95_ms=float(np.median(p95)) if p95 else math.nan,
         )
         if any(r.rank is not None for r in rows):
-            s.wins = stats.win_rate(sum(r.cause == "win" for r in rows), len(rows))
+            s.wins = stats.win_rate(sum(r.rank == 1 for r in rows), len(rows))
+            s.sole = sum(r.cause == "win" for r in rows)
             s.draws = sum(r.cause == "draw" for r in rows)
         out.append(s)
     pairs = [
@@ -131,7 +138,7 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
     matches = any(s.wins is not None for s in a.strategies)
     if matches:
-        head += ["wins", "win rate [95% Wilson]", "draws", "mean rank"]
+        head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "mean rank"]
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -143,7 +150,7 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
             ranks = [r.rank for r in s.results if r.rank is not None]
             mean_rank = float(np.mean(ranks)) if ranks else math.nan
             row += [str(w.wins), f"{_pct(w.rate)} [{_pct(w.low)}, {_pct(w.high)}]"]
-            row += [str(s.draws), num(mean_rank)]
+            row += [f"{s.sole}/{s.draws}", num(mean_rank)]
         rows.append(row)
     return head, rows
 
