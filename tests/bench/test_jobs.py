@@ -14,6 +14,7 @@ from sunbot.bench.jobs import RESULT_FIELDS, TIMING_FIELDS, Job, run_job
 from sunbot.client import GameboardClient
 from sunbot.runner import play_run
 from sunbot.server import TokenCodec, create_app
+from sunbot.server.match_state import DEFAULT_BEAT_MS, Match
 from tests.bench.fakes import GuardSeat, Starter
 
 
@@ -151,3 +152,30 @@ async def test_job_agrees_with_the_http_runner():
             )
             assert r.cause == s.cause
             assert r.progress == s.final_state["voyage"]
+
+
+def _on_the_match_server(seed, name):
+    """The same match through the server's own match object (fake clock, no HTTP)."""
+    match, tickets = Match.create(seed=seed, seats=1, beat_ms=DEFAULT_BEAT_MS, start_ms=0, now=0)
+    (seat, _token), now = tickets[0], 0
+    bot = strategies.create("harvest-watch", name, random.Random(seed * 1000))
+    while match.status != "done":
+        view = match.view(seat, now)
+        if view["next"]["rel"] == "act":
+            data = view["data"]
+            assert match.store(seat, data["round"], [bot.choose(data)], now) is None
+        else:
+            now = match.deadline
+            match.catch_up(now)
+    return seat, match.state["result"]["ranks"][seat], match.state["outNight"][seat]
+
+
+@pytest.mark.parametrize("name", ["coalition", "random", "house"])
+def test_match_job_plays_the_match_the_server_plays(name):
+    for seed in range(1, 9):
+        r = run_job(Job("harvest-watch", name, seed))
+        seat, rank, out = _on_the_match_server(seed, name)
+        assert (r.seat, r.rank) == (seat, rank), seed
+        assert r.refused == 0 and r.ended_by == "rules"
+        if out is not None:
+            assert r.progress == out
