@@ -71,7 +71,7 @@ def main(repeats: int = 3, ray: bool = True) -> None:
     import ray as ray_lib
 
     t0 = time.perf_counter()
-    ray_lib.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray_lib.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     start = time.perf_counter() - t0
     print(f"Ray local instance (2 CPUs) start: {start:.2f} s")
     try:

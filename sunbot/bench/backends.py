@@ -163,6 +163,7 @@ def run_ray(
                 ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
             else:
                 ray.init(
+                    address="local",  # a new instance, even if `ray start` left one running
                     num_cpus=workers or default_workers(),
                     include_dashboard=False,
                     logging_level=logging.ERROR,
