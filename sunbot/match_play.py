@@ -74,7 +74,8 @@ class MatchRecorder:
             if isinstance(answer, dict) and answer.get("ok") is True:
                 mirror.note_command(record["round"], record["actions"])
                 answer = redact(answer)
-            line.update({**record, "answer": answer} if "answer" in record else record)
+            body = {"token": "***", "round": record["round"], "actions": record["actions"]}
+            line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
         else:
             self.views += 1
             found = mirror.check(record)
@@ -82,7 +83,7 @@ class MatchRecorder:
                 self.latest = record
             line.update(
                 index=self.views,
-                view=redact(record),
+                body=redact(record),
                 mirror={"ok": not found, "divergences": [d.to_json() for d in found]},
             )
         line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
@@ -144,8 +145,6 @@ async def run_match(
     try:
         async with client:
             mid, tickets = await _seats(client, game, seed, seats, server, match_id)
-            if writer is not None:
-                writer.write({"type": "match", "matchId": mid, "seats": [t.seat for t in tickets]})
             for t in tickets:
                 rec.mirrors[t.seat] = MatchMirror(t.seat)
             players = [
@@ -164,13 +163,14 @@ async def run_match(
     retries = client.retries
     errors = [r.error for r in results if r.error]
     ranks = next((r.ranks for r in results if r.ranks), None)
+    best = min((ranks[r.seat] for r in results), default=None) if ranks else None
     ended = "rules" if ranks and not errors and error is None else "error"
     if errors and all("StrictStop" in e for e in errors):
         ended = "strict"
     result = {
         "type": "result",
         "matchId": mid,
-        "score": None,
+        "score": 0 if best is None or ranks is None else sum(r > best for r in ranks),
         "gameOver": ranks is not None,
         "ranks": ranks,
         "seats": [

@@ -1,0 +1,95 @@
+"""End to end: ``sunbot play harvest-watch`` locally, joining a loopback match, and usage."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import httpx
+from typer.testing import CliRunner
+
+from sunbot.cli import app
+from sunbot.server import TokenCodec, create_app
+from sunbot.transcripts import read_transcript
+from tests.conftest import LoopbackServer
+
+runner = CliRunner()
+
+
+def lines(path):
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def test_play_seed7_finishes_with_zero_divergences(tmp_path):
+    path = tmp_path / "hw.jsonl"
+    res = runner.invoke(
+        app, ["play", "harvest-watch", "--seed", "7", "--quiet", "--transcript", str(path)]
+    )
+    assert res.exit_code == 0, res.output
+    recs = lines(path)
+    assert [recs[0]["type"], recs[1]["type"], recs[-1]["type"]] == ["header", "view", "result"]
+    assert recs[0]["game"] == "harvest-watch" and recs[0]["strategy"] == "coalition"
+    assert recs[0]["server"] == "embedded" and recs[0]["seed"] == 7
+    views = [r for r in recs if r["type"] == "view"]
+    commands = [r for r in recs if r["type"] == "command"]
+    assert [v["index"] for v in views] == list(range(1, len(views) + 1))
+    assert all(v["mirror"] == {"ok": True, "divergences": []} for v in views)
+    assert all(c["answer"]["ok"] is True for c in commands)
+    result = recs[-1]
+    assert result["endedBy"] == "rules" and result["divergences"] == 0 and result["gameOver"]
+    assert result["ranks"] == views[-1]["body"]["data"]["result"]["ranks"]
+    assert result["seats"][0]["seat"] == recs[1]["seat"] and result["elapsedMs"] < 10_000
+    best = result["ranks"][recs[1]["seat"]]
+    assert result["score"] == sum(r > best for r in result["ranks"])  # seats beaten
+    assert result["beatsChecked"] >= 20
+    text = path.read_text()
+    assert re.search(r"token=(?!\*\*\*)", text) is None  # hrefs redacted
+    assert {c["body"]["token"] for c in commands} == {"***"}  # and command bodies too
+    t = read_transcript(path)
+    assert t.error is None and t.header["game"] == "harvest-watch" and t.result == result
+    assert len(t.other) == len(views) + len(commands)
+    assert "divergences" in res.output and "rank" in res.output
+
+
+def test_play_three_seats_concurrently(tmp_path):
+    path = tmp_path / "k3.jsonl"
+    res = runner.invoke(app, ["play", "harvest-watch", "--seed", "7", "--seats", "3", "--quiet",
+                              "--strategy", "coalition", "--transcript", str(path)])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    result = lines(path)[-1]
+    assert len(result["seats"]) == 3 and result["divergences"] == 0
+    assert {r["seat"] for r in lines(path) if r["type"] == "view"} == {
+        s["seat"] for s in result["seats"]
+    }
+    assert "token=***" in path.read_text()  # polling seats' hrefs, redacted
+
+
+def test_usage_errors():
+    res = runner.invoke(app, ["play", "harvest-watch", "--match", "abc", "--no-transcript"])
+    assert res.exit_code == 2
+    res = runner.invoke(app, ["play", "harvest-watch", "--strategy", "nope", "--no-transcript"])
+    assert res.exit_code == 2 and "coalition" in res.output
+
+
+def test_join_an_existing_match_on_loopback(tmp_path):
+    srv_app = create_app(TokenCodec())
+    with LoopbackServer(srv_app) as srv:
+
+        async def make() -> str:
+            async with httpx.AsyncClient(base_url=srv.url) as c:
+                body = {"seats": 1, "seed": 3, "startMs": 1500,
+                        "beatMs": {"speech": 60, "vote": 60, "action": 60, "diary": 60}}  # fmt: skip
+                return str(
+                    (await c.post("/api/matches/harvest-watch", json=body)).json()["matchId"]
+                )
+
+        mid = asyncio.run(make())
+        path = tmp_path / "join.jsonl"
+        res = runner.invoke(app, ["play", "harvest-watch", "--server", srv.url, "--match", mid,
+                                  "--seats", "2", "--seed", "3", "--quiet", "--transcript", str(path)])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    recs = lines(path)
+    assert recs[0]["server"] == srv.url and recs[-1]["matchId"] == mid
+    result = recs[-1]
+    assert result["gameOver"] and result["divergences"] == 0 and len(result["seats"]) == 2
