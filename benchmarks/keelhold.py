@@ -79,19 +79,26 @@ def strategy_run(name: str, seed: int) -> tuple[int, int, bool, float]:
 def main(seeds: int = 50, server_runs: int = 5, engine_seeds: int = 50) -> None:
     """Print the Keelhold benchmark figures."""
     n, spent = engine_speed(range(1, engine_seeds + 1))
-    print(f"engine: {n} placements in {spent:.2f} s = {n / spent:,.0f} placements/s (safeBays included)")
+    print(
+        f"engine: {n} placements in {spent:.2f} s = {n / spent:,.0f} placements/s "
+        "(safeBays included)"
+    )
     steps, wall, div = asyncio.run(server_speed(server_runs))
-    print(f"in-process server + client + mirror: {steps} moves in {wall:.2f} s = "
-          f"{steps / wall:,.0f} moves/s, {div} divergences")
+    print(
+        f"in-process server + client + mirror: {steps} moves in {wall:.2f} s = "
+        f"{steps / wall:,.0f} moves/s, {div} divergences"
+    )
     print(f"strategies on seeds 1-{seeds}:")
     for name in ("safe-greedy", "first-safe", "random"):
         rows = [strategy_run(name, seed) for seed in range(1, seeds + 1)]
         voyages = [r[0] for r in rows]
-        print(f"  {name:12s} median voyage {statistics.median(voyages):5.1f}  "
-              f"mean score {statistics.mean(r[1] for r in rows):10,.0f}  "
-              f"voyage>=10 on {sum(v >= 10 for v in voyages)}/{seeds}  "
-              f"unsafe choice while safe existed: {'YES' if any(r[2] for r in rows) else 'never'}  "
-              f"decision {1000 * statistics.mean(r[3] for r in rows):.2f} ms")
+        print(
+            f"  {name:12s} median voyage {statistics.median(voyages):5.1f}  "
+            f"mean score {statistics.mean(r[1] for r in rows):10,.0f}  "
+            f"voyage>=10 on {sum(v >= 10 for v in voyages)}/{seeds}  "
+            f"unsafe choice while safe existed: {'YES' if any(r[2] for r in rows) else 'never'}  "
+            f"decision {1000 * statistics.mean(r[3] for r in rows):.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -152,6 +152,10 @@ def play(
     path = None if no_transcript else (transcript or default_path(game, seed, name))
     if resumed is not None and path is not None:
         cut_back(path, resumed.offset)
+    elif path is not None and path.exists():
+        raise _fail(
+            f"{path} exists: pick another --transcript (or --resume it if it was cut short)"
+        )
     summary = asyncio.run(
         _play(info.slug, seed, name, bot, server, cap, path, strict, quiet, resumed)
     )
@@ -269,7 +273,8 @@ def serve(
     ] = None,
     fault_seed: Annotated[int | None, typer.Option(help="Seed of the fault draws.")] = None,
     token_ttl: Annotated[
-        int | None, typer.Option(min=1, help="Seconds a state token stays valid (default: forever).")
+        int | None,
+        typer.Option(min=1, help="Seconds a state token stays valid (default: forever)."),
     ] = None,
 ) -> None:
     """Run the local Gameboard-compatible server with uvicorn."""
