@@ -200,3 +200,56 @@ async def test_real_time_match_on_loopback_short_beats():
     assert all(r.error is None and r.ranks for r in results)
     assert all(m.divergences == [] for m in mirrors.values())
     assert sum(r.polls for r in results) > 0
+
+
+def seat_views(seed: int) -> tuple[int, list[tuple[dict[str, Any], list[Any] | None]]]:
+    """One seat's views of a whole match (fallback commands), with what it stored."""
+    from sunbot.server.match_state import Match
+
+    m, [(seat, _)] = Match.create(seed=seed, seats=1, beat_ms=BEATS, start_ms=0, now=0)
+    out: list[tuple[dict[str, Any], list[Any] | None]] = []
+    while True:
+        v = m.view(seat, 0)
+        if v["status"] == "done" or v["next"]["rel"] != "act":
+            out.append((v, None))
+            if v["status"] == "done":
+                return seat, out
+            m.catch_up(m.deadline)
+            continue
+        cmd = [fallback_command(v["data"])]
+        out.append((v, cmd))
+        assert m.store(seat, v["data"]["round"], cmd, 0) is None
+
+
+def replay(seat: int, views: list[tuple[dict[str, Any], list[Any] | None]]) -> MatchMirror:
+    mirror = MatchMirror(seat)
+    for v, cmd in views:
+        mirror.check(v)
+        if cmd is not None:
+            mirror.note_command(v["data"]["round"], cmd)
+    return mirror
+
+
+def test_mirror_passes_a_true_match_and_flags_tampered_fines_and_food():
+    import copy
+
+    seat, views = seat_views(3)
+    clean = replay(seat, views)
+    assert clean.divergences == [] and clean.beats_checked >= 20
+    # a share changed after a vote: the vote beat is recomputed exactly from the ballots
+    i = next(i for i, (v, _) in enumerate(views) if v["data"]["phase"] == "action")
+    bad = copy.deepcopy(views)
+    other = next(s for s in bad[i][0]["data"]["summary"]["aliveSeats"] if s != seat)
+    bad[i][0]["data"]["summary"]["foods"][other] += 0.1
+    found = replay(seat, bad).divergences
+    assert [(d.step, d.path) for d in found] == [
+        (bad[i][0]["data"]["round"], f"data.summary.foods[{other}]")
+    ]
+    # our own food after a night off by 0.1: unreachable by the rules for our act
+    j = next(j for j, (v, _) in enumerate(views) if v["data"]["phase"] == "diary")
+    bad = copy.deepcopy(views)
+    s = bad[j][0]["data"]["summary"]
+    s["food"] = round(s["food"] + 0.1, 1)
+    s["foods"][seat] = s["food"]
+    paths = {d.path for d in replay(seat, bad).divergences}
+    assert "data.summary.food" in paths
