@@ -15,7 +15,6 @@ from typing import Annotated, Any
 import httpx
 import typer
 from rich.console import Console, RenderableType
-from rich.live import Live
 from rich.table import Table
 
 import strategies
@@ -30,6 +29,7 @@ from sunbot.resume import Resume, cut_back, load_resume
 from sunbot.runner import RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.views.common import live_view, summary_table
 
 app = typer.Typer(
     name="sunbot",
@@ -196,42 +196,36 @@ async def _play(
     mirror = Mirror(slug)
     view = _LatestView(slug)
     writer = TranscriptWriter(path, append=resume is not None) if path else None
-    live = None if quiet else Live(view, console=console, refresh_per_second=8, transient=False)
-
-    def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
-        view.state = pos.state or pos.observation
-        for d in found[:5]:
-            (live.console if live else err_console).print(f"[yellow]mirror divergence[/] {d}")
-
     try:
-        if live is not None:
-            live.start()
-        async with client:
-            return await play_run(
-                client,
-                slug,
-                seed,
-                bot,
-                strategy_name=name,
-                cap=cap,
-                strict=strict,
-                mirror=mirror,
-                transcript=writer,
-                server_label=label,
-                on_position=on_position,
-                resume=resume,
-            )
+        with live_view(console, view, quiet) as live:
+
+            def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
+                view.state = pos.state or pos.observation
+                for d in found[:5]:
+                    out = live.console if live else err_console
+                    out.print(f"[yellow]mirror divergence[/] {d}")
+
+            async with client:
+                return await play_run(
+                    client,
+                    slug,
+                    seed,
+                    bot,
+                    strategy_name=name,
+                    cap=cap,
+                    strict=strict,
+                    mirror=mirror,
+                    transcript=writer,
+                    server_label=label,
+                    on_position=on_position,
+                    resume=resume,
+                )
     finally:
-        if live is not None:
-            live.stop()
         if writer is not None:
             writer.close()
 
 
 def _print_summary(s: RunSummary) -> None:
-    table = Table(title=f"{s.game} · seed {s.seed} · {s.strategy}", show_header=False)
-    table.add_column(style="bold")
-    table.add_column()
     rows: dict[str, Any] = {"score": s.score}
     if s.final_state:
         rows.update(views.summary(s.game, s.final_state))
@@ -247,10 +241,7 @@ def _print_summary(s: RunSummary) -> None:
             "transcript": str(s.transcript) if s.transcript else "-",
         }
     )
-    for k, v in rows.items():
-        style = "red" if (k == "divergences" and v) or (k == "ended by" and s.error) else ""
-        table.add_row(k, f"[{style}]{v}[/]" if style else str(v))
-    console.print(table)
+    console.print(summary_table(f"{s.game} · seed {s.seed} · {s.strategy}", rows))
 
 
 @app.command()

@@ -22,7 +22,6 @@ from typing import Any, cast
 import httpx
 from rich.console import Console, RenderableType
 from rich.live import Live
-from rich.table import Table
 
 import strategies
 from sunbot.client import MatchClient, SeatResult, SeatTicket, ServerRefused, play_match
@@ -32,6 +31,7 @@ from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
+from sunbot.views.common import live_view, summary_table
 
 #: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
@@ -201,9 +201,6 @@ async def run_match(
 
 
 def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str) -> None:
-    table = Table(title=f"harvest-watch · seed {seed} · {strategy}", show_header=False)
-    table.add_column(style="bold")
-    table.add_column()
     rows: dict[str, Any] = {"match": r["matchId"]}
     for seat in r["seats"]:
         rows[f"seat {seat['seat']}"] = f"rank {seat['rank']}" + (
@@ -222,9 +219,7 @@ def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str
             "time": f"{r['elapsedMs'] / 1000:.2f} s",
         }
     )
-    for k, v in rows.items():
-        table.add_row(k, str(v))
-    console.print(table)
+    console.print(summary_table(f"harvest-watch · seed {seed} · {strategy}", rows))
 
 
 def play_match_command(
@@ -256,26 +251,22 @@ def play_match_command(
         seed = random.SystemRandom().randrange(2**31)
     path = (transcript or default_path(game, seed, name)) if write_transcript else None
     writer = TranscriptWriter(path) if path else None
-    live = None if quiet else Live("starting…", console=console, refresh_per_second=8)
     try:
-        if live is not None:
-            live.start()
-        result = asyncio.run(
-            run_match(
-                game=game,
-                seed=seed,
-                strategy=name,
-                server=server,
-                match_id=match_id,
-                seats=seats,
-                writer=writer,
-                strict=strict,
-                live=live,
+        with live_view(console, "starting…", quiet) as live:
+            result = asyncio.run(
+                run_match(
+                    game=game,
+                    seed=seed,
+                    strategy=name,
+                    server=server,
+                    match_id=match_id,
+                    seats=seats,
+                    writer=writer,
+                    strict=strict,
+                    live=live,
+                )
             )
-        )
     finally:
-        if live is not None:
-            live.stop()
         if writer is not None:
             writer.close()
     _print_summary(console, result, seed, name)

@@ -1,0 +1,41 @@
+"""Pieces every game's CLI output shares: the closing summary table and the live view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.live import Live
+from rich.table import Table
+
+
+def summary_table(title: str, rows: dict[str, Any]) -> Table:
+    """A two-column table of ``rows``; divergences above 0 and an errored end show in red."""
+    table = Table(title=title, show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in rows.items():
+        bad = (key == "divergences" and value not in (0, "0")) or (
+            key == "ended by" and "(" in str(value)
+        )
+        table.add_row(key, f"[red]{value}[/]" if bad else str(value))
+    return table
+
+
+@contextmanager
+def live_view(console: Console, renderable: RenderableType, quiet: bool) -> Iterator[Live | None]:
+    """A rich ``Live`` redrawing ``renderable`` 8 times a second (``None`` when ``quiet``),
+    stopped however the block ends."""
+    if quiet:
+        yield None
+        return
+    live = Live(renderable, console=console, refresh_per_second=8, transient=False)
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+        if not console.is_terminal:
+            console.line()  # off a terminal the last frame ends without a line break
