@@ -8,8 +8,9 @@
    (or by a missed quota): days reached, quotas missed, mean score; for the planner, its
    decision time p50/p95/max (wall clock, per ``choose``), the decisions per day, and its
    score against the reference's on the same seeds.
-2. Engine turns per second: the dict API (the contract) and the fast form (the planner's),
-   ``step`` alone and ``legal+step`` (``benchmarks/bench_sunloaf_engine.py``).
+2. Engine turns per second: the dict API (the contract) and the fast form,
+   ``step`` alone and ``legal+step`` (``benchmarks/bench_sunloaf_engine.py``), and the
+   planner's own incremental turn (children of a position per second).
 
 Targets (issue 3): no missed quota for the planner, planner mean score >= 1.5x the
 reference's, planner p95 decision time <= 250 ms on the project's 2-core machine.
@@ -31,8 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_sunloaf_engine import bench_dict, bench_fast
 
 import strategies
+from strategies import sunloaf_planner as plan
 from strategies.sunloaf import Planner
 from sunbot.engines import sunloaf as sl
+from sunbot.engines import sunloaf_fast as fast
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "END_RUN"}
@@ -67,6 +70,28 @@ def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
         spent.append(time.perf_counter() - t0)
         s = sl.step(s, action)
     return Run(s["day"], s["result"] == "missedQuota", s["score"], spent)
+
+
+def search_speed(seconds: float) -> float:
+    """Children per second of the planner's incremental turn (every MOVE and REST of a
+    position, as :func:`strategies.sunloaf_planner.children` builds them), on random lines."""
+    rnd = random.Random(1)
+    days = []
+    for seed in range(20):
+        s = sl.init(seed)
+        if seed % 2:
+            s.update(day=14, phase="sunset", turn=21)
+            s = sl.step(s, {"type": "NEXT_DAY"})
+        ctx, fs = fast.to_fast(s)
+        days.append((ctx, plan.DayTables(ctx), fs))
+    made, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        ctx, tables, fs = rnd.choice(days)
+        while fs[fast.TURN] < ctx.turns:
+            kids = plan.children(ctx, tables, fs)
+            made += len(kids)
+            fs = fast.fast_step(ctx, fs, rnd.choice(list(kids)))
+    return made / elapsed
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -125,6 +150,8 @@ def main(
                 rate = fn(engine_seconds, with_legal)
                 mode = "legal+step" if with_legal else "step"
                 print(f"  {label:9s} {mode:10s} {rate:>10,.0f} turns/s")
+        rate = search_speed(engine_seconds)
+        print(f"  planner's incremental turn (all children of a position) {rate:,.0f} children/s")
 
 
 if __name__ == "__main__":
