@@ -65,8 +65,8 @@ def test_registry_names_and_defaults(monkeypatch):
 
 
 def test_rest_naps_well_until_the_ratio_catches_it():
-    """Never moving keeps every streak (tier 6 as the band passes), which beats the
-    reference's par for a while; from day 12 (14-turn days) seed 7 falls below quota."""
+    """Never moving keeps every streak (tier 6 as the band passes), enough for the early
+    quotas (a fraction of par); on day 12 (14-turn days) seed 7 falls below quota."""
     s, days = play(Rest(random.Random(0)), 7, 40, check_legal=True)
     assert s["result"] == "missedQuota" and s["score"] == 52230
     assert days[-2:] == [(11, 915, 588, 1341), (12, 224, 270, 574)]
