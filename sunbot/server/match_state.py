@@ -35,6 +35,11 @@ MAX_COMMANDS = 10
 POLL_CAP_MS, POLL_AT_ZERO_MS = 500, 100
 #: Bits of randomness in a seat token (§2.1 asks for at least 128).
 TOKEN_BYTES = 32
+#: How long a finished match stays readable after it ended, ms (late viewers still get the
+#: final view and ranks); after that it is dropped and its routes answer 404.
+KEEP_DONE_MS = 600_000
+#: Least clock time between two sweeps of the whole registry, ms.
+SWEEP_EVERY_MS = 1_000
 
 Command = dict[str, Any]
 
@@ -97,6 +102,8 @@ class Match:
         stored: seat -> the list it stored for the current beat.
         house: seats played by house bots (filled when the countdown ends).
         resolutions: beats resolved so far (tests check each resolves once).
+        finished_at: when the match ended (the moment its last beat resolved), ms; ``None``
+            while it is not done.
     """
 
     match_id: str
@@ -112,6 +119,7 @@ class Match:
     house: list[int] = field(default_factory=list)
     memory: dict[int, dict[str, Any]] = field(default_factory=dict)
     resolutions: int = 0
+    finished_at: int | None = None
     tokens: dict[int, str] = field(default_factory=dict, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -225,6 +233,7 @@ class Match:
         if self.state["status"] == "done":
             self.status = "done"
             self.opened_at = self.deadline = at
+            self.finished_at = at
         else:
             self._open(at)
 
@@ -252,6 +261,11 @@ class Match:
         self.stored[seat] = _copy(actions)
         self._settle(now)
         return None
+
+    def expired(self, now: int, keep_ms: int = KEEP_DONE_MS) -> bool:
+        """Done for at least ``keep_ms`` at ``now`` (call :meth:`catch_up` first: a match
+        nobody asked about may have ended long ago at one of its deadlines)."""
+        return self.finished_at is not None and now - self.finished_at >= keep_ms
 
     def remain_ms(self, now: int) -> int:
         """ms left until the start (starting) or the current deadline (running); 0 done."""
@@ -290,15 +304,48 @@ class Match:
 
 
 class MatchRegistry:
-    """Every match this server holds, by id (kept for the life of the process)."""
+    """Every match this server holds, by id.
 
-    def __init__(self) -> None:
+    A finished match is kept ``keep_ms`` after it ended (:data:`KEEP_DONE_MS`), then
+    dropped: the routes drop it when they meet it expired, and :meth:`sweep` (run by every
+    route, at most once per :data:`SWEEP_EVERY_MS` of clock time) catches up and drops the
+    ones nobody asks about, so abandoned matches do not pile up either.
+    """
+
+    def __init__(self, keep_ms: int = KEEP_DONE_MS) -> None:
         self.matches: dict[str, Match] = {}
+        self.keep_ms = keep_ms
+        self.swept_at: int | None = None
 
     def add(self, match: Match) -> None:
         """Register ``match`` under its id."""
         self.matches[match.match_id] = match
 
     def get(self, match_id: str) -> Match | None:
-        """The match with this id, or ``None``."""
+        """The match with this id, or ``None`` (unknown or dropped)."""
         return self.matches.get(match_id)
+
+    def drop(self, match_id: str) -> None:
+        """Forget a match (a no-op for an unknown id)."""
+        self.matches.pop(match_id, None)
+
+    def sweep(self, now: int) -> list[str]:
+        """Catch every idle match up to ``now`` and drop the expired ones; returns their ids.
+
+        Catching up is what a request would do anyway (each beat resolves at its own
+        deadline, whenever it is computed), so it changes nothing a seat can see. A match
+        whose lock is held is left for its request. Runs at most once per
+        :data:`SWEEP_EVERY_MS`; earlier calls return ``[]``.
+        """
+        if self.swept_at is not None and now - self.swept_at < SWEEP_EVERY_MS:
+            return []
+        self.swept_at = now
+        gone = []
+        for match_id, match in list(self.matches.items()):
+            if match.lock.locked():
+                continue
+            match.catch_up(now)
+            if match.expired(now, self.keep_ms):
+                gone.append(match_id)
+                self.drop(match_id)
+        return gone

@@ -1,11 +1,16 @@
 """Match routes of the local server (``shared/spec/harvest-watch.md`` §2): create, join,
 view, commands. The rules of time and seats live in :mod:`sunbot.server.match_state`.
 
-Every handler reads the injected clock once, takes the match's ``asyncio.Lock`` and calls
-:meth:`~sunbot.server.match_state.Match.catch_up` before it answers, so overdue beats are
-resolved (in a chain, each at its own deadline) before anyone sees the match, and each beat
-resolves exactly once. There is no background ticker: a match nobody asks about waits, and
-catches up identically on the next request.
+Every handler takes the match's ``asyncio.Lock``, reads the injected clock once and calls
+:meth:`~sunbot.server.match_state.Match.catch_up` with that time before it answers, so
+overdue beats are resolved (in a chain, each at its own deadline) before anyone sees the
+match, and each beat resolves exactly once. There is no background ticker: a match nobody
+asks about waits, and catches up identically on the next request.
+
+Finished matches are kept :data:`~sunbot.server.match_state.KEEP_DONE_MS` (10 minutes) after
+they end, so late viewers still get the final view; after that they are dropped and answer
+404 ``no_such_match`` like an unknown id. Every route also sweeps the registry (at most
+once a second of clock time), which drops expired matches nobody asks about.
 
 Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``bad_token``,
 404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``. Every
@@ -113,7 +118,20 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
 
     def lookup(match_id: str) -> Match | JSONResponse:
         match = reg.get(match_id)
+        # a finished match needs no catching up: drop it as unknown before any body check
+        if match is not None and match.expired(clock.now_ms(), reg.keep_ms):
+            reg.drop(match_id)
+            match = None
         return match if match is not None else _refuse(404, "no_such_match")
+
+    def settle(match: Match, now: int) -> JSONResponse | None:
+        """Catch ``match`` up (its lock held); 404 and drop it once it has expired."""
+        match.catch_up(now)
+        reg.sweep(now)
+        if match.expired(now, reg.keep_ms):
+            reg.drop(match.match_id)
+            return _refuse(404, "no_such_match")
+        return None
 
     @router.post("/api/matches/{slug}", response_model=None)
     async def create(slug: str, request: Request) -> dict[str, Any] | JSONResponse:
@@ -129,12 +147,14 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
         beat_ms = dict(DEFAULT_BEAT_MS)
         if body.beatMs is not None:
             beat_ms.update(body.beatMs.model_dump(exclude_none=True))
+        now = clock.now_ms()
+        reg.sweep(now)
         match, seats = Match.create(
             seed=body.seed,
             seats=body.seats,
             beat_ms=beat_ms,
             start_ms=body.startMs,
-            now=clock.now_ms(),
+            now=now,
         )
         reg.add(match)
         return {"matchId": match.match_id, "seats": [{"seat": s, "token": t} for s, t in seats]}
@@ -146,7 +166,9 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
         if isinstance(match, JSONResponse):
             return match
         async with match.lock:
-            match.catch_up(clock.now_ms())
+            gone = settle(match, clock.now_ms())
+            if gone is not None:
+                return gone
             got = match.join()
         if got is None:
             return _refuse(409, "full")
@@ -160,7 +182,9 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return match
         async with match.lock:
             now = clock.now_ms()
-            match.catch_up(now)
+            gone = settle(match, now)
+            if gone is not None:
+                return gone
             seat = match.seat_of(token)
             if seat is None:
                 return _refuse(403, "bad_token")
@@ -178,7 +202,9 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return _refuse(400, "bad_request")
         async with match.lock:
             now = clock.now_ms()
-            match.catch_up(now)
+            gone = settle(match, now)
+            if gone is not None:
+                return gone
             seat = match.seat_of(body.token)
             if seat is None:
                 return _refuse(403, "bad_token")
