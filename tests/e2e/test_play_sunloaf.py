@@ -58,6 +58,16 @@ def test_cli_play_seed7_max_days_10_has_no_divergence(tmp_path, monkeypatch):
     assert "divergences" in res.output and "day" in res.output
 
 
+@pytest.mark.slow
+def test_the_issues_command_with_the_default_budget(tmp_path, monkeypatch):
+    """``sunbot play sunloaf --seed 7 --max-days 10`` exactly (200 ms a decision, ~20 s)."""
+    monkeypatch.delenv(BUDGET_ENV, raising=False)
+    res, t = _play(tmp_path, "--seed", "7", "--max-days", "10")
+    assert res.exit_code == 0, res.output
+    assert t.result["divergences"] == 0 and t.result["endedBy"] == "cap"
+    assert t.steps[-1]["response"]["state"]["day"] == 10 and t.result["score"] > 100_000
+
+
 def test_uncapped_play_stops_at_the_default_cap_of_40_days(tmp_path):
     assert get_game("sunloaf").default_cap == 40
     res, t = _play(tmp_path, "--seed", "3", "--strategy", "reference")
