@@ -1,8 +1,11 @@
 """Where jobs run: a local process pool (default) or Ray. Both run :func:`.jobs.run_job`.
 
 Results come back in completion order (the caller stores each as it arrives); a row depends
-only on its job, so the rows are the same whatever the backend and worker count. At most
-``4 * workers`` jobs are in flight, so a benchmark of any size keeps memory flat and stops
+only on its job, so the rows are the same whatever the backend and worker count. Jobs travel
+in chunks (:func:`.jobs.run_chunk`) sized by :class:`ChunkSizer`: one job at a time until
+results show how long a job takes, then as many as fill about :data:`CHUNK_TARGET_S`, so
+millisecond jobs do not pay a round trip each and long ones keep the load balanced. At most
+``4 * workers`` chunks are in flight, so a benchmark of any size keeps memory flat and stops
 promptly when interrupted.
 
 Local workers are started with ``spawn`` (fresh interpreters, as Ray's are; no fork while
@@ -22,12 +25,14 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal
 
-from sunbot.bench.jobs import Job, Result, run_job
+from sunbot.bench.jobs import Job, Result, run_chunk
 
 Backend = Literal["local", "ray"]
 BACKENDS: tuple[str, ...] = ("local", "ray")
-#: Jobs in flight per worker.
+#: Chunks in flight per worker.
 IN_FLIGHT_PER_WORKER = 4
+#: Wall time a chunk of short jobs aims at, seconds; and the most jobs in one chunk.
+CHUNK_TARGET_S, CHUNK_MAX = 0.05, 64
 
 
 class BackendError(RuntimeError):
@@ -71,6 +76,31 @@ def run_jobs(
     return run_ray(jobs, workers, ray_address)
 
 
+class ChunkSizer:
+    """How many jobs the next chunk holds: 1 until a result is seen, then enough jobs of the
+    mean wall time so far to fill :data:`CHUNK_TARGET_S` (1 to :data:`CHUNK_MAX`)."""
+
+    def __init__(self) -> None:
+        self.total_s = 0.0
+        self.count = 0
+
+    def observe(self, results: Sequence[Result]) -> None:
+        """Account for finished results (their ``wall_s``)."""
+        self.total_s += sum(r.wall_s for r in results)
+        self.count += len(results)
+
+    def size(self) -> int:
+        """Jobs for the next chunk."""
+        if self.count == 0:
+            return 1
+        mean = self.total_s / self.count
+        return max(1, min(CHUNK_MAX, int(CHUNK_TARGET_S / max(mean, 1e-6))))
+
+    def take(self, todo: Iterator[Job]) -> list[Job]:
+        """The next chunk from ``todo`` (empty when it is exhausted)."""
+        return list(itertools.islice(todo, self.size()))
+
+
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -81,20 +111,23 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
         return
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
-    todo = iter(jobs)
-    pending: set[Future[Result]] = set()
+    todo, sizer = iter(jobs), ChunkSizer()
+    pending: set[Future[list[Result]]] = set()
     try:
-        for job in todo:
-            pending.add(pool.submit(run_job, job))
-            if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+        for _ in range(IN_FLIGHT_PER_WORKER * workers):
+            chunk = sizer.take(todo)
+            if not chunk:
                 break
+            pending.add(pool.submit(run_chunk, chunk))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                yield fut.result()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.add(pool.submit(run_job, nxt))
+                results = fut.result()
+                sizer.observe(results)
+                chunk = sizer.take(todo)
+                if chunk:
+                    pending.add(pool.submit(run_chunk, chunk))
+                yield from results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -179,18 +212,22 @@ def run_ray(
         forwarded = sunbot_env()
         if forwarded:
             options["runtime_env"] = {"env_vars": forwarded}
-        task = ray.remote(**options)(run_job)
-        todo = iter(jobs)
-        first = itertools.islice(todo, IN_FLIGHT_PER_WORKER * slots)
-        pending = [task.remote(job) for job in first]
+        task = ray.remote(**options)(run_chunk)
+        todo, sizer = iter(jobs), ChunkSizer()
+        for _ in range(IN_FLIGHT_PER_WORKER * slots):
+            chunk = sizer.take(todo)
+            if not chunk:
+                break
+            pending.append(task.remote(chunk))
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                result: Result = ray.get(ref)
-                yield result
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.append(task.remote(nxt))
+                results: list[Result] = ray.get(ref)
+                sizer.observe(results)
+                chunk = sizer.take(todo)
+                if chunk:
+                    pending.append(task.remote(chunk))
+                yield from results
     finally:
         for ref in pending:
             ray.cancel(ref)

@@ -166,6 +166,11 @@ def run_job(job: Job) -> Result:
     )
 
 
+def run_chunk(jobs: list[Job]) -> list[Result]:
+    """:func:`run_job` on each of ``jobs`` in order (backends send short jobs in chunks)."""
+    return [run_job(job) for job in jobs]
+
+
 def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
     if not timings:
         return None, None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from dataclasses import replace
 
 import pytest
 
@@ -78,3 +79,26 @@ def test_sunbot_settings_are_forwarded(monkeypatch):
     monkeypatch.setenv("OTHER_VAR", "x")
     env = backends.sunbot_env()
     assert env["SUNBOT_SUNLOAF_BUDGET_MS"] == "none" and "OTHER_VAR" not in env
+
+
+def test_chunk_sizer_fills_the_target_with_short_jobs():
+    sizer = backends.ChunkSizer()
+    assert sizer.size() == 1  # nothing known yet
+    one = run_job(Job("keelhold", "random", 1))
+    sizer.observe([replace(one, wall_s=0.001)] * 4)
+    assert sizer.size() == 50  # 0.05 s / 1 ms
+    sizer.observe([replace(one, wall_s=0.401)] * 4)  # mean 0.201 s
+    assert sizer.size() == 1
+    fast = backends.ChunkSizer()
+    fast.observe([replace(one, wall_s=1e-5)])
+    assert fast.size() == backends.CHUNK_MAX
+    todo = iter(JOBS)
+    assert fast.take(todo) == JOBS  # fewer jobs than a chunk: all of them
+    assert fast.take(todo) == []
+
+
+def test_many_short_jobs_in_chunks_keep_their_rows():
+    jobs = [Job("keelhold", "random", seed) for seed in range(1, 301)]
+    got = list(run_jobs(jobs, "local", 2))
+    assert sorted(r.seed for r in got) == list(range(1, 301))
+    assert _rows(got) == _rows(run_job(j) for j in jobs)
