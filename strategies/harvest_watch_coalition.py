@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from strategies import harvest_watch_planner as plan
 from sunbot.engines import harvest_watch as hw
 
 Command = dict[str, Any]
@@ -96,6 +97,8 @@ class Coalition:
         self.house_votes: dict[int, int] = {}
         self.last: tuple[int, Command, int] | None = None  # (day, act, opening tenths)
         self.day = 0
+        self.watch = plan.HouseWatch()
+        self.planner = plan.Planner(rng)
 
     # -- reading the table -------------------------------------------------------------
 
@@ -168,12 +171,29 @@ class Coalition:
                 return int(t)
         return None
 
+    def _house_table(self, s: dict[str, Any]) -> plan.Table | None:
+        """The planner's model when every other living seat is a house bot by today's
+        speeches and they announced exactly the §2.7 pairs; else ``None``."""
+        me, living = s["you"], s["aliveSeats"]
+        house = [x for x in living if x != me and self.said.get(x, {}).get("house")]
+        if len(house) != len(living) - 1 or not house:
+            return None
+        for i, h in enumerate(house):
+            said = self.said[h]
+            partner = house[i ^ 1] if (i ^ 1) < len(house) else None
+            if said.get("coop") != partner or (partner is None and not said.get("guard")):
+                return None
+        foods = [plan.tenths(f) for f in s["foods"]]
+        alive = [x in living for x in range(len(foods))]
+        return plan.Table(me, foods, alive, house, self.watch.frozen(len(foods)))
+
     # -- beats -------------------------------------------------------------------------
 
     def choose(self, data: Data) -> Command:
         """One command for the current beat (see the module docstring)."""
         s = data["summary"]
         self._learn(s)
+        self.watch.observe(s)
         phase = data["phase"]
         if phase in ("speech1", "speech2"):
             return {"speech": self._speech(s)}
@@ -196,6 +216,12 @@ class Coalition:
 
     def _vote(self, s: dict[str, Any]) -> Command:
         me, living = s["you"], s["aliveSeats"]
+        table = self._house_table(s)
+        if table is not None:
+            ballot = self.planner.vote(table)
+            return (
+                {"punish": None} if ballot is None else {"punish": ballot[0], "giveTo": ballot[1]}
+            )
         target = self._bloc_target(s)
         house = Counter(t for v, t in self.house_votes.items() if v in living and t in living)
         if target is None and house:
@@ -217,6 +243,14 @@ class Coalition:
         return {"punish": target, "giveTo": to}
 
     def _act(self, s: dict[str, Any], legal: list[Command]) -> Command:
+        table = self._house_table(s)
+        if table is not None:
+            act = self.planner.act(table)
+            cmd = plan.command(act)
+            if cmd in legal:
+                night = plan.Night(s["day"], table.food, table.alive, table.house, table.me, act)
+                self.watch.record(night)
+                return cmd
         me, foods = s["you"], s["foods"]
         x = round(s["food"] * 10)
         partner = self._partner(s)
