@@ -111,7 +111,10 @@ def bench_command(
     cap_value = _cap(info, cap)
     if ray_address is not None and backend is not BackendName.ray:
         raise _fail("--ray-address needs --backend ray")
-    n_workers = workers or default_workers()
+    if workers is not None:
+        slots = str(workers)
+    else:  # the run_jobs defaults
+        slots = "the cluster's CPUs as" if ray_address else str(default_workers())
     with Store(out / STORE_NAME) as store:
         label = _run_label(store, info.slug, run, resume)
         try:
@@ -128,14 +131,15 @@ def bench_command(
             )
         console.print(
             f"run [bold]{label}[/]: {len(jobs)} jobs, {len(jobs) - len(todo)} already stored,"
-            f" {len(todo)} to run on {backend.value} with {n_workers} workers"
+            f" {len(todo)} to run on {backend.value} with {slots} workers"
         )
         elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
-        results = [r for r in store.results(label, names) if r.seed in set(seed_list.values)]
+        wanted = set(seed_list.values)
+        results = [r for r in store.results(label, names) if r.seed in wanted]
     if todo:
         console.print(
             f"{len(todo)} jobs in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
-            f" ({backend.value}, {n_workers} workers)"
+            f" ({backend.value}, {slots} workers)"
         )
     meta = {
         "run": label,
@@ -143,7 +147,7 @@ def bench_command(
         "strategies": ", ".join(names),
         "seeds": f"{seed_list.text} ({len(seed_list.values)} seeds)",
         "cap": _cap_text(info, cap_value, given=cap is not None),
-        "backend": f"{backend.value}, {n_workers} workers",
+        "backend": f"{backend.value}, {slots} workers",
         "sunbot": sunbot.__version__,
         "store": str(out / STORE_NAME),
     }

@@ -136,22 +136,20 @@ async def test_job_agrees_with_the_http_runner():
     """The engine-only loop gives what `sunbot play` gets through the server."""
     client = GameboardClient(transport=httpx.ASGITransport(app=create_app(TokenCodec())))
     async with client:
-        for name, seed, cap in [
-            ("first-safe", 1, None),
-            ("random", 5, None),
-            ("safe-greedy", 7, 2),
+        for game, name, seed, cap in [
+            ("keelhold", "first-safe", 1, None),
+            ("keelhold", "random", 5, None),
+            ("keelhold", "safe-greedy", 7, 2),
+            ("naptuft", "balancer", 3, 2),
+            ("naptuft", "rotation", 4, 3),
+            ("sunloaf", "reference", 2, 1),
         ]:
-            bot = strategies.create("keelhold", name, random.Random(seed))
-            s = await play_run(client, "keelhold", seed, bot, strategy_name=name, cap=cap)
-            r = run_job(Job("keelhold", name, seed, cap))
-            assert (r.score, r.steps, r.refused, r.ended_by) == (
-                s.score,
-                s.steps,
-                s.refused,
-                s.ended_by,
-            )
-            assert r.cause == s.cause
-            assert r.progress == s.final_state["voyage"]
+            bot = strategies.create(game, name, random.Random(seed))
+            s = await play_run(client, game, seed, bot, strategy_name=name, cap=cap)
+            r = run_job(Job(game, name, seed, cap))
+            got = (r.score, r.steps, r.refused, r.ended_by, r.cause)
+            assert got == (s.score, s.steps, s.refused, s.ended_by, s.cause), (game, name)
+            assert r.progress == s.final_state[r.progress_field]
 
 
 def _on_the_match_server(seed, name):
