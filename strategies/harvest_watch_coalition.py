@@ -19,12 +19,28 @@ reads the §2.7 house templates, so house partners and house guards are known ea
 - *Defectors* (punished from the next vote on): a member that voted against a member, that
   was in our ``caught``, or whose coop proved one-sided (our food fell by exactly 1.0 after a
   coop with it, the §7 signature of a partner that did not coop back).
-- *Alone* (no confirmed partner): guard when we are the seat house thieves pick (richest,
-  ties to the lowest seat); otherwise steal from the richest living non-member that did not
-  announce a guard (theft costs a rival 2.0 and us no more than farming, §7); farm if none.
+- *Alone among house bots* (every other living seat spoke the §2.7 templates today and
+  announced exactly the §2.7 pairs): the house policy is public, so
+  :mod:`strategies.harvest_watch_planner` models the rest of the match exactly but for the
+  bots' 0.1 steal draws and picks the act (and, when our ballot would complete a fine, the
+  ballot) with the best win share over sampled rollouts. A lone seat loses at least 1.0 a
+  day whatever it does while house pairs lose 0.5, so it wins only by draining them (two
+  thefts kill a pair bot) and by the wipe-out tiebreak; the rollouts weigh which thefts,
+  when, and when to guard. House bots' memories of whom they caught (their votes) are
+  tracked by replaying each night against the foods we then see.
+- *Alone otherwise* (no confirmed partner, some seat we cannot model): guard when we are
+  the seat house thieves pick (richest, ties to the lowest seat); otherwise steal from the
+  richest living non-member that did not announce a guard (theft costs a rival 2.0 and us
+  no more than farming, §7); farm if none.
 - *Endgame.* On a night we cannot survive (opening at most 1.0 alone, at most 0.5 in a
   mutual pair) we never guard: we maximise our pre-cost store for the wipe-out tiebreak
-  (coop with a confirmed partner, else steal from the richest rival, else farm).
+  (coop with a confirmed partner, else steal from the richest rival, else farm; the
+  planner reaches the same from its rollouts).
+- *Copies of itself.* Six ``coalition`` seats coop in three announced pairs and draw on
+  night 10. That draw is where they stay: on the last night coop gives the largest P
+  (3.0; a theft gives 2.5), an earlier theft costs the thief its survival or marks it a
+  defector the bloc then fines, and one ballot cannot fine. Picking one winner among
+  copies would be a lottery by seat (win share 1/6 either way).
 """
 
 from __future__ import annotations
