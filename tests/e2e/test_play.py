@@ -185,6 +185,8 @@ async def test_server_failure_ends_run_with_whole_transcript(tmp_path):
 def test_existing_transcript_is_a_usage_error(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text("keep me\n")
-    res = runner.invoke(app, ["play", "keelhold", "--seed", "1", "--quiet", "--transcript", str(path)])
+    res = runner.invoke(
+        app, ["play", "keelhold", "--seed", "1", "--quiet", "--transcript", str(path)]
+    )
     assert res.exit_code == 2 and "exists" in res.output
     assert path.read_text() == "keep me\n"

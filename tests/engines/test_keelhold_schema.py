@@ -15,7 +15,11 @@ def _played(seed: int, n: int):
     for _ in range(n):
         if kh.is_over(s):
             break
-        a = {"type": "CAST_OFF"} if s["phase"] == "port" else {"type": "PLACE", "bay": s["safeBays"][0]}
+        a = (
+            {"type": "CAST_OFF"}
+            if s["phase"] == "port"
+            else {"type": "PLACE", "bay": s["safeBays"][0]}
+        )
         s = kh.step(s, a)
     return s
 
