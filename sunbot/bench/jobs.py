@@ -4,7 +4,7 @@ It mirrors :func:`sunbot.runner.play_run` without HTTP: call the strategy's opti
 ``on_start(game, seed)``, ``init(seed)``, then until the run is over: the games table's
 ``cap_action`` on the observation (the run's cap), else ``strategy.choose(observation,
 legal_actions)``, then ``step``. A refused action (``IllegalAction``) changes nothing and
-counts as refused; :data:`~sunbot.runner.MAX_REFUSALS_IN_A_ROW` in a row, or any exception
+counts as refused; :data:`MAX_REFUSALS_IN_A_ROW` in a row (the runner's), or any exception
 from the strategy or engine, ends the job with ``ended_by == "error"`` and the reason in
 ``error`` (the row is still written).
 
@@ -20,6 +20,7 @@ This module is what workers import: it must stay free of SciPy and matplotlib.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
@@ -28,13 +29,15 @@ import strategies
 import sunbot
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
-from sunbot.runner import MAX_REFUSALS_IN_A_ROW
 
 EndedBy = Literal["rules", "cap", "error"]
 #: Fields of a :class:`Result` that are measurements and differ from run to run.
 TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
 #: Seats at a Harvest Watch table (the published game).
 MATCH_SEATS = 6
+#: ``sunbot.runner.MAX_REFUSALS_IN_A_ROW`` (a test keeps them equal): copied, because
+#: importing the runner pulls in the HTTP client and costs every spawned worker ~0.2 s.
+MAX_REFUSALS_IN_A_ROW = 3
 
 
 @dataclass(frozen=True)
@@ -172,12 +175,15 @@ def run_chunk(jobs: list[Job]) -> list[Result]:
 
 
 def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
+    """p50 and p95 in ms, linear interpolation (``numpy.percentile``'s default method, via
+    the stdlib so workers need not import NumPy)."""
     if not timings:
         return None, None
-    import numpy as np  # numpy only: cheap in workers, and the same method as stats.py
-
-    p50, p95 = np.percentile(np.asarray(timings) * 1000.0, [50, 95])
-    return round(float(p50), 4), round(float(p95), 4)
+    ms = [t * 1000.0 for t in timings]
+    if len(ms) == 1:
+        return round(ms[0], 4), round(ms[0], 4)
+    cuts = statistics.quantiles(ms, n=20, method="inclusive")  # 5%, 10%, ..., 95%
+    return round(cuts[9], 4), round(cuts[18], 4)
 
 
 def _start(job: Job) -> strategies.Strategy:

@@ -177,3 +177,23 @@ def test_match_job_plays_the_match_the_server_plays(name):
         assert r.refused == 0 and r.ended_by == "rules"
         if out is not None:
             assert r.progress == out
+
+
+def test_refusal_limit_is_the_runners():
+    from sunbot.bench import jobs
+    from sunbot.runner import MAX_REFUSALS_IN_A_ROW
+
+    assert jobs.MAX_REFUSALS_IN_A_ROW == MAX_REFUSALS_IN_A_ROW
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 40])
+def test_decision_percentiles_are_numpys_linear_ones(n):
+    import numpy as np
+
+    from sunbot.bench.jobs import _percentiles
+
+    timings = [((i * 7919) % 97) / 1e4 for i in range(1, n + 1)]
+    p50, p95 = _percentiles(timings)
+    want = np.percentile(np.array(timings) * 1000, [50, 95])
+    assert (p50, p95) == pytest.approx((round(want[0], 4), round(want[1], 4)), abs=1e-9)
+    assert _percentiles([]) == (None, None)
