@@ -120,6 +120,8 @@ def play(
         info = get_game(game)
     except KeyError as exc:
         raise _fail(str(exc.args[0])) from None
+    if resumed is None and not no_transcript and transcript is not None and transcript.exists():
+        raise _fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
     if info.kind == "match":
         from sunbot.match_play import play_match_command
 
@@ -152,10 +154,6 @@ def play(
     path = None if no_transcript else (transcript or default_path(game, seed, name))
     if resumed is not None and path is not None:
         cut_back(path, resumed.offset)
-    elif path is not None and path.exists():
-        raise _fail(
-            f"{path} exists: pick another --transcript (or --resume it if it was cut short)"
-        )
     summary = asyncio.run(
         _play(info.slug, seed, name, bot, server, cap, path, strict, quiet, resumed)
     )
