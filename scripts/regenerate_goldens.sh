@@ -13,3 +13,4 @@ play() {  # play <file> <sunbot play arguments...>
 play golden-keelhold-seed7.jsonl keelhold --seed 7 --max-voyages 6
 play golden-sunloaf-seed7.jsonl sunloaf --seed 7 --max-days 5
 play golden-naptuft-seed7.jsonl naptuft --seed 7 --max-days 3
+play golden-harvest-watch-seed7.jsonl harvest-watch --seed 7

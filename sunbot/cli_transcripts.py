@@ -47,9 +47,11 @@ def replay_command(
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
     t = _load(file)
     head = t.header
+    n_views = sum(1 for r in t.other if r["type"] == "view")
+    count = f"{n_views} views" if n_views and not t.steps else f"{len(t.steps)} steps"
     console.print(
         f"[bold]{head['game']}[/] seed {head['seed']} · {head['strategy']} · server "
-        f"{head['server']} · sunbot {head['sunbotVersion']} · {len(t.steps)} steps"
+        f"{head['server']} · sunbot {head['sunbotVersion']} · {count}"
     )
     if t.error:
         console.print(
@@ -68,7 +70,12 @@ def replay_command(
                 break
     _print_findings("mirror divergence", report.divergences)
     _print_findings("re-play mismatch", report.mismatches)
-    replayed = "re-played through the engine" if report.replayed else "not re-played (not local)"
+    if report.replayed:
+        replayed = "re-played through the engine"
+    elif n_views and not t.steps:
+        replayed = "match: checked by the seat mirror (no engine re-play of a match)"
+    else:
+        replayed = "not re-played (not a local run)"
     style = "green" if report.ok else "red"
     console.print(
         f"[{style}]checked {report.checked} answers: {len(report.divergences)} divergences, "

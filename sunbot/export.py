@@ -19,6 +19,8 @@ def rows(t: Transcript) -> list[dict[str, Any]]:
     ``phase``; a refused step has ``ok`` false and the ``reason``.
     """
     game = str(t.header["game"])
+    if t.init is None and any(r["type"] == "view" for r in t.other):
+        return _match_rows(t)
     answers: list[tuple[int, Any, dict[str, Any]]] = []
     if t.init is not None:
         answers.append((0, None, t.init["response"]))
@@ -39,6 +41,37 @@ def rows(t: Transcript) -> list[dict[str, Any]]:
                 row.update(views.summary(game, state))
         else:
             row["reason"] = resp.get("reason", "")
+        out.append(row)
+    return out
+
+
+def _match_rows(t: Transcript) -> list[dict[str, Any]]:
+    """A match transcript: one row per view read (seat, round, phase and the view's
+    summary fields), and the command each seat sent just before it."""
+    out: list[dict[str, Any]] = []
+    sent: dict[int, Any] = {}
+    for rec in t.other:
+        seat = rec.get("seat")
+        if rec["type"] == "command":
+            body = rec.get("body") or {}
+            sent[int(seat or 0)] = body.get("actions")
+            continue
+        view = rec.get("body")
+        if rec["type"] != "view" or not isinstance(view, dict):
+            continue
+        data = view.get("data") or {}
+        actions = sent.pop(int(seat or 0), None)
+        row: dict[str, Any] = {
+            "step": rec.get("index", ""),
+            "seat": seat,
+            "action": "" if actions is None else json.dumps(actions, separators=(",", ":")),
+            "round": data.get("round", ""),
+            "phase": data.get("phase", ""),
+        }
+        with contextlib.suppress(KeyError, TypeError, AttributeError):
+            row.update(
+                {k: v for k, v in views.summary("harvest-watch", view).items() if k != "seat"}
+            )
         out.append(row)
     return out
 

@@ -9,6 +9,9 @@ Two independent checks:
   and actions played through the engine must reproduce the recorded answers exactly (every
   field but the token). A mismatch is reported as such: it means the engine changed since
   the run was recorded, or the transcript was edited.
+
+Match transcripts (Harvest Watch) get the first check only: each seat's views through the
+match mirror (:class:`sunbot.mirror.harvest_watch.MatchMirror`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror import Divergence, Finding, Mirror, diff
+from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server.app import served_fields
 from sunbot.transcripts import Transcript
 
@@ -62,6 +66,8 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
         KeyError: the transcript's game is unknown to this version of sunbot.
     """
     game = get_game(str(t.header["game"]))
+    if game.kind == "match":
+        return _replay_match(game, t)
     report = ReplayReport(game=game.slug)
     if t.init is None:
         return report
@@ -82,6 +88,31 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     if want:
         report.replayed = True
         report.mismatches = _replay_locally(game, t)
+    return report
+
+
+def _replay_match(game: GameInfo, t: Transcript) -> ReplayReport:
+    """A match transcript: every seat's views re-checked by the match mirror, in the order
+    they were read, with the commands the seat stored. There is no local re-play: a
+    transcript holds one side's views, not the other seats' choices."""
+    report = ReplayReport(game=game.slug)
+    mirrors: dict[int, MatchMirror] = {}
+    for rec in t.other:
+        seat = int(rec.get("seat") or 0)
+        mirror = mirrors.setdefault(seat, MatchMirror(seat))
+        if rec["type"] == "command":
+            answer = rec.get("answer")
+            if isinstance(answer, dict) and answer.get("ok") is True:
+                body = rec.get("body") or {}
+                mirror.note_command(
+                    int(body.get("round", rec.get("round", 0))), body.get("actions", [])
+                )
+        elif rec["type"] == "view" and isinstance(rec.get("body"), dict):
+            mirror.check(rec["body"])
+            if seat == min(mirrors):
+                report.positions.append((int(rec.get("index", 0)), rec["body"]))
+    report.divergences = [d for m in mirrors.values() for d in m.divergences]
+    report.checked = sum(m.responses_checked for m in mirrors.values())
     return report
 
 
