@@ -24,10 +24,16 @@ POLICY = RetryPolicy(
 )
 
 
-async def _run(url: str, seed: int, timeout: float = 5.0):
-    bot = strategies.create("keelhold", "first-safe", random.Random(seed))
+#: (game, strategy, cap): full Keelhold runs (first-safe ends by the rules quickly) and
+#: Sunloaf runs to the sunset of day 2 with the deterministic reference player.
+RUNS = {"keelhold": ("first-safe", None), "sunloaf": ("reference", 2)}
+
+
+async def _run(url: str, seed: int, timeout: float = 5.0, game: str = "keelhold"):
+    name, cap = RUNS[game]
+    bot = strategies.create(game, name, random.Random(seed))
     async with GameboardClient(url, policy=POLICY, timeout=timeout) as client:
-        return await play_run(client, "keelhold", seed, bot, mirror=Mirror("keelhold"))
+        return await play_run(client, game, seed, bot, cap=cap, mirror=Mirror(game))
 
 
 def test_plan_parsing():
@@ -46,7 +52,9 @@ def baseline():
     import asyncio
 
     with LoopbackServer(create_app(TokenCodec())) as srv:
-        return {seed: asyncio.run(_run(srv.url, seed)) for seed in (2, 7)}
+        out = {seed: asyncio.run(_run(srv.url, seed)) for seed in (2, 7)}
+        out["sunloaf"] = asyncio.run(_run(srv.url, 7, game="sunloaf"))
+        return out
 
 
 @pytest.mark.parametrize("kind", ["429", "503", "slow", "drop", "garbage"])
@@ -54,10 +62,9 @@ async def test_full_run_under_each_fault_ends_identically(kind, baseline):
     plan = FaultPlan.parse(f"{kind}=0.25,retry-after=0,slow-seconds=0.6")
     injector = FaultInjector(create_app(TokenCodec()), plan, seed=11)
     with LoopbackServer(injector) as srv:
-        for seed in (7,):
-            clean = baseline[seed]
-            got = await _run(srv.url, seed, timeout=0.3)
-            assert got.ended_by == "rules", got.error
+        for game, clean in (("keelhold", baseline[7]), ("sunloaf", baseline["sunloaf"])):
+            got = await _run(srv.url, 7, timeout=0.3, game=game)
+            assert got.ended_by == clean.ended_by, got.error
             assert got.final_state == clean.final_state and got.score == clean.score
             assert got.steps == clean.steps and not got.divergences
     assert injector.counts[kind] > 0
@@ -69,6 +76,6 @@ async def test_all_faults_together_at_the_issue_rates(baseline):
     )
     injector = FaultInjector(create_app(TokenCodec()), plan, seed=5)
     with LoopbackServer(injector) as srv:
-        for seed, clean in baseline.items():
+        for seed in (2, 7):
             got = await _run(srv.url, seed, timeout=0.3)
-            assert got.final_state == clean.final_state and got.retries > 0
+            assert got.final_state == baseline[seed].final_state and got.retries > 0
