@@ -71,9 +71,3 @@ def _divergence(d: dict[str, Any]) -> Divergence:
     return Divergence(
         int(d["step"]), str(d["path"]), d.get("expected"), d.get("got"), d.get("note", "")
     )
-
-
-def cut_back(path: Path, offset: int) -> None:
-    """Truncate ``path`` to ``offset`` bytes (drops a cut last line and any result line)."""
-    with path.open("r+b") as fh:
-        fh.truncate(offset)

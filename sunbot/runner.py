@@ -9,6 +9,7 @@ runner writes a ``result`` line saying how the run ended and returns a summary.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from strategies import Strategy
-from sunbot.client import ClientError, GameboardClient, Position, Rejected
+from sunbot.client import GameboardClient, Position, Rejected
 from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
@@ -27,7 +28,7 @@ from sunbot.transcripts import TranscriptWriter
 
 log = logging.getLogger("sunbot.runner")
 
-EndedBy = Literal["rules", "cap", "strict", "error"]
+EndedBy = Literal["rules", "cap", "strict", "error", "interrupted"]
 #: Refusals in a row after which a run is abandoned (a strategy that keeps sending
 #: illegal actions would otherwise loop forever).
 MAX_REFUSALS_IN_A_ROW = 3
@@ -38,6 +39,7 @@ OnPosition = Callable[[Position, int, list[Divergence]], None]
 @dataclass
 class RunSummary:
     """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
+    ``interrupted`` (the user stopped it; ``--resume`` continues it),
     ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``)."""
 
     game: str
@@ -78,12 +80,15 @@ async def play_run(
     server_label: str = "local",
     on_position: OnPosition | None = None,
     resume: Resume | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> RunSummary:
     """Play one run of ``slug`` from ``seed`` with ``strategy`` until it ends.
 
     Args:
         cap: end the run (the game's end action) once this many voyages/days are done.
         strict: stop at the first mirror divergence (``ended_by == "strict"``).
+        should_stop: polled before every action; when it answers true the run stops there
+            (``ended_by == "interrupted"``), its transcript whole and resumable.
         on_position: called after every answer (live views).
         resume: continue the run recorded in a transcript (:mod:`sunbot.resume`) instead of
             starting one: no init, the strategy replays the recorded history first, and the
@@ -120,6 +125,9 @@ async def play_run(
             if strict and mirror and mirror.divergences:
                 summary.ended_by = "strict"
                 break
+            if should_stop is not None and should_stop():
+                summary.ended_by = "interrupted"
+                break
             action = game.cap_action(pos.observation, cap)
             capped = action is not None
             if action is None:
@@ -145,10 +153,12 @@ async def play_run(
         if strict and mirror and mirror.divergences:
             summary.ended_by = "strict"
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
-        if not isinstance(exc, ClientError | RuntimeError):
-            log.exception("run stopped by an unexpected error")
+        log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"
         summary.error = f"{type(exc).__name__}: {exc}"
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped hard: still resumable
+        summary.ended_by = "interrupted"
+        raise
     finally:
         summary.elapsed_s = time.perf_counter() - started
         summary.retries = client.retries

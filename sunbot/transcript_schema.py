@@ -86,7 +86,7 @@ class ResultRecord(_Record):
     gameOver: bool
     steps: int = Field(ge=0)
     divergences: int = Field(ge=0)
-    endedBy: Literal["rules", "cap", "strict", "error"]
+    endedBy: Literal["rules", "cap", "strict", "error", "interrupted"]
     cause: str | None = None
     refused: int = 0
     responsesChecked: int = 0

@@ -25,6 +25,11 @@ from typing import IO, Any
 
 from pydantic import ValidationError
 
+try:  # POSIX: one writer per transcript
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
+
 import sunbot
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 
@@ -37,17 +42,38 @@ def default_path(game: str, seed: int | None, strategy: str, directory: Path = D
     return directory / f"{game}-seed{seed}-{strategy}-{stamp}.jsonl"
 
 
+class TranscriptBusy(OSError):
+    """Another process is writing this transcript (it holds the file's lock)."""
+
+
 class TranscriptWriter:
     """Writes transcript lines to ``path`` (parents created), flushing every line.
 
     A new transcript never overwrites a file (``FileExistsError``); ``append=True`` continues
-    an existing one (a resumed run). Use as a context manager or call :meth:`close`.
+    an existing one (a resumed run). The writer holds an exclusive lock on the file while
+    open, so two processes never write one transcript (:class:`TranscriptBusy`). Use as a
+    context manager or call :meth:`close`.
+
+    Raises:
+        FileExistsError, TranscriptBusy, OSError: the file cannot be created or locked.
     """
 
     def __init__(self, path: Path, *, append: bool = False) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh: IO[str] = path.open("a" if append else "x", encoding="utf-8")
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._fh.close()
+                raise TranscriptBusy(f"{path} is being written by another sunbot process") from None
+
+    def truncate(self, offset: int) -> None:
+        """Cut the file back to ``offset`` bytes (a resumed run drops a half-written line)."""
+        self._fh.flush()
+        self._fh.truncate(offset)
+        self._fh.seek(offset)
 
     def __enter__(self) -> TranscriptWriter:
         return self

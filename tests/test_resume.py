@@ -84,3 +84,109 @@ def test_resume_of_another_game_is_refused(tmp_path):
     cut.write_text("\n".join(lines[:4]) + "\n")
     res = runner.invoke(app, ["play", "sunloaf", "--resume", str(cut), "--quiet"])
     assert res.exit_code == 2 and "keelhold run" in res.output
+
+
+def test_stop_request_ends_the_run_resumably(tmp_path):
+    import asyncio
+    import random
+
+    import httpx
+
+    import strategies
+    from sunbot.client import GameboardClient
+    from sunbot.mirror import Mirror
+    from sunbot.runner import play_run
+    from sunbot.server import TokenCodec, create_app
+    from sunbot.transcripts import TranscriptWriter
+
+    whole = tmp_path / "whole.jsonl"
+    _play(whole, "keelhold", "--seed", "4", "--strategy", "random", "--max-voyages", "2")
+    path = tmp_path / "stopped.jsonl"
+    calls = {"n": 0}
+
+    def stop_after_five() -> bool:
+        calls["n"] += 1
+        return calls["n"] > 5
+
+    async def run():
+        bot = strategies.create("keelhold", "random", random.Random(4))
+        transport = httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
+        async with GameboardClient(transport=transport) as client:
+            with TranscriptWriter(path) as writer:
+                return await play_run(
+                    client,
+                    "keelhold",
+                    4,
+                    bot,
+                    strategy_name="random",
+                    cap=2,
+                    mirror=Mirror("keelhold"),
+                    transcript=writer,
+                    server_label="embedded",
+                    should_stop=stop_after_five,
+                )
+
+    summary = asyncio.run(run())
+    assert summary.ended_by == "interrupted" and summary.steps == 5
+    assert read_transcript(path).result["endedBy"] == "interrupted"
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert _final(path)[0] == _final(whole)[0]
+
+
+def test_ctrl_c_stops_after_the_step_and_resumes(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "sig.jsonl"
+    env = {**os.environ, "SUNBOT_SUNLOAF_BUDGET_MS": "50"}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sunbot",
+            "play",
+            "sunloaf",
+            "--seed",
+            "3",
+            "--max-days",
+            "3",
+            "--quiet",
+            "--transcript",
+            str(path),
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while (not path.exists() or path.read_text().count("\n") < 6) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, (out, err)
+    t = read_transcript(path)
+    assert t.error is None and t.result["endedBy"] == "interrupted"
+    assert b"--resume" in err
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"], env=env)
+    assert res.exit_code == 0, res.output
+    assert read_transcript(path).result["endedBy"] == "cap"
+
+
+def test_resume_takes_no_overrides_and_a_busy_transcript_is_refused(tmp_path):
+    from sunbot.transcripts import TranscriptWriter
+
+    whole = tmp_path / "w.jsonl"
+    _play(whole, "keelhold", "--seed", "5", "--strategy", "first-safe", "--max-voyages", "2")
+    lines = whole.read_text().splitlines()
+    cut = tmp_path / "c.jsonl"
+    cut.write_text("\n".join(lines[:5]) + "\n")
+    res = runner.invoke(app, ["play", "--resume", str(cut), "--seed", "9", "--quiet"])
+    assert res.exit_code == 2 and "--seed" in res.output
+    with TranscriptWriter(cut, append=True):
+        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet"])
+    assert res.exit_code == 2 and "another sunbot process" in res.output
+    assert cut.read_text().splitlines() == lines[:5]

@@ -38,6 +38,10 @@ def embedded_key_file() -> Path:
     return Path(xdg) / "sunbot" / "embedded-server.key"
 
 
+class BadKey(ValueError):
+    """Key material that is not usable (the message never shows the key)."""
+
+
 class BadToken(ValueError):
     """The token is not one this server issued for this game (or it expired).
 
@@ -56,7 +60,15 @@ class TokenCodec:
 
     def __init__(self, keys: list[bytes] | None = None, ttl: int | None = None) -> None:
         keys = keys or [Fernet.generate_key()]
-        self._fernet = MultiFernet([Fernet(k) for k in keys])
+        fernets = []
+        for number, key in enumerate(keys, start=1):
+            try:
+                fernets.append(Fernet(key))
+            except (ValueError, TypeError):
+                raise BadKey(
+                    f"key {number} is not a Fernet key (32 url-safe base64 bytes)"
+                ) from None
+        self._fernet = MultiFernet(fernets)
         self._ttl = ttl
 
     @classmethod
@@ -72,15 +84,32 @@ class TokenCodec:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             with os.fdopen(fd, "wb") as fh:
                 fh.write(Fernet.generate_key() + b"\n")
-        return cls.from_environment(path)
+        try:
+            return cls.from_environment(path)
+        except BadKey as exc:
+            raise BadKey(
+                f"the embedded server's key file {path} is unusable ({exc}): delete it and a new "
+                "one is made (tokens in older transcripts then no longer resume)"
+            ) from None
 
     @classmethod
     def from_environment(cls, key_file: Path | None = None, ttl: int | None = None) -> TokenCodec:
         """Keys from ``key_file`` (one per line) or ``SUNBOT_SERVER_KEYS``, else a fresh key;
-        ``ttl``: seconds a token stays valid (``None``: forever)."""
+        ``ttl``: seconds a token stays valid (``None``: forever).
+
+        Raises:
+            BadKey: a key is malformed, or the key file is empty or not text.
+            OSError: the key file cannot be read.
+        """
         raw: list[str] = []
         if key_file is not None:
-            raw = [line.strip() for line in key_file.read_text().splitlines() if line.strip()]
+            try:
+                text = key_file.read_bytes().decode("ascii")
+            except UnicodeDecodeError:
+                raise BadKey(f"{key_file} is not a text file of keys") from None
+            raw = [line.strip() for line in text.splitlines() if line.strip()]
+            if not raw:
+                raise BadKey(f"{key_file} holds no key")
         elif os.environ.get("SUNBOT_SERVER_KEYS"):
             raw = [k.strip() for k in os.environ["SUNBOT_SERVER_KEYS"].split(",") if k.strip()]
         return cls([k.encode() for k in raw] or None, ttl)

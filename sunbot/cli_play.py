@@ -1,0 +1,384 @@
+"""``sunbot play``: one run (or match) with a live view, a summary and a transcript.
+
+Every mistake in the command line is a usage error (exit 2) with a message, not a
+traceback; Ctrl-C stops a run after the current step (a second Ctrl-C stops it at once),
+and either way the transcript is whole and ``--resume`` continues it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+from types import FrameType
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console, RenderableType
+from rich.markup import escape
+
+import strategies
+from sunbot import views
+from sunbot.client import GameboardClient, Position
+from sunbot.games import GameInfo, get_game
+from sunbot.mirror import Divergence, Mirror
+from sunbot.resume import Resume, load_resume
+from sunbot.runner import RunSummary, play_run
+from sunbot.server import TokenCodec, create_app
+from sunbot.server.tokens import BadKey
+from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.views.common import live_view, summary_table
+
+console = Console()
+err_console = Console(stderr=True)
+
+#: Exit codes of ``sunbot play``.
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    """Print ``error: message`` on standard error and return the ``typer.Exit`` to raise."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+class _LatestView:
+    """A renderable that draws the latest position only when rich refreshes the screen."""
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+        self.state: dict[str, Any] | None = None
+
+    def __rich__(self) -> RenderableType:
+        if self.state is None:
+            return "starting…"
+        return views.render(self.slug, self.state)
+
+
+class StopOnInterrupt:
+    """While active, the first Ctrl-C asks the run to stop after its current step; the
+    second raises ``KeyboardInterrupt`` at once. Works only in the main thread (elsewhere it
+    does nothing)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def __call__(self) -> bool:
+        return self.requested
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        err_console.print("[yellow]stopping after this step[/] (Ctrl-C again to stop at once)")
+
+    def __enter__(self) -> StopOnInterrupt:
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread
+            self._previous = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def check_server_url(server: str | None) -> None:
+    """Refuse a ``--server`` that is not an absolute http(s) URL (exit 2)."""
+    if server is None:
+        return
+    try:
+        url = httpx.URL(server)
+    except (httpx.InvalidURL, ValueError, TypeError):
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        hint = f" (did you mean http://{server}?)" if "://" not in server else ""
+        raise fail(f"--server needs a URL such as https://gameboard.gg, got {server!r}{hint}")
+
+
+def play_command(
+    game: Annotated[
+        str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Run seed (random when omitted).")] = None,
+    strategy: Annotated[str | None, typer.Option(help="Strategy name (default per game).")] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(help="Server origin, e.g. https://gameboard.gg (default: embedded)."),
+    ] = None,
+    max_voyages: Annotated[
+        int | None, typer.Option(min=1, help="Keelhold: END_RUN at port after voyage N.")
+    ] = None,
+    max_days: Annotated[
+        int | None,
+        typer.Option(min=1, help="Sunloaf/Naptuft: end after day N (default 40 / 10)."),
+    ] = None,
+    transcript: Annotated[
+        Path | None, typer.Option(help="Transcript path (default: transcripts/<game>-seed…).")
+    ] = None,
+    no_transcript: Annotated[
+        bool, typer.Option("--no-transcript", help="Write no transcript.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Stop at the first mirror divergence (exit 3).")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="No live view; print only the summary.")
+    ] = False,
+    seats: Annotated[
+        int, typer.Option(min=1, max=6, help="Match games: seats our strategy plays.")
+    ] = 1,
+    match: Annotated[
+        str | None, typer.Option(help="Match games: join this match id on --server.")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, dir_okay=False, help="Continue the run recorded in this transcript."
+        ),
+    ] = None,
+) -> None:
+    """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
+    check_server_url(server)
+    if transcript is not None and no_transcript:
+        raise fail("--transcript and --no-transcript contradict each other")
+    if resume is not None:
+        given = [
+            name
+            for name, value in (
+                ("--seed", seed),
+                ("--strategy", strategy),
+                ("--max-voyages", max_voyages),
+                ("--max-days", max_days),
+                ("--transcript", transcript),
+            )
+            if value is not None
+        ] + (["--no-transcript"] if no_transcript else [])
+        if given:
+            raise fail(
+                f"--resume continues the recorded run with its own seed, strategy, cap and "
+                f"transcript: drop {', '.join(given)}"
+            )
+        _resume_run(resume, game, server, strict, quiet)
+        return
+    if game is None:
+        raise fail("give a GAME to play (or --resume FILE)")
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise fail(str(exc.args[0])) from None
+    if not no_transcript and transcript is not None and transcript.exists():
+        raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
+    if info.kind == "match":
+        if max_voyages is not None or max_days is not None:
+            raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
+        from sunbot.match_play import play_match_command
+
+        code = play_match_command(
+            game=info.slug,
+            seed=seed,
+            strategy=strategy,
+            server=server,
+            match_id=match,
+            seats=seats,
+            transcript=None if no_transcript else transcript,
+            write_transcript=not no_transcript,
+            strict=strict,
+            quiet=quiet,
+            console=console,
+        )
+        raise typer.Exit(code)
+    if match is not None or seats != 1:
+        raise fail("--seats and --match apply to match games only")
+    cap = _cap(info, max_voyages, max_days)
+    name = strategy or strategies.default_name(info.slug)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    path = None if no_transcript else (transcript or default_path(info.slug, seed, name))
+    writer = _open_writer(path, append=False)
+    _run(info, seed, name, server, cap, writer, strict, quiet, None)
+
+
+def _resume_run(
+    path: Path, game: str | None, server: str | None, strict: bool, quiet: bool
+) -> None:
+    writer = _open_writer(path, append=True)
+    assert writer is not None
+    try:
+        resumed = load_resume(path)
+    except (ValueError, OSError) as exc:
+        writer.close()
+        raise fail(str(exc)) from None
+    head = resumed.header
+    if game is not None and game != head["game"]:
+        writer.close()
+        raise fail(f"{path} is a {head['game']} run, not {game}")
+    try:
+        info = get_game(str(head["game"]))
+    except KeyError as exc:
+        writer.close()
+        raise fail(str(exc.args[0])) from None
+    if server is None and head["server"] != "embedded":
+        server = str(head["server"])
+    writer.truncate(resumed.offset)
+    _run(
+        info,
+        head["seed"],
+        str(head["strategy"]),
+        server,
+        head.get("cap"),
+        writer,
+        strict,
+        quiet,
+        resumed,
+    )
+
+
+def _cap(info: GameInfo, voyages: int | None, days: int | None) -> int | None:
+    if voyages is not None and info.cap_field != "voyage":
+        raise fail(f"--max-voyages does not apply to {info.slug}")
+    if days is not None and info.cap_field != "day":
+        raise fail(f"--max-days does not apply to {info.slug}")
+    cap = voyages if voyages is not None else days
+    return cap if cap is not None else info.default_cap
+
+
+def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:
+    if path is None:
+        return None
+    try:
+        return TranscriptWriter(path, append=append)
+    except FileExistsError:
+        raise fail(f"{path} exists: pick another --transcript (or --resume a cut run)") from None
+    except OSError as exc:
+        raise fail(f"cannot write the transcript {path}: {exc.strerror or exc}") from None
+
+
+def _run(
+    info: GameInfo,
+    seed: int,
+    name: str,
+    server: str | None,
+    cap: int | None,
+    writer: TranscriptWriter | None,
+    strict: bool,
+    quiet: bool,
+    resume: Resume | None,
+) -> None:
+    try:
+        try:
+            bot = strategies.create(info.slug, name, random.Random(seed))
+        except (strategies.UnknownStrategy, ValueError) as exc:
+            raise fail(str(exc)) from None
+        codec = None
+        if not server:
+            try:
+                codec = TokenCodec.embedded()
+            except (BadKey, OSError) as exc:
+                raise fail(str(exc)) from None
+        stop = StopOnInterrupt()
+        try:
+            with stop:
+                summary = asyncio.run(
+                    _play(
+                        info.slug,
+                        seed,
+                        name,
+                        bot,
+                        server,
+                        codec,
+                        cap,
+                        writer,
+                        strict,
+                        quiet,
+                        resume,
+                        stop,
+                    )
+                )
+        except KeyboardInterrupt:
+            where = f": sunbot play --resume {writer.path}" if writer else ""
+            err_console.print(f"[yellow]interrupted[/]; the transcript is whole{escape(where)}")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        if writer is not None:
+            writer.close()
+    _print_summary(summary)
+    if summary.ended_by == "interrupted":
+        err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if summary.ended_by == "error":
+        raise typer.Exit(EXIT_ERROR)
+    if summary.ended_by == "strict" or (strict and summary.divergences):
+        raise typer.Exit(EXIT_DIVERGED)
+
+
+async def _play(
+    slug: str,
+    seed: int,
+    name: str,
+    bot: strategies.Strategy,
+    server: str | None,
+    codec: TokenCodec | None,
+    cap: int | None,
+    writer: TranscriptWriter | None,
+    strict: bool,
+    quiet: bool,
+    resume: Resume | None,
+    stop: StopOnInterrupt,
+) -> RunSummary:
+    if server:
+        client = GameboardClient(server)
+        label = server
+    else:
+        transport = httpx.ASGITransport(app=create_app(codec))
+        client = GameboardClient(transport=transport)
+        label = "embedded"
+    view = _LatestView(slug)
+    with live_view(console, view, quiet) as live:
+
+        def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
+            view.state = pos.state or pos.observation
+            for d in found[:5]:
+                out = live.console if live else err_console
+                out.print(f"[yellow]mirror divergence[/] {escape(str(d))}")
+
+        async with client:
+            return await play_run(
+                client,
+                slug,
+                seed,
+                bot,
+                strategy_name=name,
+                cap=cap,
+                strict=strict,
+                mirror=Mirror(slug),
+                transcript=writer,
+                server_label=label,
+                on_position=on_position,
+                resume=resume,
+                should_stop=stop,
+            )
+
+
+def _print_summary(s: RunSummary) -> None:
+    rows: dict[str, Any] = {"score": s.score}
+    if s.final_state:
+        rows.update(views.summary(s.game, s.final_state))
+    rows.update(
+        {
+            "steps": s.steps,
+            "refused": s.refused,
+            "ended by": s.ended_by + (f" ({s.error})" if s.error else ""),
+            "mirror checked": s.responses_checked,
+            "divergences": len(s.divergences),
+            "retries": s.retries,
+            "time": f"{s.elapsed_s:.2f} s",
+        }
+    )
+    console.print(summary_table(f"{s.game} · seed {s.seed} · {s.strategy}", rows))
+    if s.transcript:
+        console.print(f"transcript: {escape(str(s.transcript))}", soft_wrap=True)
