@@ -8,6 +8,7 @@ error: :meth:`GameboardClient.act` returns a :class:`Rejected`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -104,7 +105,9 @@ class GameboardClient:
         transport: an httpx transport (e.g. ``httpx.ASGITransport(app=...)``); ``None`` uses
             the network.
         policy: retry bounds (:class:`RetryPolicy`).
-        timeout: seconds per request (connect, read, write, pool).
+        timeout: seconds per request phase (connect, each read, write, pool).
+        deadline: seconds one attempt may take in all, however slowly bytes trickle in
+            (default ``4 * timeout``); past it the attempt fails as a timeout and is retried.
     """
 
     def __init__(
@@ -114,9 +117,11 @@ class GameboardClient:
         transport: httpx.AsyncBaseTransport | None = None,
         policy: RetryPolicy | None = None,
         timeout: float = 15.0,
+        deadline: float | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.policy = policy or RetryPolicy()
+        self.deadline = deadline if deadline is not None else 4 * timeout
         self.retries = 0
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -179,8 +184,14 @@ class GameboardClient:
     async def _once(
         self, method: str, url: str, params: dict[str, Any] | None, body: dict[str, Any] | None
     ) -> Any:
-        async with self._http.stream(method, url, params=params, json=body) as resp:
-            raw = await _read_capped(resp)
+        try:
+            async with asyncio.timeout(self.deadline):
+                async with self._http.stream(method, url, params=params, json=body) as resp:
+                    raw = await _read_capped(resp)
+        except TimeoutError:
+            raise httpx.ReadTimeout(
+                f"the answer was not complete within {self.deadline:g} s"
+            ) from None
         status = resp.status_code
         if status in RETRY_STATUSES:
             raise TransientHTTPError(

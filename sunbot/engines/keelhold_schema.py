@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from sunbot.engines import keelhold as kh
-from sunbot.engines.keelhold_gen import CONDITIONS
+from sunbot.engines.keelhold_gen import CONDITIONS, CONDITIONS_FROM, params_for, wind_limit
 
 NonNeg = Annotated[StrictInt, Field(ge=0)]
 Hatch = Annotated[StrictInt, Field(ge=0, le=6)]
@@ -34,25 +34,29 @@ class Crate(_Strict):
 
 
 class Params(_Strict):
-    """A voyage's terms (spec "State", ``params``); cadences are ``None`` when off."""
+    """A voyage's terms (spec "State", ``params``); cadences are ``None`` when off.
 
-    tolerance: NonNeg
-    capacity: Annotated[StrictInt, Field(ge=1)]
-    manifestSize: Annotated[StrictInt, Field(ge=2)]
-    cargoTypes: Annotated[StrictInt, Field(ge=1)]
-    weightMin: Annotated[StrictInt, Field(ge=1)]
-    weightMax: Annotated[StrictInt, Field(ge=1)]
-    quota: Annotated[StrictInt, Field(ge=1)]
-    wind: StrictInt
+    The bounds are sanity limits far above any ramp (a state must not be able to make a
+    step draw millions of crates), not rules.
+    """
+
+    tolerance: Annotated[StrictInt, Field(ge=0, le=10**6)]
+    capacity: Annotated[StrictInt, Field(ge=1, le=100)]
+    manifestSize: Annotated[StrictInt, Field(ge=2, le=20)]
+    cargoTypes: Annotated[StrictInt, Field(ge=1, le=100)]
+    weightMin: Annotated[StrictInt, Field(ge=1, le=10**6)]
+    weightMax: Annotated[StrictInt, Field(ge=1, le=10**6)]
+    quota: Annotated[StrictInt, Field(ge=1, le=10**4)]
+    wind: Annotated[StrictInt, Field(ge=-(10**6), le=10**6)]
     openBays: Annotated[list[Hatch], Field(min_length=1, max_length=7)]
-    queueSize: Annotated[StrictInt, Field(ge=1)]
-    jamEvery: Annotated[StrictInt, Field(ge=1)] | None
-    jamLength: NonNeg
-    maxJams: NonNeg
-    rushEvery: Annotated[StrictInt, Field(ge=1)] | None
-    rushWindow: Annotated[StrictInt, Field(ge=1)]
-    ballastEvery: Annotated[StrictInt, Field(ge=1)] | None
-    squallEvery: Annotated[StrictInt, Field(ge=1)] | None
+    queueSize: Annotated[StrictInt, Field(ge=1, le=20)]
+    jamEvery: Annotated[StrictInt, Field(ge=1, le=10**4)] | None
+    jamLength: Annotated[StrictInt, Field(ge=0, le=10**4)]
+    maxJams: Annotated[StrictInt, Field(ge=0, le=7)]
+    rushEvery: Annotated[StrictInt, Field(ge=1, le=10**4)] | None
+    rushWindow: Annotated[StrictInt, Field(ge=1, le=10**4)]
+    ballastEvery: Annotated[StrictInt, Field(ge=1, le=10**4)] | None
+    squallEvery: Annotated[StrictInt, Field(ge=1, le=10**4)] | None
     conditions: list[Literal[CONDITIONS]]  # type: ignore[valid-type]
 
 
@@ -72,9 +76,11 @@ class KeelholdState(_Strict):
     chain: Annotated[StrictInt, Field(ge=0, le=7)]
     lotsShipped: NonNeg
     arms: Annotated[list[StrictInt], Field(min_length=7, max_length=7)]
-    hold: Annotated[list[list[Crate]], Field(min_length=7, max_length=7)]
+    hold: Annotated[
+        list[Annotated[list[Crate], Field(max_length=100)]], Field(min_length=7, max_length=7)
+    ]
     jammedUntil: Annotated[list[NonNeg], Field(min_length=7, max_length=7)]
-    queue: list[Crate]
+    queue: Annotated[list[Crate], Field(max_length=20)]
     params: Params
     next: Params
     safeBays: list[Hatch]
@@ -98,16 +104,21 @@ def check_shape(state: Any) -> None:
         raise ValueError(f"malformed keelhold state: {_first_error(exc)}") from None
 
 
-def check_state(state: Any) -> None:
+def check_state(state: Any, *, ramp: bool = True) -> None:
     """Raise ``ValueError`` unless ``state`` is a well-formed, self-consistent state.
 
     Checks the schema, then what the rules derive: trim (formula), listing, arms, hatch
     contents against capacity and the manifest, crate ids, the queue length, the phase
-    and cause pairing, and ``safeBays``/``listingBays``/``castOffSafe`` recomputed.
+    and cause pairing, and ``safeBays``/``listingBays``/``castOffSafe`` recomputed. With
+    ``ramp`` (the local server), ``params`` and ``next`` must also be this project's terms
+    for their voyage, conditions and wind (``docs/rules/keelhold.md``); the mirror checks a
+    foreign server's states with ``ramp=False``, since the ramp is a local choice.
     """
     check_shape(state)
     s: dict[str, Any] = state
     p = s["params"]
+    if ramp:
+        _check_ramp(s)
     if s["arms"] != kh.arms_for(p["conditions"]):
         raise ValueError("inconsistent state: arms do not follow the voyage's conditions")
     if s["trim"] != kh.compute_trim(s):
@@ -137,3 +148,21 @@ def check_state(state: Any) -> None:
     for field in ("phase", "safeBays", "listingBays", "castOffSafe"):
         if expected[field] != s[field]:
             raise ValueError(f"inconsistent state: {field} is not what the rules derive")
+
+
+def _check_ramp(s: dict[str, Any]) -> None:
+    """``params`` and ``next`` are the ramp's terms for their voyage, conditions and wind."""
+    for field, voyage in (("params", s["voyage"]), ("next", s["voyage"] + 1)):
+        terms = s[field]
+        conds = terms["conditions"]
+        if abs(terms["wind"]) > wind_limit(voyage):
+            raise ValueError(
+                f"inconsistent state: {field}.wind is out of range for voyage {voyage}"
+            )
+        if (voyage < CONDITIONS_FROM and conds) or len(conds) > 2:
+            raise ValueError(f"inconsistent state: {field}.conditions do not fit voyage {voyage}")
+        expected = params_for(voyage, conds, terms["wind"])
+        if field == "params" and "squall" in conds:
+            expected["wind"] = terms["wind"]  # a squall may have flipped it this voyage
+        if terms != expected:
+            raise ValueError(f"inconsistent state: {field} are not the terms of voyage {voyage}")

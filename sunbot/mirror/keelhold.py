@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from sunbot.engines import keelhold as kh
 from sunbot.engines.keelhold_gen import CONDITIONS_FROM, params_for
-from sunbot.engines.keelhold_schema import Crate, Params, check_state
+from sunbot.engines.keelhold_schema import Crate, Params, check_shape, check_state
 from sunbot.mirror import Finding
 
 
@@ -103,7 +103,7 @@ def _first(exc: ValidationError) -> str:
 def check_initial(state: dict[str, Any]) -> list[Finding]:
     """The opening must be consistent and be voyage 1, turn 0, nothing scored or aboard."""
     try:
-        check_state(state)
+        check_state(state, ramp=False)
     except ValueError as exc:
         return [Finding("state", "a consistent opening position", "inconsistent", str(exc))]
     opening = {
@@ -131,6 +131,7 @@ def expected_after(
     Raises:
         IllegalAction: the rules refuse ``action`` in ``prev``.
     """
+    check_shape(prev)  # bounded terms: a hostile answer cannot make the replay draw forever
     draws = ReplayDraws(prev, got)
     expected = kh.step_with_draws(prev, action, draws)
     if "rng" in got:

@@ -24,6 +24,7 @@ import sunbot
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, available, get_game, resolve
 from sunbot.server.clock import Clock, MonotonicClock
+from sunbot.server.limits import BodyLimit
 from sunbot.server.match_state import MatchRegistry
 from sunbot.server.matches import match_router
 from sunbot.server.tokens import BadToken, TokenCodec
@@ -121,6 +122,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         description="Gameboard-compatible local server for the sunbot engines.",
     )
     app.state.codec = codec
+    app.add_middleware(BodyLimit)
     app.state.matches = MatchRegistry()
     app.include_router(match_router(clock or MonotonicClock(), app.state.matches))
 

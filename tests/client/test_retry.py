@@ -248,3 +248,29 @@ def test_parse_retry_after():
         email.utils.formatdate(now + 30, usegmt=True), now=now
     ) == pytest.approx(30)
     assert parse_retry_after(email.utils.formatdate(now - 30, usegmt=True), now=now) == 0.0
+
+
+async def test_an_answer_that_trickles_in_hits_the_attempt_deadline():
+    from starlette.responses import StreamingResponse
+
+    app = FastAPI()
+
+    @app.get("/api/games/{slug}/init")
+    async def drip(slug: str):
+        async def gen():
+            for _ in range(100):
+                yield b" "
+                await asyncio.sleep(0.1)
+
+        return StreamingResponse(gen(), media_type="application/json")
+
+    rec = Recorder()
+    policy = RetryPolicy(
+        attempts=2, total_seconds=30, initial_wait=0.01, max_wait=0.02, sleep=rec.sleep
+    )
+    with LoopbackServer(app) as srv:
+        t0 = time.monotonic()
+        async with GameboardClient(srv.url, policy=policy, timeout=0.5, deadline=0.6) as c:
+            with pytest.raises(httpx.ReadTimeout, match="not complete within"):
+                await c.init("keelhold", 7)
+        assert time.monotonic() - t0 < 5 and len(rec.waits) == 1

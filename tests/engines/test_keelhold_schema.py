@@ -56,3 +56,20 @@ def test_tampered_states_are_refused_with_the_field_named(edit, needle):
 def test_non_dict_refused():
     with pytest.raises(ValueError, match="malformed"):
         check_state([1, 2, 3])
+
+
+def test_terms_must_be_the_ramps_and_bounded():
+    s = _played(7, 12)
+    big = copy.deepcopy(s)
+    big["params"]["queueSize"] = 3_000_000
+    with pytest.raises(ValueError, match="queueSize"):
+        check_state(big)
+    off_ramp = copy.deepcopy(s)
+    off_ramp["params"]["queueSize"] = 4
+    with pytest.raises(ValueError, match="terms of voyage"):
+        check_state(off_ramp)
+    check_state(off_ramp, ramp=False)  # a foreign server's ramp is its own business
+    windy = copy.deepcopy(s)
+    windy["next"]["wind"] = 9
+    with pytest.raises(ValueError, match=r"next\.wind"):
+        check_state(windy)

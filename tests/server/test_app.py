@@ -164,3 +164,33 @@ def test_server_keys_rotate():
     assert TokenCodec([k2, k1]).decode("keelhold", tok) == {"a": 1}  # old key still reads
     with pytest.raises(ValueError, match="badToken"):
         TokenCodec([k2]).decode("keelhold", tok)  # a retired key's tokens are refused
+
+
+async def test_oversized_bodies_are_413_before_parsing(http):
+    big = b'{"action": {"type": "PLACE", "bay": 3}, "stateToken": "' + b"a" * (1024 * 1024) + b'"}'
+    r = await http.post(
+        "/api/games/keelhold/action", content=big, headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413 and r.json()["ok"] is False
+
+    async def chunks():
+        for _ in range(20):
+            yield b"x" * 100_000
+
+    r = await http.post(
+        "/api/games/keelhold/action", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413
+
+
+async def test_a_huge_queue_in_a_plain_state_is_refused_fast(http):
+    import time
+
+    s = kh.init(7)
+    s["params"]["queueSize"] = 3_000_000
+    t0 = time.perf_counter()
+    r = await http.post(
+        "/api/games/keelhold/action", json={"state": s, "action": {"type": "PLACE", "bay": 3}}
+    )
+    assert r.status_code == 400 and "queueSize" in r.json()["reason"]
+    assert time.perf_counter() - t0 < 1.0
