@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -13,12 +14,13 @@ from rich.rule import Rule
 from rich.table import Table
 
 from sunbot import views
-from sunbot.export import to_csv, to_markdown
+from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
 from sunbot.transcripts import Transcript, read_transcript
 
 console = Console()
+err = Console(stderr=True)
 EXIT_DIVERGED, EXIT_CUT = 3, 4
 
 
@@ -62,6 +64,9 @@ def replay_command(
     except KeyError as exc:
         console.print(f"[bold red]error:[/] {exc.args[0]}")
         raise typer.Exit(2) from None
+    if step and not sys.stdin.isatty():
+        console.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
+        raise typer.Exit(2)
     if show or step:
         for index, state in report.positions:
             console.print(Rule(f"step {index}"))
@@ -70,6 +75,7 @@ def replay_command(
                 break
     _print_findings("mirror divergence", report.divergences)
     _print_findings("re-play mismatch", report.mismatches)
+    _print_findings("result-line inconsistenc", report.inconsistent, plural=("y", "ies"))
     if report.replayed:
         replayed = "re-played through the engine"
     elif n_views and not t.steps:
@@ -78,20 +84,28 @@ def replay_command(
         replayed = "not re-played (not a local run)"
     style = "green" if report.ok else "red"
     console.print(
-        f"[{style}]checked {report.checked} answers: {len(report.divergences)} divergences, "
-        f"{len(report.mismatches)} mismatches[/] · {replayed}"
-        + ("" if t.result else " · no result line")
+        f"[{style}]checked {_n(report.checked, 'answer')}: "
+        f"{_n(len(report.divergences), 'divergence')}, "
+        f"{_n(len(report.mismatches), 'mismatch', 'mismatches')}[/] · {replayed}"
+        + ("" if t.result else " · [yellow]no result line (the run did not finish)[/]"),
+        soft_wrap=True,
     )
     if strict and not report.ok:
         raise typer.Exit(EXIT_DIVERGED)
-    if strict and t.error:
+    if strict and (t.error or t.result is None):
         raise typer.Exit(EXIT_CUT)
 
 
-def _print_findings(kind: str, found: list[Divergence], limit: int = 30) -> None:
+def _n(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _print_findings(
+    kind: str, found: list[Divergence], limit: int = 30, plural: tuple[str, str] = ("", "s")
+) -> None:
     if not found:
         return
-    table = Table(title=f"{len(found)} {kind}{'s' if len(found) != 1 else ''}")
+    table = Table(title=f"{len(found)} {kind}{plural[len(found) != 1]}")
     for col in ("step", "field", "expected", "got", "note"):
         table.add_column(col, overflow="fold")
     for d in found[:limit]:
@@ -117,16 +131,31 @@ def export_command(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Transcript (.jsonl).")],
     format: Annotated[ExportFormat, typer.Option(help="csv or md.")] = ExportFormat.csv,
     out: Annotated[
-        Path | None, typer.Option(help="Output file (default: standard output).")
+        Path | None,
+        typer.Option(help="Output file, which must not exist yet (default: standard output)."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing --out file (never the transcript).")
+    ] = False,
 ) -> None:
     """Turn a transcript into a per-step table (action, score, key state)."""
+    if out is not None and out.exists():
+        same = out.resolve() == file.resolve()
+        if same or out.is_dir() or not force:
+            why = "is the transcript" if same else "exists"
+            hint = "" if same or out.is_dir() else " (--force replaces it)"
+            err.print(f"[bold red]error:[/] {out} {why}{hint}", soft_wrap=True)
+            raise typer.Exit(2)
     t = _load(file)
     text = to_csv(t) if format is ExportFormat.csv else to_markdown(t)
     if out is None:
         typer.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
-        console.print(f"wrote {out} ({len(t.steps) + 1} rows)")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            err.print(f"[bold red]error:[/] cannot write {out}: {exc.strerror or exc}")
+            raise typer.Exit(2) from None
+        err.print(f"wrote {out} ({len(rows(t))} rows)")
     if t.error:
-        console.print(f"[yellow]transcript cut:[/] {t.error}", highlight=False)
+        err.print(f"[yellow]transcript cut:[/] {t.error}", highlight=False, soft_wrap=True)

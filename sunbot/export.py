@@ -83,9 +83,18 @@ def _columns(table: list[dict[str, Any]]) -> list[str]:
     return cols
 
 
+def _cell(value: Any) -> Any:
+    """Table cells: ``None`` is empty, booleans are ``true``/``false`` (as in JSON)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
 def to_csv(t: Transcript) -> str:
     """The table as CSV (header row first)."""
-    table = rows(t)
+    table = [{k: _cell(v) for k, v in row.items()} for row in rows(t)]
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=_columns(table), restval="", lineterminator="\n")
     writer.writeheader()
@@ -105,6 +114,6 @@ def to_markdown(t: Transcript) -> str:
         "|" + "---|" * len(cols),
     ]
     for row in table:
-        cells = [str(row.get(c, "")).replace("|", "\\|") for c in cols]
+        cells = [str(_cell(row.get(c))).replace("|", "\\|") for c in cols]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

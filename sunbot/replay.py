@@ -36,21 +36,23 @@ class ReplayReport:
     """What a replay found.
 
     ``divergences``: the mirror's findings; ``mismatches``: where the local re-play differs
-    from the recorded answers (empty when ``replayed`` is false); ``positions``: the
+    from the recorded answers (empty when ``replayed`` is false); ``inconsistent``: where the
+    result line disagrees with the recorded lines (score, steps, divergences, …); ``positions``: the
     recorded positions in order (init first) with the step index that produced each.
     """
 
     game: str
     divergences: list[Divergence] = field(default_factory=list)
     mismatches: list[Divergence] = field(default_factory=list)
+    inconsistent: list[Divergence] = field(default_factory=list)
     replayed: bool = False
     checked: int = 0
     positions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        """No divergence and no mismatch."""
-        return not self.divergences and not self.mismatches
+        """No divergence, no mismatch, and a result line that agrees with the steps."""
+        return not self.divergences and not self.mismatches and not self.inconsistent
 
 
 def is_local(server: str) -> bool:
@@ -67,7 +69,9 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     """
     game = get_game(str(t.header["game"]))
     if game.kind == "match":
-        return _replay_match(game, t)
+        report = _replay_match(game, t)
+        report.inconsistent = check_result(t)
+        return report
     report = ReplayReport(game=game.slug)
     if t.init is None:
         return report
@@ -84,11 +88,41 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
             prev = step["response"]
     report.divergences = list(mirror.divergences)
     report.checked = mirror.responses_checked
+    report.inconsistent = check_result(t)
     want = is_local(str(t.header.get("server", ""))) if local is None else local
     if want:
         report.replayed = True
         report.mismatches = _replay_locally(game, t)
     return report
+
+
+def check_result(t: Transcript) -> list[Divergence]:
+    """Where the ``result`` line disagrees with the lines before it (none without one)."""
+    if t.result is None:
+        return []
+    recorded = [s["mirror"]["divergences"] for s in t.steps]
+    if t.init is not None:
+        recorded.append(t.init["mirror"]["divergences"])
+    views = [r for r in t.other if r["type"] == "view"]
+    recorded += [r.get("mirror", {}).get("divergences", []) for r in views]
+    expected: dict[str, Any] = {"divergences": sum(len(d) for d in recorded)}
+    if t.init is not None:
+        answers = [t.init["response"], *(s["response"] for s in t.steps)]
+        last = [a for a in answers if a.get("ok") is not False][-1]
+        expected.update(
+            steps=len(t.steps),
+            score=last.get("score"),
+            gameOver=last.get("gameOver"),
+            refused=sum(1 for s in t.steps if s["response"].get("ok") is False),
+        )
+    else:
+        expected["steps"] = sum(1 for r in t.other if r["type"] == "command")
+    last_index = t.steps[-1]["index"] if t.steps else len(views)
+    return [
+        Divergence(int(last_index), f"result.{key}", value, t.result.get(key), "result line")
+        for key, value in expected.items()
+        if t.result.get(key) != value
+    ]
 
 
 def _replay_match(game: GameInfo, t: Transcript) -> ReplayReport:

@@ -225,3 +225,68 @@ def test_every_game_plays_then_replays_strict_and_catches_an_altered_number(
     report = replay(read_transcript(altered))
     first = (report.divergences or report.mismatches)[0]
     assert (first.step, first.path) == (step, field)
+
+
+def _rewrite(path: Path, tmp_path: Path, name: str, edit) -> Path:
+    lines = path.read_text().splitlines()
+    out = tmp_path / name
+    out.write_text("\n".join(edit(lines)) + "\n")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("score", 999_999), ("steps", 3), ("divergences", 7), ("gameOver", False), ("refused", 2)],
+)
+def test_an_edited_result_line_is_inconsistent(recorded, tmp_path, key, value):
+    def edit(lines):
+        result = json.loads(lines[-1])
+        result[key] = value
+        return [*lines[:-1], json.dumps(result)]
+
+    path = _rewrite(recorded, tmp_path, "r.jsonl", edit)
+    report = replay(read_transcript(path))
+    assert [d.path for d in report.inconsistent] == [f"result.{key}"] and not report.ok
+    res = runner.invoke(app, ["replay", str(path), "--strict"])
+    assert res.exit_code == 3 and f"result.{key}" in res.output
+
+
+def test_a_missing_result_line_fails_strict(recorded, tmp_path):
+    path = _rewrite(recorded, tmp_path, "nores.jsonl", lambda lines: lines[:-1])
+    res = runner.invoke(app, ["replay", str(path)])
+    assert res.exit_code == 0 and "did not finish" in res.output
+    assert runner.invoke(app, ["replay", str(path), "--strict"]).exit_code == 4
+
+
+def test_step_mode_needs_a_terminal(recorded):
+    res = runner.invoke(app, ["replay", str(recorded), "--step"], input="q")
+    assert res.exit_code == 2 and "terminal" in res.output
+
+
+def test_export_never_overwrites_without_force_and_never_the_transcript(recorded, tmp_path):
+    out = tmp_path / "exists.csv"
+    out.write_text("keep")
+    res = runner.invoke(app, ["export", str(recorded), "--out", str(out)])
+    assert res.exit_code == 2 and out.read_text() == "keep"
+    assert (
+        runner.invoke(app, ["export", str(recorded), "--out", str(out), "--force"]).exit_code == 0
+    )
+    assert out.read_text().startswith("step,")
+    before = recorded.read_text()
+    res = runner.invoke(app, ["export", str(recorded), "--out", str(recorded), "--force"])
+    assert (
+        res.exit_code == 2 and "is the transcript" in res.output and recorded.read_text() == before
+    )
+
+
+def test_export_of_a_cut_file_keeps_warnings_out_of_the_data(recorded, tmp_path):
+    path = _rewrite(recorded, tmp_path, "cut.jsonl", lambda lines: [*lines[:8], lines[8][:40]])
+    res = (
+        CliRunner(mix_stderr=False).invoke(app, ["export", str(path)])
+        if "mix_stderr" in CliRunner.__init__.__code__.co_varnames
+        else CliRunner().invoke(app, ["export", str(path)])
+    )
+    assert res.exit_code == 0
+    assert "transcript cut" not in res.stdout
+    rows_out = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert len(rows_out) == 7 and rows_out[0]["ok"] == "true" and rows_out[0]["cause"] == ""
