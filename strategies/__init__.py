@@ -16,12 +16,14 @@ Example ``pyproject.toml`` of a plug-in::
 from __future__ import annotations
 
 import importlib
+import logging
 import random
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 ENTRY_POINT_GROUP = "sunbot.strategies"
+log = logging.getLogger("sunbot.strategies")
 
 Action = dict[str, Any]
 Observation = dict[str, Any]
@@ -96,7 +98,10 @@ def _plugins(game: str) -> dict[str, Any]:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             obj = ep.load()
-        except Exception:  # a broken plug-in must not hide the built-in strategies
+        except Exception as exc:  # a broken plug-in must not hide the built-in strategies
+            log.warning(
+                "strategy plug-in %r did not load: %s: %s", ep.name, type(exc).__name__, exc
+            )
             continue
         games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
         if game in games:

@@ -144,6 +144,8 @@ def play_command(
 ) -> None:
     """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
     check_server_url(server)
+    if seed is not None and not -(2**63) < seed < 2**63:
+        raise fail("--seed must fit in 64 bits")
     if transcript is not None and no_transcript:
         raise fail("--transcript and --no-transcript contradict each other")
     if resume is not None:

@@ -43,7 +43,11 @@ def replay_command(
     ] = False,
     local: Annotated[
         bool | None,
-        typer.Option("--local/--no-local", help="Force or skip the re-play through the engine."),
+        typer.Option(
+            "--local/--no-local",
+            help="Force or skip the re-play through the engine (default: only runs of the "
+            "embedded server or a loopback one).",
+        ),
     ] = None,
 ) -> None:
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""

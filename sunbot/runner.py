@@ -184,7 +184,8 @@ def _resume(
             differed += 1
     if differed:
         log.warning(
-            "the strategy chose differently on %d recorded steps (not deterministic)", differed
+            "the strategy chose differently on %d of the recorded steps (not deterministic)",
+            differed,
         )
     summary.steps = resume.last_index
     summary.refused = resume.refused

@@ -149,7 +149,7 @@ def read_transcript(path: Path) -> Transcript:
     offset = resume_at = 0
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
-            line = raw.decode("utf-8", errors="replace")
+            line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8", errors="replace")
             offset += len(raw)
             if not line.strip():
                 continue
@@ -190,10 +190,14 @@ def _invalid(line: str) -> str | None:
         rec = json.loads(line)
     except json.JSONDecodeError as exc:
         return f"not JSON ({exc.msg})"
+    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        return "not a transcript record (an object with a 'type')"
     try:
         RECORD.validate_python(rec)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "record"
-        return f"{where}: {err['msg']}"
+        if err["type"] == "union_tag_invalid":
+            return f"unknown record type {rec['type']!r}"
+        where = ".".join(str(p) for p in err["loc"][1:]) or "record"
+        return f"{rec['type']} line, {where}: {err['msg']}"
     return None

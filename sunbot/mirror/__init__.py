@@ -134,8 +134,12 @@ class Mirror:
             self.unchecked += 1
             return []
         self.responses_checked += 1
-        findings = list(self.hooks.check_initial(state))
-        findings += self._envelope(state, response)
+        try:
+            findings = list(self.hooks.check_initial(state))
+            findings += self._envelope(state, response)
+        except Exception as exc:  # an opening of another shape must not stop the run
+            note = f"cannot read this opening: {type(exc).__name__}: {exc}"
+            findings = [Finding("state", f"a {self.game.name} opening position", "?", note)]
         return self._record(0, findings)
 
     def check_action(

@@ -20,7 +20,8 @@ def summary_table(title: str, rows: dict[str, Any]) -> Table:
         bad = (key == "divergences" and value not in (0, "0")) or (
             key == "ended by" and "(" in str(value)
         )
-        table.add_row(key, f"[red]{value}[/]" if bad else str(value))
+        text = "-" if value is None else str(value)
+        table.add_row(key, f"[red]{text}[/]" if bad else text)
     return table
 
 
