@@ -14,9 +14,12 @@ import typer
 
 #: Most seeds one benchmark may list (a typo like ``1-10000000000`` fails fast).
 MAX_SEEDS = 1_000_000
+#: Seeds are stored as SQLite INTEGERs: signed 64-bit.
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
 #: ``--cap`` keys -> the games table's ``cap_field``.
 CAP_KEYS: dict[str, str] = {"voyages": "voyage", "voyage": "voyage", "days": "day", "day": "day"}
-_ITEM = re.compile(r"^(\d+)(?:-(\d+))?$")
+#: A seed ``N`` or a range ``A-B``; each may be negative (``-3``, ``-5--1``, ``-2-2``).
+_ITEM = re.compile(r"^(-?[0-9]+)(?:-(-?[0-9]+))?$")
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,20 @@ class Cap:
     text: str
 
 
+def _seed(digits: str, raw: str, where: str) -> int:
+    """``digits`` (``-?[0-9]+``) as a seed, refused outside the signed 64-bit range."""
+    # the length test first: int() refuses strings of more than 4300 digits
+    n = int(digits) if len(digits.lstrip("-")) <= 20 else None
+    if n is None or not MIN_SEED <= n <= MAX_SEED:
+        part = "" if digits == raw or len(raw) > 60 else f" (in {raw!r})"
+        shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
+        raise typer.BadParameter(
+            f"{where}seed {shown}{part} does not fit a signed 64-bit integer"
+            f" ({MIN_SEED} to {MAX_SEED})"
+        )
+    return n
+
+
 def _items(text: str, where: str) -> list[int]:
     out: list[int] = []
     for raw in re.split(r"[,\s]+", text.strip()):
@@ -44,8 +61,8 @@ def _items(text: str, where: str) -> list[int]:
         m = _ITEM.match(raw)
         if m is None:
             raise typer.BadParameter(f"{where}{raw!r} is not a seed N or a range A-B (A <= B)")
-        lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) is not None else lo
+        lo = _seed(m.group(1), raw, where)
+        hi = _seed(m.group(2), raw, where) if m.group(2) is not None else lo
         if hi < lo:
             raise typer.BadParameter(f"{where}range {raw!r} runs backwards")
         if len(out) + (hi - lo + 1) > MAX_SEEDS:
@@ -55,10 +72,14 @@ def _items(text: str, where: str) -> list[int]:
 
 
 def parse_seeds(text: str) -> Seeds:
-    """``"1-500"``, ``"1,2,5-9"``, ``"7"`` -> :class:`Seeds` (non-negative integers).
+    """``"1-500"``, ``"1,2,5-9"``, ``"7"``, ``"-3,5"``, ``"-5--1"`` -> :class:`Seeds`.
+
+    Seeds are signed 64-bit integers (as stored); a negative one is written with its sign,
+    also as a range end. On the command line write ``--seeds=-3,5`` (or ``--seeds -3,5``).
 
     Raises:
-        typer.BadParameter: a malformed item, a backwards range, no seed, too many seeds.
+        typer.BadParameter: a malformed item, a backwards range, a seed outside the signed
+            64-bit range, no seed, too many seeds.
     """
     if isinstance(text, Seeds):  # typer may hand a default through the parser
         return text
@@ -73,12 +94,20 @@ def read_seeds_file(path: Path) -> Seeds:
     ``#`` starts a comment.
 
     Raises:
-        typer.BadParameter: unreadable file, a malformed item (with its line), no seed.
+        typer.BadParameter: unreadable, binary or non-UTF-8 file, a malformed item (with its
+            line), no seed.
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise typer.BadParameter(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise typer.BadParameter(
+            f"{path} is not a UTF-8 text file (byte {exc.start}: {exc.reason})"
+        ) from None
+    if "\x00" in text:
+        raise typer.BadParameter(f"{path} is a binary file, not a text file of seeds")
+    lines = text.splitlines()
     values: list[int] = []
     for i, line in enumerate(lines, start=1):
         values += _items(line.split("#", 1)[0], f"{path}:{i}: ")

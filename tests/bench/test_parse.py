@@ -17,6 +17,13 @@ from sunbot.bench.parse import Cap, parse_cap, parse_seeds, read_seeds_file
         (" 3 , 1-2 ", (3, 1, 2)),
         ("1-3,2-4", (1, 2, 3, 4)),  # repeats dropped, first order kept
         ("0-0", (0,)),
+        # negative seeds (sunbot play takes them), also as range ends
+        ("-3,5", (-3, 5)),
+        ("-5--3", (-5, -4, -3)),
+        ("-1-1", (-1, 0, 1)),
+        # the signed 64-bit limits the store keeps
+        ("-9223372036854775808", (-(2**63),)),
+        ("9223372036854775806-9223372036854775807", (2**63 - 2, 2**63 - 1)),
     ],
 )
 def test_seed_lists_and_ranges(text, seeds):
@@ -29,7 +36,14 @@ def test_seed_lists_and_ranges(text, seeds):
         ("5-1", "runs backwards"),
         ("a", "'a' is not a seed"),
         ("1-", "'1-' is not a seed"),
-        ("-3", "'-3' is not a seed"),
+        ("--3", "'--3' is not a seed"),
+        ("1--", "'1--' is not a seed"),
+        ("1--3", "range '1--3' runs backwards"),
+        ("\u0661", "is not a seed"),  # a non-ASCII digit
+        ("99999999999999999999999", "seed 99999999999999999999999 does not fit a signed 64-bit"),
+        ("1-9223372036854775808", r"9223372036854775808 \(in '1-9223372036854775808'\) does not"),
+        ("-9223372036854775809", "does not fit a signed 64-bit integer"),
+        ("9" * 5000, r"\(5000 digits\) does not fit"),  # past int()'s 4300-digit limit
         ("1.5", "'1.5' is not a seed"),
         ("", "no seeds"),
         ("1-2000000", "more than 1,000,000 seeds"),
@@ -52,6 +66,30 @@ def test_seeds_file(tmp_path):
         read_seeds_file(f)
     with pytest.raises(typer.BadParameter, match="cannot read"):
         read_seeds_file(tmp_path / "missing.txt")
+
+
+def test_seeds_file_with_negative_and_out_of_range_seeds(tmp_path):
+    f = tmp_path / "seeds.txt"
+    f.write_text("-3\n-2-0, 7 # mixed\n")
+    assert read_seeds_file(f).values == (-3, -2, -1, 0, 7)
+    f.write_text("1\n99999999999999999999999\n")
+    with pytest.raises(typer.BadParameter, match=r"seeds.txt:2: seed 9+ does not fit"):
+        read_seeds_file(f)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe1\n", r"is not a UTF-8 text file \(byte 0: invalid start byte\)"),
+        (b"1\n2\n\xe9t\xe9\n", "is not a UTF-8 text file"),  # Latin-1
+        (b"1\x00\x00\x002", "is a binary file"),  # valid UTF-8, but NULs
+    ],
+)
+def test_binary_or_non_utf8_seeds_file_is_a_bad_parameter(tmp_path, content, message):
+    f = tmp_path / "seeds.bin"
+    f.write_bytes(content)
+    with pytest.raises(typer.BadParameter, match=message):
+        read_seeds_file(f)
 
 
 @pytest.mark.parametrize(
