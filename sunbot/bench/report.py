@@ -28,6 +28,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from sunbot.bench import stats
 from sunbot.bench.jobs import Result
@@ -172,11 +173,12 @@ def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
 
 
 def _table(title: str, head: list[str], rows: list[list[str]]) -> Table:
-    table = Table(title=title)
+    """A table of plain text: cells such as ``[1.2, 3.4]`` or names are never rich markup."""
+    table = Table(title=Text(title))
     for i, h in enumerate(head):
-        table.add_column(h, justify="left" if i == 0 else "right")
+        table.add_column(Text(h), justify="left" if i == 0 else "right")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(Text(c) for c in row))
     return table
 
 
@@ -192,11 +194,9 @@ def paired_table(a: Analysis) -> Table:
 
 def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
     """Two stored runs side by side, per strategy; ``B - A`` paired on common seeds."""
-    table = Table(title=f"{run_a} (A) vs {run_b} (B) · {a.game}")
     head = ["strategy", "runs A", "mean A [95% CI]", "runs B", "mean B [95% CI]"]
     head += ["median A/B", "B - A (paired)", "95% CI", "Wilcoxon p"]
-    for i, h in enumerate(head):
-        table.add_column(h, justify="left" if i == 0 else "right")
+    rows: list[list[str]] = []
     left = {s.name: s for s in a.strategies}
     right = {s.name: s for s in b.strategies}
     for name in [*left, *(n for n in right if n not in left)]:
@@ -212,8 +212,8 @@ def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
             cells += [f"{num(p.mean_diff)} on {p.n}", _ci(p.ci_low, p.ci_high), pv]
         else:
             cells += ["-", "-", "-"]
-        table.add_row(*cells)
-    return table
+        rows.append(cells)
+    return _table(f"{run_a} (A) vs {run_b} (B) · {a.game}", head, rows)
 
 
 def _mean_ci(s: stats.Summary) -> str:

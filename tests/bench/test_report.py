@@ -117,3 +117,11 @@ def test_compare_table_pairs_the_same_strategy_across_runs():
 
 def test_num_format():
     assert (num(float("nan")), num(3.0), num(2.345), num(123456.7)) == ("-", "3", "2.35", "123,457")
+
+
+def test_tables_show_names_and_labels_verbatim_not_as_rich_markup():
+    a = analyse("keelhold", rows("[bold]s[/]", [1, 2, 3], [1, 1, 1]), ["[bold]s[/]"])
+    assert "│ [bold]s[/] " in render(summary_table(a, "run [ray]x"))
+    assert "run [ray]x" in render(summary_table(a, "run [ray]x"))
+    text = render(compare_table("[ray]a", a, "[i]b", a))
+    assert "[ray]a (A) vs [i]b (B)" in text and "│ [bold]s[/] " in text
