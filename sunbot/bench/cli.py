@@ -8,14 +8,21 @@
 Without ``--cap`` runs are capped at the game's ``default_cap`` (the games table), exactly as
 ``sunbot play`` caps them (Naptuft and Sunloaf runs need one to end).
 
-Files under ``--out`` (default ``bench-out``): ``bench.sqlite`` (every run's rows) and, per
-run, ``<run>/results.csv``, ``<run>/report.html`` and its PNGs. Exit codes: 0 done; 1 some
-job ended on an error, or the backend failed; 2 bad usage; 130 interrupted (the finished
-jobs are stored: rerun with ``--resume``).
+Files under ``--out`` (default ``bench-out``; a directory, created if missing):
+``bench.sqlite`` (every run's rows) and, per run, ``<run>/results.csv``, ``<run>/report.html``
+and its PNGs. A run label is a file name: 1 to 64 letters, digits, ``.``, ``_`` or ``-``,
+starting with a letter or digit (:data:`RUN_LABEL`), so a run's files stay under ``--out``.
+
+Exit codes: 0 done; 1 some job ended on an error, or the backend failed; 2 bad usage (an
+unwritable ``--out`` included); 130 interrupted (the finished jobs are stored: rerun with
+``--resume``).
 """
 
 from __future__ import annotations
 
+import os
+import re
+import sqlite3
 import time
 from datetime import datetime
 from enum import StrEnum
@@ -24,6 +31,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 import strategies
 import sunbot
@@ -38,6 +46,8 @@ err_console = Console(stderr=True)
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
+#: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
+RUN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 class BackendName(StrEnum):
@@ -48,8 +58,53 @@ class BackendName(StrEnum):
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}")
+    # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 job"``, ``"2 jobs"``, ``"0 jobs"``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def check_run_label(label: str) -> str:
+    """``label`` if it is a valid run label (:data:`RUN_LABEL`).
+
+    Raises:
+        typer.Exit: usage error (2) naming the label.
+    """
+    if RUN_LABEL.fullmatch(label) is None:
+        raise _fail(
+            f"--run {label!r} is not a run label: use 1 to 64 letters, digits, '.', '_' or '-',"
+            " starting with a letter or digit (it names the run's directory under --out)"
+        )
+    return label
+
+
+def _out_dir(out: Path) -> None:
+    """Make sure ``--out`` is a writable directory, creating it if missing.
+
+    Raises:
+        typer.Exit: usage error (2) naming the path.
+    """
+    if out.exists() and not out.is_dir():
+        raise _fail(f"--out {out}: exists and is not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _fail(f"--out {out}: cannot create the directory ({exc.strerror or exc})") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise _fail(f"--out {out}: the directory is not writable")
+
+
+def _open_store(path: Path) -> Store:
+    """The benchmark store at ``path``; a usage error (2) naming it if it cannot be opened."""
+    try:
+        return Store(path)
+    except (OSError, sqlite3.Error) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _fail(f"cannot open the benchmark store {path}: {detail}") from None
 
 
 def bench_command(
@@ -62,7 +117,11 @@ def bench_command(
     ] = None,
     seeds: Annotated[
         Seeds | None,
-        typer.Option(parser=parse_seeds, metavar="1-500|1,2,5-9", help="Seeds (default 1-100)."),
+        typer.Option(
+            parser=parse_seeds,
+            metavar="1-500|1,2,5-9",
+            help="Seeds (default 1-100); signed 64-bit, negative ones as --seeds=-3,5 or -5--1.",
+        ),
     ] = None,
     seeds_file: Annotated[
         Path | None, typer.Option(help="File of seeds and ranges (commas, spaces, lines).")
@@ -84,7 +143,11 @@ def bench_command(
     ] = None,
     out: Annotated[Path, typer.Option(help="Store and reports directory.")] = Path("bench-out"),
     run: Annotated[
-        str | None, typer.Option(help="Run label (default: GAME-date-time; --resume: latest).")
+        str | None,
+        typer.Option(
+            help="Run label: letters, digits, '.', '_', '-' (default: GAME-date-time;"
+            " --resume: latest)."
+        ),
     ] = None,
     resume: Annotated[
         bool, typer.Option(help="Run only the jobs the run has not stored yet.")
@@ -111,12 +174,19 @@ def bench_command(
     cap_value = _cap(info, cap)
     if ray_address is not None and backend is not BackendName.ray:
         raise _fail("--ray-address needs --backend ray")
+    if run is not None:
+        check_run_label(run)
     if workers is not None:
-        slots = str(workers)
+        slots = plural(workers, "worker")
     else:  # the run_jobs defaults
-        slots = "the cluster's CPUs as" if ray_address else str(default_workers())
-    with Store(out / STORE_NAME) as store:
+        slots = (
+            "the cluster's CPUs as workers" if ray_address else plural(default_workers(), "worker")
+        )
+    _out_dir(out)
+    with _open_store(out / STORE_NAME) as store:
         label = _run_label(store, info.slug, run, resume)
+        if (out / label).exists() and not (out / label).is_dir():
+            raise _fail(f"{out / label} (the run's directory) exists and is not a directory")
         try:
             store.check_run(label, info.slug, cap_value)
         except RunMismatch as exc:
@@ -130,30 +200,32 @@ def bench_command(
                 " add --resume to run only the missing ones, or pick another --run"
             )
         console.print(
-            f"run [bold]{label}[/]: {len(jobs)} jobs, {len(jobs) - len(todo)} already stored,"
-            f" {len(todo)} to run on {backend.value} with {slots} workers"
+            f"run [bold]{label}[/]: {plural(len(jobs), 'job')}, {len(jobs) - len(todo):,}"
+            f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
         elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
         wanted = set(seed_list.values)
         results = [r for r in store.results(label, names) if r.seed in wanted]
     if todo:
         console.print(
-            f"{len(todo)} jobs in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
-            f" ({backend.value}, {slots} workers)"
+            f"{plural(len(todo), 'job')} in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
+            f" ({backend.value}, {slots})"
         )
     meta = {
         "run": label,
         "game": info.slug,
         "strategies": ", ".join(names),
-        "seeds": f"{seed_list.text} ({len(seed_list.values)} seeds)",
+        "seeds": f"{seed_list.text} ({plural(len(seed_list.values), 'seed')})",
         "cap": _cap_text(info, cap_value, given=cap is not None),
-        "backend": f"{backend.value}, {slots} workers",
+        "backend": f"{backend.value}, {slots}",
         "sunbot": sunbot.__version__,
         "store": str(out / STORE_NAME),
     }
     errors = _show(info.slug, label, results, names, out / label, meta)
     if errors:
-        err_console.print(f"[yellow]{errors} jobs ended on an error (see the 'error' column)")
+        err_console.print(
+            f"[yellow]{plural(errors, 'job')} ended on an error (see the 'error' column)"
+        )
         raise typer.Exit(EXIT_ERROR)
 
 
@@ -203,7 +275,7 @@ def _run_label(store: Store, game: str, run: str | None, resume: bool) -> str:
         runs = store.runs(game)
         if not runs:
             raise _fail(f"no stored {game} run to resume in {store.path}")
-        return runs[-1].run
+        return check_run_label(runs[-1].run)  # a label stored before labels were checked
     base = f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
     label, n = base, 1
     while store.run_info(label) is not None:
@@ -238,7 +310,7 @@ def _execute(
         raise _fail(str(exc), EXIT_ERROR) from None
     except KeyboardInterrupt:
         err_console.print(
-            f"[yellow]interrupted:[/] {done} of {len(todo)} jobs stored;"
+            f"[yellow]interrupted:[/] {done:,} of {plural(len(todo), 'job')} stored;"
             f" continue with the same command plus --resume --run {label}"
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -261,9 +333,16 @@ def _show(
     if analysis.pairs:
         console.print(paired_table(analysis))
     csv_path = where / "results.csv"
-    export_csv(results, csv_path)
-    report = write_report(analysis, where, meta)
-    console.print(f"store {meta['store']} · csv {csv_path} · report {report}")
+    try:
+        export_csv(results, csv_path)
+        report = write_report(analysis, where, meta)
+    except OSError as exc:
+        raise _fail(
+            f"cannot write the CSV and report in {where}: {exc.strerror or exc}"
+            " (the rows are stored: rerun with --resume to write them)",
+            EXIT_ERROR,
+        ) from None
+    console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
     return sum(s.errors for s in analysis.strategies)
 
 
@@ -272,7 +351,7 @@ def _compare(path: Path, run_a: str, run_b: str) -> None:
 
     if not path.exists():
         raise _fail(f"no benchmark store at {path}")
-    with Store(path) as store:
+    with _open_store(path) as store:
         infos = [store.run_info(r) for r in (run_a, run_b)]
         missing = [r for r, i in zip((run_a, run_b), infos, strict=True) if i is None]
         if missing:
@@ -284,5 +363,7 @@ def _compare(path: Path, run_a: str, run_b: str) -> None:
         analyses = [analyse(i.game, store.results(i.run), i.strategies) for i in (a, b)]
     for i in (a, b):
         cap = "none" if i.cap is None else str(i.cap)
-        console.print(f"{i.run}: {i.game}, cap {cap}, {i.rows} rows, {i.first} .. {i.last}")
+        console.print(
+            escape(f"{i.run}: {i.game}, cap {cap}, {plural(i.rows, 'row')}, {i.first} .. {i.last}")
+        )
     console.print(compare_table(run_a, analyses[0], run_b, analyses[1]))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
 import csv
 import html
+import re
 import sqlite3
 
 import pytest
@@ -202,6 +204,18 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
         (["keelhold", "--resume"], "no stored keelhold run to resume"),
         (["keelhold", "--resume", "--run", "ghost"], "nothing stored under run 'ghost'"),
         (["--compare", "a", "b"], "no benchmark store"),
+        (
+            ["keelhold", "--seeds", "99999999999999999999999"],
+            "Invalid value for '--seeds': seed 99999999999999999999999 does not fit a signed"
+            " 64-bit integer",
+        ),
+        (["keelhold", "--seeds=-3,99999999999999999999999"], "does not fit a signed 64-bit"),
+        (["keelhold", "--run", "../../evil"], "--run '../../evil' is not a run label"),
+        (["keelhold", "--run", ""], "--run '' is not a run label"),
+        (["keelhold", "--run", ".hidden"], "--run '.hidden' is not a run label"),
+        (["keelhold", "--run", "a/b"], "--run 'a/b' is not a run label"),
+        (["keelhold", "--run", "x" * 65], "is not a run label: use 1 to 64 letters"),
+        (["keelhold", "--run", "[ray]"], "--run '[ray]' is not a run label"),  # not markup
     ],
 )
 def test_bad_usage_exits_2_with_a_clear_message(tmp_path, monkeypatch, args, message):
@@ -258,3 +272,146 @@ def test_without_cap_runs_use_the_games_default_cap(tmp_path, monkeypatch):
     assert f"days={default} (the game's default cap)" in html.unescape(
         (tmp_path / "n" / "report.html").read_text()
     )
+
+
+def _files(root):
+    return sorted(p.relative_to(root) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("label", ["../../evil", "../escape", "", ".", "..", "ABS", "a\nb"])
+def test_bad_run_labels_write_nothing(tmp_path, monkeypatch, label):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    out = tmp_path / "a" / "b" / "bench-out"
+    if label == "ABS":  # an absolute path, inside tmp_path should the check ever be lost
+        label = str(tmp_path / "abs")
+    res = bench("keelhold", "-s", "random", "--seeds", "1", "--out", str(out), "--run", label)
+    assert res.exit_code == 2, res.output
+    assert "is not a run label" in res.output
+    assert _files(tmp_path) == []  # not even --out is created
+
+
+def test_valid_run_labels(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    for label in ("a", "Run_2.v-3", "9" * 64):
+        res = bench(
+            "keelhold", "-s", "random", "--seeds", "1", "--out", str(tmp_path), "--run", label
+        )
+        assert res.exit_code == 0, res.output
+        assert (tmp_path / label / "results.csv").is_file()
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe\x00\x01", b"\x89PNG\r\n\x1a\n\x00\x00"])
+def test_binary_seeds_file_is_a_usage_error(tmp_path, content):
+    f = tmp_path / "seeds.bin"
+    f.write_bytes(content)
+    res = bench("keelhold", "--seeds-file", str(f), "--out", str(tmp_path / "o"))
+    assert res.exit_code == 2, res.output
+    text = " ".join(res.output.split())
+    assert f"error: --seeds-file: {f} is" in text and "Traceback" not in text
+    assert not (tmp_path / "o").exists()
+
+
+def test_negative_seeds_in_a_list_a_range_and_a_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    out = tmp_path / "o"
+    for run, seeds in (("l1", ["--seeds=-3,5"]), ("l2", ["--seeds", "-3,5"])):
+        res = bench("keelhold", "-s", "random", *seeds, "--out", str(out), "--run", run)
+        assert res.exit_code == 0, res.output
+        assert [r[1] for r in stored(out, run)] == [-3, 5]
+    res = bench("keelhold", "-s", "random", "--seeds=-2--1", "--out", str(out), "--run", "r")
+    assert res.exit_code == 0, res.output
+    assert [r[1] for r in stored(out, "r")] == [-2, -1]
+    f = tmp_path / "seeds.txt"
+    f.write_text("-9223372036854775808\n9223372036854775807\n")
+    res = bench("keelhold", "-s", "random", "--seeds-file", str(f), "--out", str(out), "--run", "f")
+    assert res.exit_code == 0, res.output
+    assert [r[1] for r in stored(out, "f")] == [-(2**63), 2**63 - 1]
+    # the same rows as the job function (which plays as sunbot play does)
+    assert stored(out, "l1")[0][2] == run_job(Job("keelhold", "random", -3)).score
+
+
+def test_out_that_is_a_file_is_a_usage_error_naming_it(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine\n")
+    res = bench("keelhold", "--seeds", "1", "--out", str(notes))
+    assert res.exit_code == 2, res.output
+    assert f"error: --out {notes}: exists and is not a directory" in " ".join(res.output.split())
+    assert notes.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("sub", ["notes.txt/x", "notes.txt/x/y"])
+def test_out_that_cannot_be_created_is_a_usage_error_naming_it(tmp_path, sub):
+    (tmp_path / "notes.txt").write_text("mine\n")
+    out = tmp_path / sub
+    res = bench("keelhold", "--seeds", "1", "--out", str(out))
+    assert res.exit_code == 2, res.output
+    assert f"error: --out {out}: cannot create the directory" in " ".join(res.output.split())
+
+
+def test_out_under_proc_is_a_usage_error(tmp_path):
+    res = bench("keelhold", "--seeds", "1", "--out", "/proc/sunbot-bench-x")
+    assert res.exit_code == 2, res.output
+    assert "error: --out /proc/sunbot-bench-x: cannot create the directory" in res.output
+
+
+def test_unusable_store_or_run_directory_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    (tmp_path / "bench.sqlite").write_bytes(b"not a database, just text" * 10)
+    res = bench("keelhold", "--seeds", "1", "--out", str(tmp_path), "--run", "a")
+    assert res.exit_code == 2, res.output
+    assert f"cannot open the benchmark store {tmp_path / 'bench.sqlite'}" in " ".join(
+        res.output.split()
+    )
+    res = bench("--compare", "a", "b", "--out", str(tmp_path))
+    assert res.exit_code == 2 and "cannot open the benchmark store" in res.output
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "a").write_text("a file where the run's directory goes\n")
+    res = bench("keelhold", "-s", "random", "--seeds", "1", "--out", str(out), "--run", "a")
+    assert res.exit_code == 2, res.output
+    assert "exists and is not a directory" in res.output
+    assert not (out / "bench.sqlite").exists() or stored(out, "a") == []
+
+
+def test_ray_install_hint_keeps_its_brackets(tmp_path, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        if name == "ray" or name.startswith("ray."):
+            raise ImportError("No module named 'ray'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    res = bench("keelhold", "--seeds", "1", "--backend", "ray", "--out", str(tmp_path))
+    assert res.exit_code == 1, res.output
+    assert "pip install 'sunbot[ray]'" in res.output
+
+
+def test_counts_of_one_are_singular(tmp_path, monkeypatch):
+    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "crash", "tests.bench.fakes:Crash")
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    res = bench(
+        "keelhold",
+        "-s",
+        "crash",
+        "--seeds",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--run",
+        "one",
+    )
+    assert res.exit_code == 1
+    text = " ".join(res.output.split())
+    assert "run one: 1 job, 0 already stored, 1 to run on local with 1 worker" in text
+    assert "1 job in " in text and "(local, 1 worker)" in text
+    assert "1 job ended on an error" in text
+    # (the progress bar's "1/1 jobs" is a unit, not a count)
+    assert not re.search(r"(?<![\d/,])1 (jobs|workers|seeds|rows)\b", text), text
+    page = html.unescape((tmp_path / "one" / "report.html").read_text())
+    assert "1 (1 seed)" in page and "local, 1 worker<" in page
+    res = bench("--compare", "one", "one", "--out", str(tmp_path))
+    assert res.exit_code == 0, res.output
+    assert "1 row," in res.output and "1 rows" not in res.output
