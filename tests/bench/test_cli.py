@@ -408,8 +408,8 @@ def test_counts_of_one_are_singular(tmp_path, monkeypatch):
     assert "run one: 1 job, 0 already stored, 1 to run on local with 1 worker" in text
     assert "1 job in " in text and "(local, 1 worker)" in text
     assert "1 job ended on an error" in text
-    # (the progress bar's "1/1 jobs" is a unit, not a count)
-    assert not re.search(r"(?<![\d/,])1 (jobs|workers|seeds|rows)\b", text), text
+    # (the progress bar's "1/1 jobs" and a rate "2.1 jobs/s" are units, not counts)
+    assert not re.search(r"(?<![\d/,.])1 (jobs|workers|seeds|rows)\b", text), text
     page = html.unescape((tmp_path / "one" / "report.html").read_text())
     assert "1 (1 seed)" in page and "local, 1 worker<" in page
     res = bench("--compare", "one", "one", "--out", str(tmp_path))
