@@ -45,6 +45,11 @@ def load_resume(path: Path) -> Resume:
             rules or its cap (nothing to resume).
     """
     t = read_transcript(path)
+    if any(r["type"] == "view" for r in t.other):
+        raise ValueError(
+            f"{path} is a match transcript: a match runs against the clock and cannot be "
+            "resumed; start a new match"
+        )
     if t.init is None:
         raise ValueError(f"{path} has no init answer: start a new run instead")
     if t.result is not None and t.result.get("endedBy") in ("rules", "cap"):

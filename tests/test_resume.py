@@ -190,3 +190,15 @@ def test_resume_takes_no_overrides_and_a_busy_transcript_is_refused(tmp_path):
         res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet"])
     assert res.exit_code == 2 and "another sunbot process" in res.output
     assert cut.read_text().splitlines() == lines[:5]
+
+
+def test_match_transcripts_are_not_resumed_and_caps_do_not_apply_to_matches(tmp_path):
+    path = tmp_path / "hw.jsonl"
+    _play(path, "harvest-watch", "--seed", "7")
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"])
+    assert res.exit_code == 2 and "match transcript" in res.output
+    for flag in ("--max-days", "--max-voyages"):
+        res = runner.invoke(
+            app, ["play", "harvest-watch", "--seed", "1", flag, "3", "--no-transcript"]
+        )
+        assert res.exit_code == 2 and "do not apply to harvest-watch" in res.output
