@@ -372,7 +372,7 @@ def _place(s: State, bay: int, draws: Draws) -> None:
     """Spec "One placement, in order", steps 1-11, in place on a private copy."""
     p = s["params"]
     t = s["turn"]
-    was_listing = s["listing"]
+    awards = preview(s, bay)  # step 4's points: one place computes them (spec "Safety" too)
     if _squall_due(s, t):  # 1. squall
         p["wind"] = -p["wind"]
     crate = s["queue"].pop(0)  # 2. land
@@ -380,31 +380,18 @@ def _place(s: State, bay: int, draws: Draws) -> None:
         crate["due"] = t + crate["rushWindow"]
     hatch = s["hold"][bay]
     hatch.append(crate)
-    lot: list[dict[str, Any]] = []
-    if crate["cargo"] is not None:  # 3. manifest
-        same = [c for c in hatch if c["cargo"] == crate["cargo"]]
-        if len(same) >= p["manifestSize"]:
-            lot = same + [c for c in hatch if c["cargo"] is None]
-            s["hold"][bay] = [
-                c for c in hatch if c["cargo"] is not None and c["cargo"] != crate["cargo"]
-            ]
+    if awards.shipped:  # 3. manifest: the lot and every ballast crate leave the hatch
+        s["hold"][bay] = [
+            c for c in hatch if c["cargo"] is not None and c["cargo"] != crate["cargo"]
+        ]
     s["trim"] = compute_trim(s)
-    a, tol, m = abs(s["trim"]), p["tolerance"], multiplier(s)
-    if lot:  # 4. awards
+    tol = p["tolerance"]
+    s["score"] += awards.award  # 4. awards
+    if awards.shipped:
         s["chain"] = min(s["chain"] + 1, CHAIN_CAP)
-        w = sum(c["weight"] for c in lot)
-        s["score"] += (10 * w * LEVER_AWARD[abs(s["arms"][bay])] * (s["chain"] + 1) * m) // 32
         s["lotsShipped"] += 1
-        if a <= 3:
-            s["score"] += (50 * m) // 4
-        rush = sum(1 for c in lot if c["due"] is not None and t <= c["due"])
-        s["score"] += rush * ((150 * m) // 4)
-        if s["lotsShipped"] == p["quota"]:
-            s["score"] += 300 * s["voyage"]
     else:
         s["chain"] = 0
-    if was_listing and a <= tol:
-        s["score"] += (75 * m) // 4
     for h in s["hold"]:  # 5. rush expiry
         for c in h:
             if c["due"] is not None and c["due"] <= t:
@@ -421,7 +408,7 @@ def _place(s: State, bay: int, draws: Draws) -> None:
         s["queue"].append(_draw_crate(s, draws))
     s["turn"] = nt  # 8. turn, listing
     s["jammedUntil"] = [u if u > nt else 0 for u in jam]
-    s["listing"] = a > tol
+    s["listing"] = abs(s["trim"]) > tol
     if s["lotsShipped"] == p["quota"]:  # 9. port
         s["phase"] = "port"
     refresh(s)  # 10-11. run check, guard
