@@ -16,13 +16,10 @@ import asyncio
 import logging
 import os
 import random
-import socket
-import subprocess
-import sys
 import time
 
-import httpx
 import typer
+from serve_process import start_serve
 
 import strategies
 from sunbot.client import GameboardClient, RetryPolicy
@@ -32,31 +29,6 @@ from sunbot.runner import RunSummary, play_run
 app = typer.Typer(add_completion=False)
 FAULTS = "429=0.05,503=0.05,slow=0.02,drop=0.02,garbage=0.01,retry-after=1,slow-seconds=3"
 GAMES = (("keelhold", "safe-greedy", 4), ("sunloaf", "reference", 5))
-
-
-def _serve(extra: list[str]) -> tuple[subprocess.Popen[bytes], str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    cmd = [
-        sys.executable,
-        "-m",
-        "sunbot.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--log-level",
-        "critical",
-    ]
-    proc = subprocess.Popen([*cmd, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            httpx.get(f"{url}/openapi.json", timeout=1)
-            return proc, url
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise RuntimeError("sunbot serve did not start")
 
 
 async def _run(url: str, game: str, strategy: str, seed: int, cap: int) -> RunSummary:
@@ -71,8 +43,8 @@ def main(runs: int = 10) -> None:
     """Print how many faulted runs ended identically to their clean twin."""
     os.environ.setdefault("SUNBOT_SUNLOAF_BUDGET_MS", "none")
     logging.getLogger("sunbot.client").setLevel(logging.ERROR)  # the retries are counted
-    clean, clean_url = _serve([])
-    faulty, faulty_url = _serve(["--faults", FAULTS, "--fault-seed", "1"])
+    clean, clean_url = start_serve([], "critical")
+    faulty, faulty_url = start_serve(["--faults", FAULTS, "--fault-seed", "1"], "critical")
     same = total = retries = 0
     started = time.perf_counter()
     try:

@@ -14,17 +14,14 @@ throughput, p50/p99 latency per kind, and the errors.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import socket
 import statistics
-import subprocess
-import sys
 import time
 from collections import Counter, defaultdict
 
 import httpx
 import typer
+from serve_process import start_serve
 
 import strategies
 from sunbot.client import GameboardClient, Position, RetryPolicy
@@ -126,22 +123,6 @@ async def match_loop(
             seed += 1
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_up(url: str) -> None:
-    for _ in range(200):
-        try:
-            if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
-                return
-        except httpx.TransportError:
-            time.sleep(0.05)
-    raise RuntimeError("sunbot serve did not come up")
-
-
 def _pct(xs: list[float], q: float) -> float:
     return (
         statistics.quantiles(xs, n=100, method="inclusive")[int(q) - 1] * 1000
@@ -153,25 +134,8 @@ def _pct(xs: list[float], q: float) -> float:
 @app.command()
 def main(sessions: int = 50, matches: int = 10, seconds: float = 60.0) -> None:
     """Run the load and print throughput, p50/p99 latency and errors."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "SUNBOT_SERVER_KEYS": ""}
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "sunbot.cli",
-            "serve",
-            "--port",
-            str(port),
-            "--log-level",
-            os.environ.get("LOAD_LOG", "error"),
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
+    server, url = start_serve()
     try:
-        _wait_up(url)
         rec = Recorder()
         done: Counter[str] = Counter()
 
