@@ -6,38 +6,10 @@ import asyncio
 import json
 import random
 
-import httpx
 import pytest
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.server import TokenCodec, create_app
-from sunbot.server.clock import FakeClock
-
-BEATS = {"speech": 1000, "vote": 800, "action": 1200, "diary": 500}
-
-
-@pytest.fixture
-def clock():
-    return FakeClock(10_000)
-
-
-@pytest.fixture
-def match_app(clock):
-    return create_app(TokenCodec(), clock=clock)
-
-
-@pytest.fixture
-async def http(match_app):
-    transport = httpx.ASGITransport(app=match_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        yield c
-
-
-async def create(http, **body):
-    r = await http.post("/api/matches/harvest-watch", json=body)
-    assert r.status_code == 200, r.text
-    out = r.json()
-    return out["matchId"], {s["seat"]: s["token"] for s in out["seats"]}
+from tests.server.matchkit import BEATS, create
 
 
 async def view(http, mid, token):

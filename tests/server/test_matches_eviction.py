@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from sunbot.server.match_state import KEEP_DONE_MS, SWEEP_EVERY_MS, MatchRegistry
+from tests.server.matchkit import BEATS, create
 
-BEATS = {"speech": 1000, "vote": 800, "action": 1200, "diary": 500}
 GONE = {"ok": False, "reason": "no_such_match"}
 
 
 @pytest.fixture
 def clock():
     return FakeClock(50_000)
-
-
-@pytest.fixture
-def match_app(clock):
-    return create_app(TokenCodec(), clock=clock)
-
-
-@pytest.fixture
-async def http(match_app):
-    transport = httpx.ASGITransport(app=match_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
-        yield c
-
-
-async def create(http, **body):
-    r = await http.post("/api/matches/harvest-watch", json=body)
-    assert r.status_code == 200, r.text
-    out = r.json()
-    return out["matchId"], {s["seat"]: s["token"] for s in out["seats"]}
 
 
 async def finished(http, clock, match_app):
