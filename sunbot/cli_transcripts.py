@@ -53,8 +53,7 @@ def replay_command(
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
     t = _load(file)
     head = t.header
-    n_views = sum(1 for r in t.other if r["type"] == "view")
-    count = f"{n_views} views" if n_views and not t.steps else f"{len(t.steps)} steps"
+    count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
     console.print(
         f"[bold]{head['game']}[/] seed {head['seed']} · {head['strategy']} · server "
         f"{head['server']} · sunbot {head['sunbotVersion']} · {count}"
@@ -82,7 +81,7 @@ def replay_command(
     _print_findings("result-line inconsistenc", report.inconsistent, plural=("y", "ies"))
     if report.replayed:
         replayed = "re-played through the engine"
-    elif n_views and not t.steps:
+    elif t.is_match:
         replayed = "match: checked by the seat mirror (no engine re-play of a match)"
     else:
         replayed = "not re-played (not a local run)"

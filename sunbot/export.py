@@ -19,7 +19,7 @@ def rows(t: Transcript) -> list[dict[str, Any]]:
     ``phase``; a refused step has ``ok`` false and the ``reason``.
     """
     game = str(t.header["game"])
-    if t.init is None and any(r["type"] == "view" for r in t.other):
+    if t.is_match:
         return _match_rows(t)
     answers: list[tuple[int, Any, dict[str, Any]]] = []
     if t.init is not None:

@@ -45,7 +45,7 @@ def load_resume(path: Path) -> Resume:
             rules or its cap (nothing to resume).
     """
     t = read_transcript(path)
-    if any(r["type"] == "view" for r in t.other):
+    if t.is_match:
         raise ValueError(
             f"{path} is a match transcript: a match runs against the clock and cannot be "
             "resumed; start a new match"

@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - Windows: no lock
     fcntl = None  # type: ignore[assignment]
 
 import sunbot
+from sunbot.games import GAMES
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 
 DEFAULT_DIR = Path("transcripts")
@@ -131,6 +132,17 @@ class Transcript:
     other: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     resume_at: int = 0
+
+    @property
+    def views(self) -> list[dict[str, Any]]:
+        """The ``view`` lines of a match transcript, in order."""
+        return [r for r in self.other if r["type"] == "view"]
+
+    @property
+    def is_match(self) -> bool:
+        """A transcript of a match game (by the games table; by its lines if unknown)."""
+        game = GAMES.get(str(self.header.get("game")))
+        return game.kind == "match" if game is not None else bool(self.views)
 
 
 def read_transcript(path: Path) -> Transcript:
