@@ -21,7 +21,7 @@ import time
 import typer
 from serve_process import start_serve
 
-import strategies
+from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.mirror import Mirror
 from sunbot.runner import RunSummary, play_run

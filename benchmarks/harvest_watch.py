@@ -28,7 +28,7 @@ from typing import Any
 
 import typer
 
-import strategies
+from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import SEATS, seat_data
 

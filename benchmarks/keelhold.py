@@ -21,7 +21,7 @@ import time
 import httpx
 import typer
 
-import strategies
+from sunbot import strategies
 from sunbot.client import GameboardClient
 from sunbot.engines import keelhold as kh
 from sunbot.mirror import Mirror

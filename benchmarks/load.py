@@ -23,7 +23,7 @@ import httpx
 import typer
 from serve_process import start_serve
 
-import strategies
+from sunbot import strategies
 from sunbot.client import GameboardClient, Position, RetryPolicy
 from sunbot.client.http import KEEPALIVE_S
 from sunbot.client.matches import MatchClient, play_match

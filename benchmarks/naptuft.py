@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import typer
 
-import strategies
-from strategies.naptuft import Clairvoyant
+from sunbot import strategies
 from sunbot.engines import naptuft as nt
+from sunbot.strategies.naptuft import Clairvoyant
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "end-run"}

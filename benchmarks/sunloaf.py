@@ -31,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_sunloaf_engine import bench_dict, bench_fast
 
-import strategies
-from strategies import sunloaf_planner as plan
-from strategies.sunloaf import Planner
+from sunbot import strategies
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
+from sunbot.strategies import sunloaf_planner as plan
+from sunbot.strategies.sunloaf import Planner
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "END_RUN"}
@@ -74,7 +74,8 @@ def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
 
 def search_speed(seconds: float) -> float:
     """Children per second of the planner's incremental turn (every MOVE and REST of a
-    position, as :func:`strategies.sunloaf_planner.children` builds them), on random lines."""
+    position, as :func:`sunbot.strategies.sunloaf_planner.children` builds them), on random
+    lines."""
     rnd = random.Random(1)
     days = []
     for seed in range(20):

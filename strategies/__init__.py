@@ -48,28 +48,28 @@ StrategyFactory = Callable[[random.Random], Strategy]
 #: game slug -> strategy name -> ``"module:attribute"`` of its factory. First is the default.
 BUILTIN: dict[str, dict[str, str]] = {
     "keelhold": {
-        "safe-greedy": "strategies.keelhold:SafeGreedy",
-        "first-safe": "strategies.keelhold:FirstSafe",
-        "random": "strategies.baselines:RandomLegal",
+        "safe-greedy": "sunbot.strategies.keelhold:SafeGreedy",
+        "first-safe": "sunbot.strategies.keelhold:FirstSafe",
+        "random": "sunbot.strategies.baselines:RandomLegal",
     },
     "sunloaf": {
-        "planner": "strategies.sunloaf:Planner",
-        "reference": "strategies.sunloaf:Reference",
-        "rest": "strategies.sunloaf:Rest",
-        "random": "strategies.baselines:RandomLegal",
+        "planner": "sunbot.strategies.sunloaf:Planner",
+        "reference": "sunbot.strategies.sunloaf:Reference",
+        "rest": "sunbot.strategies.sunloaf:Rest",
+        "random": "sunbot.strategies.baselines:RandomLegal",
     },
     "naptuft": {
-        "balancer": "strategies.naptuft:Balancer",
-        "rotation": "strategies.naptuft:Rotation",
-        "random": "strategies.baselines:RandomLegal",
-        "clairvoyant": "strategies.naptuft:Clairvoyant",
+        "balancer": "sunbot.strategies.naptuft:Balancer",
+        "rotation": "sunbot.strategies.naptuft:Rotation",
+        "random": "sunbot.strategies.baselines:RandomLegal",
+        "clairvoyant": "sunbot.strategies.naptuft:Clairvoyant",
     },
     "harvest-watch": {
-        "coalition": "strategies.harvest_watch:Coalition",
-        "guard": "strategies.harvest_watch:Guard",
-        "farmer": "strategies.harvest_watch:Farmer",
-        "random": "strategies.harvest_watch:RandomSeat",
-        "house": "strategies.harvest_watch:House",
+        "coalition": "sunbot.strategies.harvest_watch:Coalition",
+        "guard": "sunbot.strategies.harvest_watch:Guard",
+        "farmer": "sunbot.strategies.harvest_watch:Farmer",
+        "random": "sunbot.strategies.harvest_watch:RandomSeat",
+        "house": "sunbot.strategies.harvest_watch:House",
     },
 }
 

@@ -21,9 +21,15 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from strategies.harvest_watch_coalition import Coalition, Command, Data, non_action, parse_speech
 from sunbot.engines.harvest_watch_house import decide as house_decide
 from sunbot.mirror.harvest_watch import state_from_summary
+from sunbot.strategies.harvest_watch_coalition import (
+    Coalition,
+    Command,
+    Data,
+    non_action,
+    parse_speech,
+)
 
 
 class _Simple:

@@ -1,6 +1,6 @@
 """The ``coalition`` strategy for Harvest Watch, and the speech format it reads and writes.
 
-Protocol: see :mod:`strategies.harvest_watch` (``choose(data) -> command`` per beat).
+Protocol: see :mod:`sunbot.strategies.harvest_watch` (``choose(data) -> command`` per beat).
 
 **Speech format.** Both speeches carry ``coalition. coop=P target=T ring=A>B>C`` (``-`` for
 none): the tag marks a bloc member, ``coop`` the partner it will farm with, ``target`` the
@@ -21,7 +21,7 @@ reads the §2.7 house templates, so house partners and house guards are known ea
   coop with it, the §7 signature of a partner that did not coop back).
 - *Alone among house bots* (every other living seat spoke the §2.7 templates today and
   announced exactly the §2.7 pairs): the house policy is public, so
-  :mod:`strategies.harvest_watch_planner` models the rest of the match exactly but for the
+  :mod:`sunbot.strategies.harvest_watch_planner` models the rest of the match exactly but for the
   bots' 0.1 steal draws and picks the act (and, when our ballot would complete a fine, the
   ballot) with the best win share over sampled rollouts. A lone seat loses at least 1.0 a
   day whatever it does while house pairs lose 0.5, so it wins only by draining them (two
@@ -50,8 +50,8 @@ import re
 from collections import Counter
 from typing import Any
 
-from strategies import harvest_watch_planner as plan
 from sunbot.engines import harvest_watch as hw
+from sunbot.strategies import harvest_watch_planner as plan
 
 Command = dict[str, Any]
 Data = dict[str, Any]

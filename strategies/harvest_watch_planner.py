@@ -3,7 +3,7 @@
 The house-bot policy is public (``shared/spec/harvest-watch.md`` §2.7) and house bots say
 so in their speeches, so a seat that sees only house bots around it can model the rest of
 the match exactly except for the bots' 0.1 steal draws. This module holds that model and a
-planner on top of it; :class:`strategies.harvest_watch_coalition.Coalition` calls it.
+planner on top of it; :class:`sunbot.strategies.harvest_watch_coalition.Coalition` calls it.
 
 **Model** (:class:`Table`, food in integer tenths as in the engine, §3): living seats and
 their stores, the living house seats (their pairs follow from them: ascending, (a0, a1),

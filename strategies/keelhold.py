@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from strategies import Action, Observation
 from sunbot.engines import keelhold as kh
+from sunbot.strategies import Action, Observation
 
 CAST_OFF: Action = {"type": "CAST_OFF"}
 END_RUN: Action = {"type": "END_RUN"}

@@ -2,7 +2,7 @@
 
 All three answer a day break with ``next-day`` and never send ``end-run`` themselves: the
 harness's day cap ends a run (spec ``naptuft.md`` §9). ``random`` is the shared
-:class:`strategies.baselines.RandomLegal`.
+:class:`sunbot.strategies.baselines.RandomLegal`.
 
 The planners share one exact search, :func:`plan`: a forward dynamic programme over the moments
 of a visible horizon on a tuple form of the player-side step (``step_observation`` of
@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from strategies import Action, Observation
 from sunbot.engines import naptuft as nt
+from sunbot.strategies import Action, Observation
 
 NEXT_DAY: Action = {"type": "next-day"}
 _CARE_INDEX: dict[str, int] = {c: i for i, c in enumerate(nt.CARES)}

@@ -2,7 +2,7 @@
 
 - :class:`Planner` plans each day over the engine's fast form (everything within a day is
   known in advance, ``shared/spec/sunloaf.md`` §5-§7) with a time-budgeted beam search
-  (:mod:`strategies.sunloaf_planner`). Quota first: it keeps the §10 reference policy's own
+  (:mod:`sunbot.strategies.sunloaf_planner`). Quota first: it keeps the §10 reference policy's own
   line from the day start as its fallback, and only switches to a line whose exact day total
   also reaches ``dayQuota`` and scores more, so it never ends a day below quota (the
   reference line earns at least ``dayPar`` raw: the player's chain can only raise bowl pay).
@@ -21,8 +21,11 @@ import os
 import random
 import time
 
-from strategies import Action, Observation
-from strategies.sunloaf_planner import (
+from sunbot.engines import sunloaf as sl
+from sunbot.engines import sunloaf_fast as fast
+from sunbot.engines.sunloaf_fast import DayCtx, FastState
+from sunbot.strategies import Action, Observation
+from sunbot.strategies.sunloaf_planner import (
     DayTables,
     Line,
     SearchTimeout,
@@ -30,9 +33,6 @@ from strategies.sunloaf_planner import (
     reference_line,
     replay,
 )
-from sunbot.engines import sunloaf as sl
-from sunbot.engines import sunloaf_fast as fast
-from sunbot.engines.sunloaf_fast import DayCtx, FastState
 
 REST: Action = {"type": "REST"}
 DOZE: Action = {"type": "DOZE"}

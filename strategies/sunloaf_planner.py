@@ -3,7 +3,7 @@
 Everything within a Sunloaf day is known in advance (``shared/spec/sunloaf.md`` §5 band,
 shade and clouds, §7 bowl serves and dog steps), so a day is a deterministic planning
 problem: pick one action per turn to maximise the day's score, never ending below
-``dayQuota``. This module holds the pieces :class:`strategies.sunloaf.Planner` uses:
+``dayQuota``. This module holds the pieces :class:`sunbot.strategies.sunloaf.Planner` uses:
 
 - :class:`DayTables`: per day, the value ``V[t][tile][settled]`` of one lone cat of each
   range left to play turns ``t..T-1`` alone (stay still and earn §7 step 5 at pile 0, or

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-import strategies
 import sunbot
+from sunbot import strategies
 from sunbot.bench.cli import bench_command
 from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_transcripts import export_command, replay_command

@@ -19,8 +19,7 @@ import typer
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
-import strategies
-from sunbot import views
+from sunbot import strategies, views
 from sunbot.client import GameboardClient, Position
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror import Divergence, Mirror

@@ -23,7 +23,7 @@ import httpx
 from rich.console import Console, RenderableType
 from rich.live import Live
 
-import strategies
+from sunbot import strategies
 from sunbot.client import MatchClient, SeatResult, SeatTicket, ServerRefused, play_match
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence

@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from strategies import Strategy
 from sunbot.client import GameboardClient, Position, Rejected
 from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import Resume
+from sunbot.strategies import Strategy
 from sunbot.transcripts import TranscriptWriter
 
 log = logging.getLogger("sunbot.runner")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import strategies
-from strategies.harvest_watch import Coalition, parse_speech
+from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import seat_data
+from sunbot.strategies.harvest_watch import Coalition, parse_speech
 
 _spec = importlib.util.spec_from_file_location(
     "hw_bench", Path(__file__).parents[1] / "benchmarks" / "harvest_watch.py"

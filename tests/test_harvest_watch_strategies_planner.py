@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-import strategies
-from strategies import harvest_watch_planner as plan
-from strategies.harvest_watch import Coalition
+from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.engines.harvest_watch_house import decide
 from sunbot.server.match_state import seat_data
+from sunbot.strategies import harvest_watch_planner as plan
+from sunbot.strategies.harvest_watch import Coalition
 
 HOUSE_SAID = {
     "1": "Seat 1: I cooperate with seat 2.",

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-import strategies
-from strategies import naptuft as S
+from sunbot import strategies
 from sunbot.engines import naptuft as nt
+from sunbot.strategies import naptuft as S
 
 CARES = [{"type": "care", "care": c} for c in nt.CARES]
 

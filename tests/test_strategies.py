@@ -7,7 +7,7 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-import strategies
+from sunbot import strategies
 from sunbot.engines import keelhold as kh
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-import strategies
-from strategies import sunloaf as strat
-from strategies import sunloaf_planner as plan
-from strategies.sunloaf import Planner, Reference, Rest
+from sunbot import strategies
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines import sunloaf_gen as gen
+from sunbot.strategies import sunloaf as strat
+from sunbot.strategies import sunloaf_planner as plan
+from sunbot.strategies.sunloaf import Planner, Reference, Rest
 
 NEXT = {"type": "NEXT_DAY"}
 

@@ -33,8 +33,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-import strategies
 import sunbot
+from sunbot import strategies
 from sunbot.bench.backends import BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import Job, Result
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file

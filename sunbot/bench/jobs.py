@@ -25,8 +25,8 @@ import time
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-import strategies
 import sunbot
+from sunbot import strategies
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 

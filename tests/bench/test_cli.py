@@ -12,7 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import strategies
+from sunbot import strategies
 from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import Job, run_job
 from sunbot.bench.store import Store

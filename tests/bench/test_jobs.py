@@ -8,8 +8,8 @@ import random
 import httpx
 import pytest
 
-import strategies
 import sunbot
+from sunbot import strategies
 from sunbot.bench.jobs import RESULT_FIELDS, TIMING_FIELDS, Job, run_job
 from sunbot.client import GameboardClient
 from sunbot.runner import play_run

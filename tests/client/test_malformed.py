@@ -8,7 +8,7 @@ import random
 import httpx
 import pytest
 
-import strategies
+from sunbot import strategies
 from sunbot.client import GameboardClient, MalformedResponse, RetryPolicy
 from sunbot.client import http as client_http
 from sunbot.mirror import Mirror

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-import strategies
+from sunbot import strategies
 from sunbot.client import MatchClient, SeatTicket, play_match
 from sunbot.client.matches import fallback_command
 from sunbot.mirror.harvest_watch import MatchMirror

@@ -8,7 +8,7 @@ import random
 import httpx
 from typer.testing import CliRunner
 
-import strategies
+from sunbot import strategies
 from sunbot.cli import app
 from sunbot.client import GameboardClient
 from sunbot.mirror import Mirror

@@ -11,8 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-import strategies
-from strategies.sunloaf import BUDGET_ENV
+from sunbot import strategies
 from sunbot.cli import app
 from sunbot.client import GameboardClient
 from sunbot.engines import sunloaf as sl
@@ -20,6 +19,7 @@ from sunbot.games import get_game
 from sunbot.mirror import Mirror
 from sunbot.runner import play_run
 from sunbot.server import TokenCodec, create_app
+from sunbot.strategies.sunloaf import BUDGET_ENV
 from sunbot.transcripts import read_transcript
 from sunbot.views import sunloaf as view
 from tests.conftest import FAST_RETRY

@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from strategies.naptuft import Balancer
 from sunbot.engines import naptuft as nt
 from sunbot.games import get_game
 from sunbot.mirror import Mirror
 from sunbot.mirror import naptuft as hooks
 from sunbot.server import TokenCodec
 from sunbot.server.app import envelope
+from sunbot.strategies.naptuft import Balancer
 
 GAME = get_game("naptuft")
 CODEC = TokenCodec()

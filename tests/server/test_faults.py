@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import strategies
+from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.mirror import Mirror
 from sunbot.runner import play_run
