@@ -184,9 +184,12 @@ class GameboardClient:
     async def _once(
         self, method: str, url: str, params: dict[str, Any] | None, body: dict[str, Any] | None
     ) -> Any:
+        headers = None if body is None else _JSON_BODY
         try:
             async with asyncio.timeout(self.deadline):
-                async with self._http.stream(method, url, params=params, json=body) as resp:
+                async with self._http.stream(
+                    method, url, params=params, content=_encode(body), headers=headers
+                ) as resp:
                     raw = await _read_capped(resp)
         except TimeoutError:
             raise httpx.ReadTimeout(
@@ -226,6 +229,16 @@ class GameboardClient:
         if isinstance(answer, RefusalBody):
             return Rejected(answer.reason, answer.legalActions, data)
         return Position(answer, data)
+
+
+#: Content type of a request body.
+_JSON_BODY = {"content-type": "application/json"}
+
+
+def _encode(body: dict[str, Any] | None) -> bytes | None:
+    """The request body as ASCII JSON: text that UTF-8 cannot carry (a lone surrogate from a
+    strategy) goes out as a JSON escape for the server to judge, instead of failing here."""
+    return None if body is None else json.dumps(body, separators=(",", ":")).encode("ascii")
 
 
 def _parse_index(data: Any) -> GameIndex:

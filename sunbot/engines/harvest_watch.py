@@ -203,7 +203,19 @@ def _check_text(command: object, key: str, limit: int, phase: str) -> str | None
     text = command[key]
     if not isinstance(text, str) or not 1 <= len(text) <= limit:
         return f"{key} must be a string of 1 to {limit} characters"
+    if not _encodable(text):
+        return f"{key} must be valid Unicode text (no lone surrogates)"
     return None
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` is Unicode text that UTF-8 can carry: a lone surrogate (``\\ud800``
+    is valid JSON) is not a character and could not be shown to the other seats."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_vote(state: State, seat: int, command: object) -> str | None:

@@ -16,7 +16,6 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -27,6 +26,7 @@ from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_state import MatchRegistry
 from sunbot.server.matches import match_router
+from sunbot.server.responses import SafeJSONResponse as JSONResponse
 from sunbot.server.tokens import BadToken, TokenCodec
 
 log = logging.getLogger("sunbot.server")
@@ -120,6 +120,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         title="sunbot local Gameboard server",
         version=sunbot.__version__,
         description="Gameboard-compatible local server for the sunbot engines.",
+        default_response_class=JSONResponse,
     )
     app.state.codec = codec
     app.add_middleware(BodyLimit)

@@ -33,7 +33,6 @@ from typing import Any
 from urllib.parse import unquote, unquote_plus
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from sunbot.games import GAMES
@@ -45,6 +44,7 @@ from sunbot.server.match_state import (
     Match,
     MatchRegistry,
 )
+from sunbot.server.responses import SafeJSONResponse as JSONResponse
 
 _BEAT = Field(default=None, ge=10, le=600_000)
 
