@@ -50,6 +50,7 @@ class Run:
     missed: bool
     score: int
     decisions: list[float] = field(default_factory=list)
+    capped: int = 0
 
 
 def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
@@ -69,7 +70,8 @@ def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
         action = bot.choose(obs, legal)
         spent.append(time.perf_counter() - t0)
         s = sl.step(s, action)
-    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent)
+    capped = bot.capped if isinstance(bot, Planner) else 0
+    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped)
 
 
 def search_speed(seconds: float) -> float:
@@ -138,7 +140,8 @@ def main(
             print(
                 f"{'':10s} decision time p50 {1000 * _pct(times, 0.5):.0f} ms, "
                 f"p95 {1000 * _pct(times, 0.95):.0f} ms, max {1000 * max(times):.0f} ms "
-                f"over {len(times)} decisions ({per_day:.1f} a day)"
+                f"over {len(times)} decisions ({per_day:.1f} a day); "
+                f"{sum(r.capped for r in runs)} stopped by the wall-clock safety cap"
             )
     if "planner" in scores and "reference" in scores:
         ratio = statistics.mean(scores["planner"]) / statistics.mean(scores["reference"])

@@ -10,9 +10,12 @@
 
 All three send NEXT_DAY at sunset; a run cap (``--max-days``) is the harness's job.
 
-Setting the planner's time budget: ``Planner(rng, budget_ms=50)`` in code, or from the
-command line through the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` (milliseconds per
-decision; ``0`` or ``none`` for no time limit, the search then stops at ``max_width``).
+Setting the planner's budget: ``Planner(rng, budget_ms=50)`` in code, or from the command
+line through the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` (milliseconds per
+decision; ``0`` or ``none`` for no limit, the search then stops at ``max_width``). The budget
+is spent in search nodes, not time: ``budget_ms * NODES_PER_MS`` nodes, a rate calibrated on
+the project's 2-core machine, so a seeded run makes the same choices on any machine and under
+any load. The wall clock is only a safety cap (``time_cap_ms``, 5x the budget by default).
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import DayCtx, FastState
 from sunbot.strategies import Action, Observation
 from sunbot.strategies.sunloaf_planner import (
+    Budget,
     DayTables,
     Line,
-    SearchTimeout,
+    SearchStopped,
     beam_search,
     reference_line,
     replay,
@@ -38,6 +42,12 @@ REST: Action = {"type": "REST"}
 DOZE: Action = {"type": "DOZE"}
 NEXT_DAY: Action = {"type": "NEXT_DAY"}
 BUDGET_ENV = "SUNBOT_SUNLOAF_BUDGET_MS"
+#: Search nodes per millisecond of budget: measured ~1,500 nodes/ms for one busy core of the
+#: project's 2-core machine (``benchmarks/sunloaf.py`` prints the rate); calibrated lower so
+#: a decision's p95 stays within its budget while other work shares the cores.
+NODES_PER_MS = 1000
+#: The wall-clock safety cap of a decision, as a multiple of its budget.
+TIME_CAP_FACTOR = 5.0
 
 
 def _day_over(observation: Observation, legal_actions: list[Action]) -> Action | None:
@@ -128,20 +138,25 @@ class Planner:
     """Day planner: beam search over the fast form, the reference line as the fallback.
 
     Args:
-        rng: unused (the planner is deterministic for a given search depth), kept for the
-            strategy protocol.
-        budget_ms: wall-clock milliseconds per decision for the search (default: the
-            environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` if set, else 200). ``None``
-            searches every width up to ``max_width`` whatever the time, which makes a run
-            reproducible on any machine.
+        rng: unused (the planner is deterministic), kept for the strategy protocol.
+        budget_ms: the search budget per decision in milliseconds of the project's 2-core
+            machine (default: the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` if set,
+            else 200), spent as ``round(budget_ms * NODES_PER_MS)`` search nodes (see
+            :class:`sunbot.strategies.sunloaf_planner.Budget`), so the choices do not depend
+            on the machine or its load. ``None`` searches every width up to ``max_width``.
         max_width: the widest beam tried (widths double from ``min_width``).
         min_width: the first beam width tried at each decision.
         doze: send DOZE when the plan rests for as many turns as the DOZE would resolve
             (the same turns, fewer decisions and round trips).
+        time_cap_ms: wall-clock safety cap per decision (default ``TIME_CAP_FACTOR`` times
+            ``budget_ms``; ``None`` with ``budget_ms=None``). A search it stops is dropped
+            and counted in :attr:`capped`: only then can a seeded run differ between two
+            plays (a machine several times slower than the calibration).
 
     Each decision searches from the current position with widths ``min_width``,
-    ``2*min_width``, ... while the budget lasts (a width that would not fit is not started;
-    one that overruns is abandoned), replays each found line exactly and keeps it only if it
+    ``2*min_width``, ... while the node budget lasts (a width predicted to cost more than
+    what is left, twice the last width's nodes, is not started; one that overruns is
+    abandoned), replays each found line exactly and keeps it only if it
     ranks above the line in hand: quota met, then score, then the chain carried into the
     next day. The line in hand at a day's first decision is the reference policy's, which
     always meets the quota; the planner then follows its best line, re-searching every
@@ -149,7 +164,10 @@ class Planner:
     server diverged) restarts from the reference line there.
 
     Attributes:
-        decisions: search statistics of the last decision (``widths`` completed, ``ms``).
+        budget_nodes: search nodes per decision (``None``: no limit).
+        last_widths: the widths the last decision's search completed.
+        last_nodes: search nodes the last decision generated.
+        capped: decisions so far whose search the wall-clock cap stopped.
     """
 
     game = "sunloaf"
@@ -161,6 +179,7 @@ class Planner:
         max_width: int = 256,
         min_width: int = 8,
         doze: bool = True,
+        time_cap_ms: float | _FromEnv | None = FROM_ENV,
     ) -> None:
         if isinstance(budget_ms, _FromEnv):
             budget_ms = budget_from_env()
@@ -168,8 +187,14 @@ class Planner:
             raise ValueError("budget_ms must be positive (or None for no limit)")
         if not 1 <= min_width <= max_width:
             raise ValueError("need 1 <= min_width <= max_width")
+        if isinstance(time_cap_ms, _FromEnv):
+            time_cap_ms = None if budget_ms is None else TIME_CAP_FACTOR * budget_ms
+        if time_cap_ms is not None and time_cap_ms <= 0:
+            raise ValueError("time_cap_ms must be positive (or None for no cap)")
         self.rng = rng
         self.budget_ms = budget_ms
+        self.budget_nodes = None if budget_ms is None else round(budget_ms * NODES_PER_MS)
+        self.time_cap_ms = time_cap_ms
         self.max_width = max_width
         self.min_width = min_width
         self.doze = doze
@@ -177,6 +202,8 @@ class Planner:
         self._line: Line | None = None
         self._expect: FastState | None = None
         self.last_widths: list[int] = []
+        self.last_nodes = 0
+        self.capped = 0
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         """The next action of the best line found (NEXT_DAY at sunset).
@@ -221,24 +248,28 @@ class Planner:
         self, ctx: DayCtx, tables: DayTables, fs: FastState, line: Line, started: float
     ) -> Line:
         """Search widths while the budget lasts; the best-ranked line (``line`` if none wins)."""
-        deadline = None if self.budget_ms is None else started + self.budget_ms / 1000
-        width, last = self.min_width, 0.0
+        cap = self.time_cap_ms
+        budget = Budget(self.budget_nodes, None if cap is None else started + cap / 1000)
+        limit = budget.nodes
+        width, last = self.min_width, 0
         self.last_widths = []
         while width <= self.max_width:
-            t0 = time.perf_counter()
-            if deadline is not None and t0 + 2.2 * last > deadline:
+            if limit is not None and budget.used + 2 * last > limit:
                 break
+            before = budget.used
             try:
-                actions = beam_search(ctx, tables, fs, width, deadline)
-            except SearchTimeout:
+                actions = beam_search(ctx, tables, fs, width, budget)
+            except SearchStopped:
                 break
             found = replay(ctx, fs, actions)
             if found.rank() > line.rank():
                 line = found
             self.last_widths.append(width)
-            last = time.perf_counter() - t0
+            last = budget.used - before
             width *= 2
+        self.last_nodes = budget.used
+        self.capped += budget.hit_deadline
         return line
 
 
-__all__ = ["FROM_ENV", "Planner", "Reference", "Rest", "budget_from_env"]
+__all__ = ["FROM_ENV", "NODES_PER_MS", "Planner", "Reference", "Rest", "budget_from_env"]

@@ -42,8 +42,32 @@ TOP = 6
 BOWL = 30
 
 
-class SearchTimeout(Exception):
-    """The search passed its deadline before finishing a layer."""
+class SearchStopped(Exception):
+    """The search ran out of its :class:`Budget` (nodes, or the wall-clock safety cap)."""
+
+
+class Budget:
+    """What one decision may spend on searching, shared by every width it tries.
+
+    Args:
+        nodes: the most search nodes to generate (``None``: no limit). A node is one
+            candidate child: every REST and every MOVE a cat's range reaches from an
+            expanded position counts one, blocked or not. Counting nodes instead of time
+            makes the search, and so a seeded run, the same on every machine and load.
+        deadline: a :func:`time.perf_counter` instant, a safety cap only (``None``: none).
+
+    Attributes:
+        used: nodes generated so far.
+        hit_deadline: the wall-clock cap stopped a search (the run may then not replay).
+    """
+
+    __slots__ = ("deadline", "hit_deadline", "nodes", "used")
+
+    def __init__(self, nodes: int | None = None, deadline: float | None = None) -> None:
+        self.nodes = nodes
+        self.deadline = deadline
+        self.used = 0
+        self.hit_deadline = False
 
 
 @dataclass(frozen=True)
@@ -117,7 +141,7 @@ def beam_search(
     tables: DayTables,
     start: FastState,
     width: int,
-    deadline: float | None = None,
+    budget: Budget | None = None,
 ) -> list[int]:
     """The best rest-of-day action list a beam of ``width`` finds from ``start``.
 
@@ -125,8 +149,9 @@ def beam_search(
         ctx, start: the day and a running-day position of it (turn < turnsInDay).
         tables: ``ctx``'s :class:`DayTables`.
         width: positions kept per turn (>= 1).
-        deadline: a :func:`time.perf_counter` instant; passing it raises
-            :class:`SearchTimeout`.
+        budget: nodes generated are added to ``budget.used``; going past ``budget.nodes``
+            (checked after every expanded position) or ``budget.deadline`` (checked every 16)
+            raises :class:`SearchStopped`.
 
     Returns:
         Fast action codes, one per turn left; the line with the quota met and the highest
@@ -137,14 +162,26 @@ def beam_search(
     key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
     layers: list[list[_Node]] = []
     layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
+    limit = deadline = None
+    if budget is not None:
+        limit, deadline = budget.nodes, budget.deadline
+    used = 0 if budget is None else budget.used
     for t in range(start[TURN], turns):
         layers.append(layer)
         best: dict[tuple[int, ...], _Node] = {}
         for parent, node in enumerate(layer):
+            used += _expand(ctx, tables, t, node, parent, best)
+            if limit is not None and used > limit:
+                assert budget is not None
+                budget.used = used
+                raise SearchStopped
             if deadline is not None and not parent & 15 and time.perf_counter() > deadline:
-                raise SearchTimeout
-            _expand(ctx, tables, t, node, parent, best)
+                assert budget is not None
+                budget.used, budget.hit_deadline = used, True
+                raise SearchStopped
         layer = heapq.nlargest(width, best.values())
+    if budget is not None:
+        budget.used = used
     quota = ctx.quota
     end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
     actions: list[int] = []
@@ -174,9 +211,10 @@ def _expand(
     node: _Node,
     parent: int,
     best: dict[tuple[int, ...], _Node],
-) -> None:
+) -> int:
     """Resolve turn ``t`` (§7) for every MOVE and REST of ``node``; keep each child in
-    ``best`` unless a position with the same key scored at least as much."""
+    ``best`` unless a position with the same key scored at least as much. Returns the nodes
+    generated (see :class:`Budget`)."""
     n, values = ctx.n, tables.value
     weights, mult = ctx.weights, ctx.mult
     caps, dogs, serves = ctx.warm[t], ctx.reach[t], ctx.serves[t]
@@ -232,8 +270,11 @@ def _expand(
         best[k] = (co + rest_est, sc, co, k, parent, fast.REST)
     # MOVE children: the REST child minus what the moved cat earned and lent its neighbours
     paths, ranges = ctx.paths, ctx.ranges
+    made = 1
     for i in range(n):
         x = tiles[i]
+        reach = paths[x][ranges[i]]
+        made += len(reach)
         lose_raw, lose_award = raws[i], awards[i]
         if sr[i]:
             w, nb = weights[i], NBR[x]
@@ -251,7 +292,7 @@ def _expand(
         head = tiles[:i]
         tail = tiles[i + 1 :]
         settled = (*sr[:i], 0, *sr[i + 1 :])
-        for y, path in paths[x][ranges[i]]:
+        for y, path in reach:
             if path & occ:
                 continue
             mt = (*head, y, *tail)
@@ -269,6 +310,7 @@ def _expand(
             if prev is None or prev[1] < sc:
                 co = m_cosy + b_raw
                 best[k] = (co + base_est + vi[nxt + y * 7], sc, co, k, parent, code0 + y)
+    return made
 
 
 def replay(ctx: DayCtx, start: FastState, actions: list[int] | tuple[int, ...]) -> Line:

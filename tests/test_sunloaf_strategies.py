@@ -52,16 +52,22 @@ def test_registry_names_and_defaults(monkeypatch):
     assert strategies.default_name("sunloaf") == "planner"
     bot = strategies.create("sunloaf", "planner", random.Random(1))
     assert isinstance(bot, Planner) and bot.budget_ms == 200.0 and bot.max_width == 256
+    assert bot.budget_nodes == 200 * strat.NODES_PER_MS and bot.time_cap_ms == 1000.0
     monkeypatch.setenv(strat.BUDGET_ENV, "35")
     assert Planner(random.Random(1)).budget_ms == 35.0
+    assert Planner(random.Random(1)).budget_nodes == 35 * strat.NODES_PER_MS
     monkeypatch.setenv(strat.BUDGET_ENV, "none")
     assert Planner(random.Random(1)).budget_ms is None
+    assert Planner(random.Random(1)).budget_nodes is None
+    assert Planner(random.Random(1)).time_cap_ms is None
     assert Planner(random.Random(1), budget_ms=50).budget_ms == 50
     monkeypatch.setenv(strat.BUDGET_ENV, "-3")
     with pytest.raises(ValueError):
         Planner(random.Random(1))
     with pytest.raises(ValueError):
         Planner(random.Random(1), budget_ms=10, max_width=4, min_width=8)
+    with pytest.raises(ValueError):
+        Planner(random.Random(1), budget_ms=10, time_cap_ms=0)
 
 
 def test_rest_naps_well_until_the_ratio_catches_it():
@@ -112,16 +118,56 @@ def test_planner_never_misses_a_quota_100_more_seeds_40_days():
 
 @pytest.mark.slow
 def test_planner_with_the_default_budget_keeps_it_and_clears_every_day():
-    bot = Planner(random.Random(0), budget_ms=200)
-    s, spent = sl.init(3), []
+    """No decision generates more nodes than its budget (the width that would pass it is
+    abandoned), and the search does go wide within it."""
+    bot = Planner(random.Random(0), budget_ms=200, time_cap_ms=None)
+    assert bot.budget_nodes is not None
+    s, widest = sl.init(3), 0
     while not (s["phase"] == "sunset" and s["day"] >= 12):
         assert s["phase"] != "over"
-        t0 = time.perf_counter()
         a = bot.choose(s, sl.legal_actions(s))
-        spent.append(time.perf_counter() - t0)
+        if a["type"] != "NEXT_DAY":
+            assert 0 < bot.last_nodes <= bot.budget_nodes + 200
+            widest = max(widest, *bot.last_widths)
         s = sl.step(s, a)
-    spent.sort()
-    assert spent[len(spent) // 2] < 0.25 and spent[int(0.95 * len(spent))] < 0.3
+    assert widest >= 128
+
+
+def test_node_budget_bounds_the_search_exactly():
+    """A search stops right after the expansion that passes ``Budget.nodes``, whatever the
+    clock: the same nodes on every run; without a limit it counts what it generated."""
+    s = sl.init(4)
+    ctx, fs = fast.to_fast(s)
+    tables = plan.DayTables(ctx)
+    free = plan.Budget()
+    plan.beam_search(ctx, tables, fs, 16, free)
+    assert free.used > 1000
+    for _ in range(2):
+        b = plan.Budget(nodes=free.used // 2)
+        with pytest.raises(plan.SearchStopped):
+            plan.beam_search(ctx, tables, fs, 16, b)
+        assert free.used // 2 < b.used <= free.used // 2 + 5 * 8 * 4 + 1
+        assert not b.hit_deadline
+    late = plan.Budget(deadline=time.perf_counter() - 1)
+    with pytest.raises(plan.SearchStopped):
+        plan.beam_search(ctx, tables, fs, 16, late)
+    assert late.hit_deadline
+
+
+@pytest.mark.slow
+def test_default_planner_replays_the_same_actions_40_days():
+    """Two plays of one seed with the default (node) budget choose the same actions for all
+    40 days, and no decision reaches the wall-clock safety cap."""
+    runs = []
+    for _ in range(2):
+        bot = Planner(random.Random(11))
+        s, actions = sl.init(11), []
+        while not (s["phase"] == "sunset" and s["day"] >= 40):
+            a = bot.choose(sl.observation(s), sl.legal_actions(s))
+            actions.append(a)
+            s = sl.step(s, a)
+        runs.append((actions, s["score"], bot.capped))
+    assert runs[0] == runs[1] and runs[0][2] == 0
 
 
 def test_without_search_time_the_planner_plays_the_reference_line():
@@ -138,7 +184,7 @@ def test_a_line_missing_the_quota_is_never_adopted(monkeypatch):
     day = make_day(turn=18, cosy=0, quota=1, cats=[(24, 0), (42, 0)], lit_col=6)
     ctx, fs = fast.to_fast(day)
 
-    def bad_search(ctx, tables, start, width, deadline=None):
+    def bad_search(ctx, tables, start, width, budget=None):
         return [fast.REST] * (ctx.turns - start[fast.TURN])
 
     monkeypatch.setattr(strat, "beam_search", bad_search)

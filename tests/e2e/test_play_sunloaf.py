@@ -53,9 +53,22 @@ def test_cli_play_seed7_max_days_10_has_no_divergence(tmp_path, monkeypatch):
     assert days == list(range(2, 11))
     kinds = {s["action"]["type"] for s in t.steps}
     assert {"MOVE", "NEXT_DAY", "END_RUN"} <= kinds
-    # how far the search gets in 20 ms depends on the machine's load: no exact score here
     assert t.result["score"] == final["score"] > 0
     assert "divergences" in res.output and "day" in res.output
+
+
+def test_two_plays_of_a_seed_with_the_default_budget_send_the_same_actions(tmp_path, monkeypatch):
+    """The planner's budget is counted in search nodes, not time: two plays of one seed (the
+    default budget, 2 days) record the same actions and score, whatever the machine's load."""
+    monkeypatch.delenv(BUDGET_ENV, raising=False)
+    runs = []
+    for i in range(2):
+        (tmp_path / str(i)).mkdir()
+        res, t = _play(tmp_path / str(i), "--seed", "5", "--max-days", "2")
+        assert res.exit_code == 0, res.output
+        runs.append(([s["action"] for s in t.steps], t.result["score"]))
+    assert runs[0] == runs[1]
+    assert sum(a["type"] == "MOVE" for a in runs[0][0]) > 5 and runs[0][1] > 0
 
 
 @pytest.mark.slow
