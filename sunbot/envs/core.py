@@ -1,0 +1,173 @@
+"""One Gymnasium environment class for the single-player games, parameterised by a codec.
+
+A :class:`Codec` (one per game, in ``sunbot/envs/<game>.py``) turns a wire observation into
+fixed-shape arrays, and a discrete action index into the game's action object. The
+environment itself is game-agnostic:
+
+- ``reset(seed=n)`` plays the game's init for seed ``n`` (without a seed, one is drawn from
+  the environment's ``np_random``), ``step(i)`` sends action ``i``.
+- reward = the run's score after the step minus before it (the score never decreases);
+  ``terminated`` once the rules end the run; ``truncated`` once the run reaches the cap
+  (``max_voyages`` / ``max_days``: at port/sunset/dayBreak with that many done, as the
+  CLI's caps).
+- ``info["action_mask"]`` (``int8``, one entry per action index, 1 = legal) and
+  :meth:`SunbotEnv.action_masks` (sb3-contrib's MaskablePPO convention). An index the rules
+  refuse leaves the position unchanged, pays 0 and sets ``info["refused"]`` (the reason).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+
+from sunbot.envs.backends import Action, Answer, Backend, EngineBackend, Observation, ServerBackend
+from sunbot.games import GameInfo, get_game
+
+Mask = npt.NDArray[np.int8]
+#: An encoded observation: key -> NumPy array (the codec's ``Dict`` space).
+EncodedObs = dict[str, Any]
+
+
+class Codec(Protocol):
+    """A game's fixed-shape view of its observations and actions."""
+
+    #: Number of discrete action indices.
+    n_actions: int
+
+    def observation_space(self) -> gym.spaces.Dict:
+        """The space :meth:`encode` returns values of."""
+        ...
+
+    def encode(self, observation: Observation) -> EncodedObs:
+        """Arrays from a wire observation's published fields only.
+
+        Raises:
+            ValueError: the observation does not fit the fixed shapes.
+        """
+        ...
+
+    def action(self, index: int) -> Action:
+        """The action object of index ``index`` (``0 <= index < n_actions``)."""
+        ...
+
+    def index(self, action: Action) -> int | None:
+        """The index of ``action``, ``None`` if it has none."""
+        ...
+
+
+def mask_of(codec: Codec, legal_actions: list[Action]) -> Mask:
+    """``int8`` vector of ``codec.n_actions``: 1 at the index of each legal action."""
+    mask = np.zeros(codec.n_actions, dtype=np.int8)
+    for action in legal_actions:
+        i = codec.index(action)
+        if i is not None:
+            mask[i] = 1
+    return mask
+
+
+class SunbotEnv(gym.Env[EncodedObs, np.int64]):
+    """A single-player Gameboard game as a Gymnasium environment.
+
+    Args:
+        slug: the game (``keelhold``, ``sunloaf``, ``naptuft``).
+        codec: the game's :class:`Codec`.
+        cap: truncate once this many voyages/days are done (``None``: play until the
+            rules end the run).
+        server: ``None`` (the engine in-process, the default), ``"embedded"`` (the local
+            server through the client) or an http(s) URL of a Gameboard server.
+        mirror: with a server, recompute every answer with our engine; divergences are in
+            ``info["divergences"]``.
+
+    Raises:
+        KeyError: unknown game. ``ValueError``: a bad ``server`` or ``cap``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (gymnasium's attribute)
+
+    def __init__(
+        self,
+        slug: str,
+        codec: Codec,
+        *,
+        cap: int | None = None,
+        server: str | None = None,
+        mirror: bool = True,
+    ) -> None:
+        if cap is not None and cap < 1:
+            raise ValueError(f"the cap must be at least 1, got {cap}")
+        self.game: GameInfo = get_game(slug)
+        self.codec = codec
+        self.cap = cap
+        self.observation_space = codec.observation_space()
+        self.action_space = gym.spaces.Discrete(codec.n_actions)
+        self.backend: Backend = (
+            EngineBackend(self.game)
+            if server is None
+            else ServerBackend(self.game, server, mirror=mirror)
+        )
+        self._answer: Answer | None = None
+        self._mask: Mask = np.zeros(codec.n_actions, dtype=np.int8)
+        self.seed_played: int | None = None
+
+    def _info(self, answer: Answer) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "score": answer.score,
+            "seed": self.seed_played,
+        }
+        if answer.refused is not None:
+            info["refused"] = answer.refused
+        if answer.divergences:
+            info["divergences"] = answer.divergences
+        return info
+
+    def _capped(self, observation: Observation) -> bool:
+        return self.game.cap_action(observation, self.cap) is not None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[EncodedObs, dict[str, Any]]:
+        """Start a run: the game's init for ``seed`` (or for a seed drawn from
+        ``np_random``). Returns ``(observation, info)``."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
+        self.seed_played = game_seed
+        answer = self.backend.init(game_seed)
+        self._answer = answer
+        self._mask = mask_of(self.codec, answer.legal_actions)
+        return self.codec.encode(answer.observation), self._info(answer)
+
+    def step(self, action: np.int64 | int) -> tuple[EncodedObs, float, bool, bool, dict[str, Any]]:
+        """Play action index ``action``.
+
+        Raises:
+            RuntimeError: before :meth:`reset`, or after the run ended.
+            ValueError: ``action`` is not an index of the action space.
+        """
+        prev = self._answer
+        if prev is None:
+            raise RuntimeError("call reset() before step()")
+        if prev.game_over or self._capped(prev.observation):
+            raise RuntimeError("the run is over: call reset()")
+        i = int(action)
+        if not 0 <= i < self.codec.n_actions:
+            raise ValueError(f"action must be an index 0..{self.codec.n_actions - 1}, got {i}")
+        answer = self.backend.act(self.codec.action(i))
+        self._answer = answer
+        if answer.refused is None:
+            self._mask = mask_of(self.codec, answer.legal_actions)
+        reward = float(answer.score - prev.score)
+        truncated = not answer.game_over and self._capped(answer.observation)
+        obs = self.codec.encode(answer.observation)
+        return obs, reward, answer.game_over, truncated, self._info(answer)
+
+    def action_masks(self) -> Mask:
+        """The current action mask (1 = legal), as sb3-contrib's MaskablePPO asks for it."""
+        return self._mask.copy()
+
+    def close(self) -> None:
+        """Release the backend (a server backend's connections and event loop)."""
+        self.backend.close()

@@ -1,0 +1,76 @@
+"""A trained policy as a sunbot strategy: ``sunbot play``, ``sunbot bench`` and transcripts
+work with it unchanged.
+
+A *policy* is any callable ``policy(observation, action_mask) -> action index``, where
+``observation`` is the environment's encoding (``sunbot/envs/<game>.py``) and
+``action_mask`` its ``int8`` mask of legal indices. :class:`PolicyStrategy` encodes the wire
+observation the runner hands it (from any server: only published fields are read), builds
+the mask from ``legal_actions``, asks the policy, and answers the action object::
+
+    class MyBot(PolicyStrategy):
+        game = "keelhold"
+
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__("keelhold", load_my_policy())
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from typing import Any
+
+from sunbot.envs.core import Codec, EncodedObs, Mask, mask_of
+
+Policy = Callable[[EncodedObs, Mask], int]
+
+#: Game slug -> ``"module:class"`` of its codec.
+CODECS: dict[str, str] = {
+    "keelhold": "sunbot.envs.keelhold:KeelholdCodec",
+}
+
+
+def codec_for(game: str) -> Codec:
+    """A fresh codec of ``game``.
+
+    Raises:
+        KeyError: no environment encoding for ``game``; the message lists those there are.
+    """
+    ref = CODECS.get(game)
+    if ref is None:
+        raise KeyError(f"no environment encoding for {game!r}; there are: {', '.join(CODECS)}")
+    module, _, name = ref.partition(":")
+    codec: Codec = getattr(importlib.import_module(module), name)()
+    return codec
+
+
+class PolicyStrategy:
+    """A strategy (``choose(observation, legal_actions)``) playing ``policy``.
+
+    Args:
+        game: the game's slug (its codec encodes the observations).
+        policy: ``policy(encoded observation, mask) -> action index``.
+        rng: unused by the wrapper (the registry's factories take one); kept for policies
+            that sample.
+
+    ``choose`` raises ``ValueError`` when the policy answers an index outside the action
+    space; an index the mask forbids is sent as is (the server refuses it and the runner
+    counts the refusal), so a faulty policy shows up in the run's summary.
+    """
+
+    game: str = ""
+
+    def __init__(self, game: str, policy: Policy, rng: random.Random | None = None) -> None:
+        self.game = game
+        self.codec = codec_for(game)
+        self.policy = policy
+        self.rng = rng or random.Random(0)
+
+    def choose(self, observation: dict[str, Any], legal_actions: list[Any]) -> dict[str, Any]:
+        """The action the policy picks for this position."""
+        index = int(self.policy(self.codec.encode(observation), mask_of(self.codec, legal_actions)))
+        top = self.codec.n_actions - 1
+        if not 0 <= index <= top:
+            raise ValueError(f"the policy answered index {index}; the action space is 0..{top}")
+        return self.codec.action(index)

@@ -1,0 +1,142 @@
+"""sunbot/Keelhold-v0: Gymnasium's checker, the encoding, rewards, caps, both backends."""
+
+from __future__ import annotations
+
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import sunbot.envs  # noqa: E402, F401  (registers the ids)
+from sunbot.engines import keelhold  # noqa: E402
+from sunbot.envs.keelhold import KeelholdCodec  # noqa: E402
+
+
+def first_safe(obs, mask) -> int:
+    """Lowest safe bay while loading; CAST_OFF at port."""
+    safe = np.flatnonzero(obs["bays"][0])
+    if safe.size:
+        return int(safe[0])
+    return int(np.flatnonzero(mask)[0])
+
+
+def play(env, seed: int, policy, limit: int = 2000):
+    obs, info = env.reset(seed=seed)
+    out = [(obs, 0.0, False, False)]
+    for _ in range(limit):
+        obs, reward, term, trunc, info = env.step(policy(obs, info["action_mask"]))
+        out.append((obs, reward, term, trunc))
+        if term or trunc:
+            break
+    return out, info
+
+
+def test_gymnasium_check_env_passes():
+    env = gym.make("sunbot/Keelhold-v0")
+    check_env(env.unwrapped)
+    env.close()
+
+
+def test_reset_is_the_engines_init_for_that_seed():
+    env = gym.make("sunbot/Keelhold-v0")
+    obs, info = env.reset(seed=7)
+    state = keelhold.init(7)
+    assert info["seed"] == 7 and info["score"] == 0
+    # voyage 1 opens hatches 1..5 only: PLACE 1..5 legal, no port actions
+    assert info["action_mask"].tolist() == [0, 1, 1, 1, 1, 1, 0, 0, 0]
+    assert env.unwrapped.action_masks().tolist() == info["action_mask"].tolist()
+    q = state["queue"]
+    assert obs["queue"][:3].tolist() == [[c["weight"], 2 + c["cargo"], 0] for c in q]
+    assert obs["queue"][3].tolist() == [0, 0, 0]
+    assert obs["hold"].sum() == -7 * 8  # every slot empty: (0, 0, -1)
+    assert obs["hatches"][:, 0].tolist() == [-3, -2, -1, 0, 1, 2, 3]
+    assert obs["hatches"][:, 2].tolist() == [0, 1, 1, 1, 1, 1, 0]
+    assert obs["bays"][0].tolist() == [1 if b in state["safeBays"] else 0 for b in range(7)]
+    # status: loading, voyage 1, 0 turns in, trim 0, level, chain 0, 0 lots, castOffSafe null
+    assert obs["status"].tolist() == [0, 1, 0, 0, 0, 0, 0, -1, 3]
+    terms = obs["terms"][0].tolist()
+    assert terms[:9] == [6, 6, 3, 3, 1, 3, 4, 0, 3]  # voyage 1: tolerance 6 ... queueSize 3
+    env.close()
+
+
+def test_the_encoding_never_reads_rng():
+    state = keelhold.init(11)
+    codec = KeelholdCodec()
+    with_rng = codec.encode(state)
+    without = codec.encode({k: v for k, v in state.items() if k != "rng"})
+    moved = codec.encode({**state, "rng": [123456789, 0, 1]})
+    for key in with_rng:
+        assert np.array_equal(with_rng[key], without[key])
+        assert np.array_equal(with_rng[key], moved[key])
+
+
+def test_a_placed_rush_crate_and_ballast_are_encoded():
+    state = keelhold.init(3)
+    state["turn"] = 40
+    state["hold"][2] = [
+        {"id": 90, "weight": 4, "cargo": None, "rushWindow": None, "due": None},
+        {"id": 91, "weight": 2, "cargo": 1, "rushWindow": 8, "due": 48},
+    ]
+    obs = KeelholdCodec().encode(state)
+    assert obs["hold"][2, :3].tolist() == [[4, 1, -1], [2, 3, 8], [0, 0, -1]]
+
+
+def test_rewards_sum_to_the_engines_score_and_a_cap_truncates():
+    env = gym.make("sunbot/Keelhold-v0", max_voyages=1)
+    chosen = []
+
+    def recording(obs, mask):
+        chosen.append(first_safe(obs, mask))
+        return chosen[-1]
+
+    steps, info = play(env, 5, recording)
+    state = keelhold.init(5)
+    for a in chosen:  # the same actions on the engine
+        state = keelhold.step(state, KeelholdCodec().action(a))
+    assert sum(r for _, r, _, _ in steps) == state["score"] == info["score"] > 0
+    _, _, terminated, truncated = steps[-1]
+    if state["phase"] == "port":  # reached port on voyage 1: the cap ends it, not the rules
+        assert truncated and not terminated
+        assert steps[-1][0]["status"][0] == 1
+    else:
+        assert terminated and not truncated
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(7)
+    env.close()
+
+
+def test_a_refused_index_changes_nothing_and_pays_nothing():
+    env = gym.make("sunbot/Keelhold-v0")
+    obs, _ = env.reset(seed=7)
+    obs2, reward, term, trunc, info2 = env.step(0)  # hatch 0 is shut on voyage 1
+    assert reward == 0.0 and not term and not trunc
+    assert "shut" in info2["refused"]
+    for key in obs:
+        assert np.array_equal(obs[key], obs2[key])
+    with pytest.raises(ValueError, match=r"0\.\.8"):
+        env.step(9)
+    env.close()
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_engine_and_embedded_server_give_the_same_observations_and_rewards(seed):
+    engine = gym.make("sunbot/Keelhold-v0", max_voyages=2)
+    server = gym.make("sunbot/Keelhold-v0", max_voyages=2, server="embedded")
+    a, info_a = play(engine, seed, first_safe)
+    b, info_b = play(server, seed, first_safe)
+    assert len(a) == len(b) > 5
+    for (oa, ra, ta, ua), (ob, rb, tb, ub) in zip(a, b, strict=True):
+        assert (ra, ta, ua) == (rb, tb, ub)
+        for key in oa:
+            assert np.array_equal(oa[key], ob[key]), key
+    assert info_a["score"] == info_b["score"]
+    assert "divergences" not in info_b
+    engine.close()
+    server.close()
+
+
+def test_a_bad_server_option_is_one_clear_error():
+    with pytest.raises(ValueError, match="embedded"):
+        gym.make("sunbot/Keelhold-v0", server="ftp://example")
