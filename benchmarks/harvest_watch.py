@@ -30,6 +30,7 @@ import typer
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
+from sunbot.observations.harvest_watch import legal_actions
 from sunbot.server.match_state import SEATS, seat_data
 
 app = typer.Typer(add_completion=False)
@@ -75,7 +76,7 @@ def play_engine_match(
             if state["alive"][s]:
                 data = seat_data(state, s, can_act=True, pending=None)
                 t0 = time.perf_counter()
-                commands[s] = [bot.choose(data)]
+                commands[s] = [bot.choose(data, legal_actions(data))]
                 if times is not None and state["phase"] == "action":
                     times.append(time.perf_counter() - t0)
         state = hw.resolve_beat(state, commands)

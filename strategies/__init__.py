@@ -1,7 +1,10 @@
 """Strategies (policies): the :class:`Strategy` protocol and the registry.
 
 A strategy is built with an injected ``random.Random`` (its only source of randomness, so a
-seeded run replays exactly) and answers ``choose(observation, legal_actions) -> action``.
+seeded run replays exactly) and answers ``choose(observation, legal_actions) -> action`` in
+every game, Harvest Watch included (there the observation is the view's ``data`` and
+``legal_actions`` comes from :func:`sunbot.observations.harvest_watch.legal_actions`).
+The contract and its optional hooks are described once, on :class:`Strategy`.
 Built-in strategies are listed per game in :data:`BUILTIN`; third-party ones are found
 through the entry-point group ``sunbot.strategies``: the entry point's name is the strategy
 name and the object it loads is a factory (usually a class) taking ``rng`` with an attribute
@@ -20,7 +23,7 @@ import logging
 import random
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 ENTRY_POINT_GROUP = "sunbot.strategies"
 log = logging.getLogger("sunbot.strategies")
@@ -33,14 +36,51 @@ Observation = dict[str, Any]
 class Strategy(Protocol):
     """A policy: picks one action from ``legal_actions`` given the observation.
 
-    Optional: a strategy may define ``on_start(game: str, seed: int | None) -> None``; the
-    runner calls it once before the first choice (e.g. a clearly marked clairvoyant
-    baseline that rebuilds the local engine's hidden deck from the run's seed).
+    ``choose(observation, legal_actions) -> action`` is called once per decision, in every
+    game. ``observation`` is the game's public position (types per game in
+    :mod:`sunbot.observations`); ``legal_actions`` the actions the rules accept now. Return
+    one of them unchanged; on Harvest Watch's speech and diary beats, where the list holds
+    the beat's example command, any text of the allowed length is legal too.
+
+    Optional hooks (define them or not; the runner, the match loop and ``sunbot bench`` all
+    call them the same way):
+
+    - ``on_start(game: str, seed: int | None) -> None``: once, before the first choice
+      (e.g. a clearly marked clairvoyant baseline rebuilding a hidden deck from the seed).
+    - ``on_end(observation: dict, outcome: dict) -> None``: once, after the run (or the
+      seat's match) ended however it ended: ``observation`` is the last one seen,
+      ``outcome`` is :class:`Outcome` (``score``, ``endedBy``, ``error``). An exception in
+      it is logged and ignored.
     """
 
-    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+    def choose(self, observation: Observation, legal_actions: list[Action], /) -> Action:
         """Return one action (normally an element of ``legal_actions``)."""
         ...
+
+
+class Outcome(TypedDict):
+    """What ``on_end`` receives as ``outcome``.
+
+    ``score``: the game's score (Harvest Watch: seats ranked below ours, 0-5); ``endedBy``:
+    ``rules``, ``cap``, ``strict``, ``interrupted`` or ``error``; ``error``: why, or ``None``.
+    """
+
+    game: str
+    score: int
+    endedBy: str
+    error: str | None
+
+
+def notify_end(strategy: object, observation: Observation | None, outcome: Outcome) -> None:
+    """Call the strategy's optional ``on_end`` hook; an error in it is logged, not raised
+    (the run is already over and its result must still be written)."""
+    on_end = getattr(strategy, "on_end", None)
+    if not callable(on_end):
+        return
+    try:
+        on_end(observation or {}, outcome)
+    except Exception:
+        log.warning("the strategy's on_end hook failed", exc_info=True)
 
 
 StrategyFactory = Callable[[random.Random], Strategy]
@@ -149,9 +189,11 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "Outcome",
     "Strategy",
     "UnknownStrategy",
     "create",
     "default_name",
     "names",
+    "notify_end",
 ]

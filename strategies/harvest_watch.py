@@ -1,16 +1,20 @@
 """Harvest Watch strategies (``shared/spec/harvest-watch.md``; §7 notes for bot designers).
 
-**Match-strategy protocol.** A match strategy is a class built with ``rng: random.Random``
-(its only randomness) that keeps its own memory and answers, once per beat it may act on,
+**The contract** is every game's (:class:`sunbot.strategies.Strategy`): a class built with
+``rng: random.Random`` (its only randomness) that keeps its own memory and answers, once per
+beat it may act on,
 
-    choose(data: dict) -> command
+    choose(observation: dict, legal_actions: list[dict]) -> command
 
-where ``data`` is the view's ``data`` object (§2.3: ``round``, ``phase``, ``summary``, and
-``legal`` on the action beat or ``schema.example`` on the others). It returns one command:
-``{"speech": text}`` (1-200 characters), a ballot ``{"punish": null}`` /
-``{"punish": N, "giveTo": M}``, one element of ``legal`` unchanged, or ``{"diary": text}``
-(1-80 characters). The loop may skip beats (a slow poll), so strategies read everything
-from the summary they are given and never assume they saw the previous beat.
+where ``observation`` is the view's ``data`` object (§2.3: ``round``, ``phase``, ``summary``,
+and ``legal`` on the action beat or ``schema.example`` on the others) and
+``legal_actions`` is :func:`sunbot.observations.harvest_watch.legal_actions` of it: the
+action beat's ``legal``, every valid ballot on the vote beat, the example command on the
+speech and diary beats. It returns one command: ``{"speech": text}`` (1-200 characters), a
+ballot ``{"punish": null}`` / ``{"punish": N, "giveTo": M}``, one element of ``legal``
+unchanged, or ``{"diary": text}`` (1-80 characters). The loop may skip beats (a slow poll),
+so strategies read everything from the summary they are given and never assume they saw
+the previous beat.
 
 Strategies: :class:`Coalition` (default), :class:`Guard`, :class:`Farmer`,
 :class:`RandomSeat`, :class:`House` (the §2.7 house-bot policy, playing as a seat).
@@ -41,7 +45,7 @@ class _Simple:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, data: Data) -> Command:
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """``act`` on the action beat (it is always legal for a living seat), else the
         beat's example command."""
         if data["phase"] == "action":
@@ -70,11 +74,11 @@ class RandomSeat:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, data: Data) -> Command:
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """A random command that fits the beat (§3.6)."""
         phase, s = data["phase"], data["summary"]
         if phase == "action":
-            return dict(self.rng.choice(data["legal"]))
+            return dict(self.rng.choice(legal_actions))
         if phase == "vote":
             living = s["aliveSeats"]
             target = self.rng.choice([None, *living])
@@ -100,7 +104,7 @@ class House:
         self.rng = rng
         self.memory: dict[str, Any] = {}
 
-    def choose(self, data: Data) -> Command:
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """The house command for this beat, from the state rebuilt from the summary."""
         s = data["summary"]
         state = state_from_summary(s)

@@ -1,6 +1,8 @@
 """The ``coalition`` strategy for Harvest Watch, and the speech format it reads and writes.
 
-Protocol: see :mod:`sunbot.strategies.harvest_watch` (``choose(data) -> command`` per beat).
+Protocol: the one strategy contract, ``choose(observation, legal_actions) -> command`` per
+beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in
+:mod:`sunbot.strategies.harvest_watch`).
 
 **Speech format.** Both speeches carry ``coalition. coop=P target=T ring=A>B>C`` (``-`` for
 none): the tag marks a bloc member, ``coop`` the partner it will farm with, ``target`` the
@@ -205,8 +207,9 @@ class Coalition:
 
     # -- beats -------------------------------------------------------------------------
 
-    def choose(self, data: Data) -> Command:
-        """One command for the current beat (see the module docstring)."""
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
+        """One command for the current beat (see the module docstring); ``legal_actions``
+        is the beat's list (:func:`sunbot.observations.harvest_watch.legal_actions`)."""
         s = data["summary"]
         self._learn(s)
         self.watch.observe(s)
@@ -216,7 +219,7 @@ class Coalition:
         if phase == "vote":
             return self._vote(s)
         if phase == "action":
-            act = self._act(s, data["legal"])
+            act = self._act(s, legal_actions)
             self.last = (s["day"], act, round(s["food"] * 10))
             return act
         return {"diary": f"Day {s['day']}: {s['food']:.1f} left."}

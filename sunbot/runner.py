@@ -23,7 +23,7 @@ from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import Resume
-from sunbot.strategies import Strategy
+from sunbot.strategies import Outcome, Strategy, notify_end
 from sunbot.transcripts import TranscriptWriter
 
 log = logging.getLogger("sunbot.runner")
@@ -169,6 +169,11 @@ async def play_run(
         if mirror is not None:
             summary.responses_checked = base_checked + mirror.responses_checked
             summary.divergences = [*base_divergences, *mirror.divergences]
+        outcome: Outcome = {
+            "game": slug, "score": summary.score, "endedBy": summary.ended_by,
+            "error": summary.error,
+        }  # fmt: skip
+        notify_end(strategy, pos.observation if pos is not None else None, outcome)
         if transcript is not None:
             transcript.write(_result_record(summary))
     return summary

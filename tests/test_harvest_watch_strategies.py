@@ -13,6 +13,7 @@ from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import seat_data
 from sunbot.strategies.harvest_watch import Coalition, parse_speech
+from tests.hw_args import hw_args
 
 _spec = importlib.util.spec_from_file_location(
     "hw_bench", Path(__file__).parents[1] / "benchmarks" / "harvest_watch.py"
@@ -56,7 +57,7 @@ def test_coalition_coops_with_a_confirmed_partner():
         "1": "Seat 1: coalition. coop=0 target=- ring=0>1",
     }
     d = data({"speeches1": sp, "speeches2": sp, "votes": {}, "punishResult": {}})
-    assert bot.choose(d) == {"act": "farm_coop", "with": 1}
+    assert bot.choose(*hw_args(d)) == {"act": "farm_coop", "with": 1}
 
 
 def test_coalition_alone_steals_from_the_richest_non_guard_and_guards_when_richest():
@@ -65,32 +66,42 @@ def test_coalition_alone_steals_from_the_richest_non_guard_and_guards_when_riche
     sp1["5"] = "Seat 5: I guard."
     foods = [3.0, 4.5, 4.0, 4.5, 4.5, 6.0]
     d = data({"foods": foods, "speeches1": sp1, "speeches2": {}})
-    assert bot.choose(d) == {"act": "steal", "target": 1}  # 5 guards; 1 is richest, lowest
+    assert bot.choose(*hw_args(d)) == {
+        "act": "steal",
+        "target": 1,
+    }  # 5 guards; 1 is richest, lowest
     foods = [6.5, 4.5, 4.0, 4.5, 4.5, 6.0]
-    assert bot.choose(data({"foods": foods, "speeches1": sp1})) == {"act": "guard"}
+    assert bot.choose(*hw_args(data({"foods": foods, "speeches1": sp1}))) == {"act": "guard"}
     # a night it cannot survive (opening <= 1.0): never guard, take 2.0 from the richest
     foods = [1.0, 4.5, 4.0, 0.5, 0.5, 6.0]
-    assert bot.choose(data({"foods": foods, "speeches1": sp1})) == {"act": "steal", "target": 1}
+    assert bot.choose(*hw_args(data({"foods": foods, "speeches1": sp1}))) == {
+        "act": "steal",
+        "target": 1,
+    }
 
 
 def test_coalition_bloc_votes_and_routes_the_fine_around_the_ring():
     text = "Seat {s}: coalition. coop=- target=5 ring=0>1>2>3"
     sp = {str(s): text.format(s=s) for s in range(4)} | {"4": "…", "5": "…"}
     foods = [4.0, 4.0, 4.0, 4.0, 4.0, 4.5]  # seat 0 (lowest member) proposes the richest: 5
-    votes = [Coalition(random.Random(0)).choose(data({"speeches1": sp, "foods": foods}, "vote", s))
+    votes = [Coalition(random.Random(0)).choose(*hw_args(data({"speeches1": sp, "foods": foods}, "vote", s)))
              for s in range(4)]  # fmt: skip
     assert votes == [{"punish": 5, "giveTo": 1}, {"punish": 5, "giveTo": 2},
                      {"punish": 5, "giveTo": 3}, {"punish": 5, "giveTo": 0}]  # fmt: skip
     # a bloc of two among six cannot fine: it abstains
     sp = {"0": text.format(s=0), "1": text.format(s=1)}
-    assert Coalition(random.Random(0)).choose(data({"speeches1": sp}, "vote")) == {"punish": None}
+    assert Coalition(random.Random(0)).choose(*hw_args(data({"speeches1": sp}, "vote"))) == {
+        "punish": None
+    }
 
 
 def test_coalition_marks_a_member_that_voted_against_the_bloc():
     bot = Coalition(random.Random(0))
     sp = {str(s): f"Seat {s}: coalition. coop=- target=- ring=0>1>2" for s in range(3)}
     votes = {"0": {"punish": None}, "1": {"punish": 0, "giveTo": 2}, "2": {"punish": None}}
-    bot.choose(data({"speeches1": sp, "speeches2": sp, "votes": votes, "punishResult": {}}))
+    bot.choose(
+        *hw_args(data({"speeches1": sp, "speeches2": sp, "votes": votes, "punishResult": {}}))
+    )
     assert bot.defectors == {1}
 
 
@@ -114,7 +125,7 @@ def test_every_strategy_plays_only_legal_commands(name):
             cmds = {}
             for s, bot in bots.items():
                 if state["alive"][s]:
-                    cmd = bot.choose(seat_data(state, s, can_act=True, pending=None))
+                    cmd = bot.choose(*hw_args(seat_data(state, s, can_act=True, pending=None)))
                     assert hw.validate_command(state, s, cmd) is None, (name, cmd)
                     cmds[s] = [cmd]
             state = hw.resolve_beat(state, cmds)

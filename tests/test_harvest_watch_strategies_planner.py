@@ -13,6 +13,7 @@ from sunbot.engines.harvest_watch_house import decide
 from sunbot.server.match_state import seat_data
 from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch import Coalition
+from tests.hw_args import hw_args
 
 HOUSE_SAID = {
     "1": "Seat 1: I cooperate with seat 2.",
@@ -165,12 +166,12 @@ def test_coalition_plans_only_among_announced_house_pairs():
              "status": "running"}  # fmt: skip
     legal = hw.legal_commands(state, 0)
     bot = Coalition(random.Random(5))
-    cmd = bot.choose({"round": 4, "phase": "action", "summary": base, "legal": legal})
+    cmd = bot.choose(*hw_args({"round": 4, "phase": "action", "summary": base, "legal": legal}))
     assert cmd in legal and bot.watch.pending is not None and bot.planner.scores
     odd = dict(HOUSE_SAID, **{"3": "Seat 3: coalition. coop=- target=- ring=3"})
     bot = Coalition(random.Random(5))
-    bot.choose({"round": 4, "phase": "action", "summary": {**base, "speeches1": odd},
-                "legal": legal})  # fmt: skip
+    bot.choose(*hw_args({"round": 4, "phase": "action", "summary": {**base, "speeches1": odd},
+                "legal": legal}))  # fmt: skip
     assert bot.watch.pending is None and not bot.planner.scores
 
 
@@ -206,7 +207,7 @@ def test_decisions_are_fast_enough_for_real_time_beats():
                     for s in house if state["alive"][s]}  # fmt: skip
         if state["alive"][0]:
             t0 = time.perf_counter()
-            commands[0] = [bot.choose(seat_data(state, 0, can_act=True, pending=None))]
+            commands[0] = [bot.choose(*hw_args(seat_data(state, 0, can_act=True, pending=None)))]
             worst = max(worst, time.perf_counter() - t0)
         state = hw.resolve_beat(state, commands)
     assert worst < 0.2

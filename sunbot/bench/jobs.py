@@ -122,6 +122,8 @@ class _Tally:
     ended_by: EndedBy = "rules"
     seat: int | None = None
     rank: int | None = None
+    bot: Any = None
+    last: dict[str, Any] | None = None
 
 
 def run_job(job: Job) -> Result:
@@ -137,6 +139,7 @@ def run_job(job: Job) -> Result:
     if info.kind == "match":
         final = run_match(info, job, timings, tally)
         score, progress, cause = _match_outcome(final, tally)
+        last = tally.last
     else:
         final = _run_single(info, job, timings, tally)
         engine = info.engine
@@ -145,6 +148,11 @@ def run_job(job: Job) -> Result:
         progress = int(final.get(field, 0)) if final is not None else 0
         raw = (final.get("cause") or final.get("result")) if final is not None else None
         cause = str(raw) if raw is not None else None
+        last = engine.observation(final) if final is not None else None
+    outcome: strategies.Outcome = {
+        "game": job.game, "score": score, "endedBy": tally.ended_by, "error": tally.error
+    }  # fmt: skip
+    strategies.notify_end(tally.bot, last, outcome)
     p50, p95 = _percentiles(timings)
     return Result(
         game=job.game,
@@ -202,7 +210,7 @@ def _run_single(
     engine = info.engine
     state: dict[str, Any] | None = None
     try:
-        bot = _start(job)
+        bot = tally.bot = _start(job)
         state = engine.init(job.seed)
         in_a_row = 0
         while not engine.is_over(state):
@@ -240,12 +248,14 @@ def run_match(
     RNG is ``random.Random(seed)``; it first draws our seat
     (``sorted(rng.sample(range(6), 1))``), then drives the house bots, which store their
     commands in ascending seat order as each beat opens. Our strategy follows the
-    match-strategy protocol (``strategies/harvest_watch.py``): ``choose(data) -> command``
-    with ``data`` the view's ``data`` object its seat would be served
-    (``seat_data(..., can_act=True)``); it is built with ``random.Random(seed * 1000)``, as
-    ``sunbot play`` builds its first seat's strategy. A command the rules refuse counts as
-    refused and the seat takes the beat's default, as if it had missed the beat.
+    strategy contract: ``choose(data, legal_actions(data)) -> command`` with ``data`` the
+    view's ``data`` object its seat would be served (``seat_data(..., can_act=True)``) and
+    :func:`~sunbot.observations.harvest_watch.legal_actions` of it; it is built with
+    ``random.Random(seed * 1000)``, as ``sunbot play`` builds its first seat's strategy. A
+    command the rules refuse counts as refused and the seat takes the beat's default, as if
+    it had missed the beat.
     """
+    from sunbot.observations.harvest_watch import legal_actions
     from sunbot.server.match_state import seat_data
 
     engine = info.engine
@@ -258,6 +268,7 @@ def run_match(
         memories: dict[int, dict[str, Any]] = {s: {} for s in house}
         # as `sunbot play` builds the strategy of its i-th seat (here i = 0)
         bot: Any = strategies.create(job.game, job.strategy, random.Random(job.seed * 1000))
+        tally.bot = bot
         state = engine.init(job.seed, MATCH_SEATS)
         while state["status"] != "done":
             commands: dict[int, list[dict[str, Any]]] = {}
@@ -266,9 +277,9 @@ def run_match(
                     cmd = engine.house_command(state, s, memories[s], match_rng, house_seats=house)
                     commands[s] = [cmd]
             if state["alive"][seat]:
-                data = seat_data(state, seat, can_act=True, pending=None)
+                data = tally.last = seat_data(state, seat, can_act=True, pending=None)
                 t0 = time.perf_counter()
-                cmd = bot.choose(data)
+                cmd = bot.choose(data, legal_actions(data))
                 timings.append(time.perf_counter() - t0)
                 tally.steps += 1
                 if engine.validate_command(state, seat, cmd) is None:
@@ -277,6 +288,7 @@ def run_match(
                     tally.refused += 1
             state = engine.resolve_beat(state, commands)
         tally.rank = int(state["result"]["ranks"][seat])
+        tally.last = seat_data(state, seat, can_act=False, pending=None)
     except Exception as exc:  # a failing match is a row saying why
         tally.ended_by = "error"
         tally.error = f"{type(exc).__name__}: {exc}"

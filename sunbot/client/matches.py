@@ -29,6 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
 from sunbot.client.retry import MalformedResponse, RetryPolicy, TransientHTTPError
+from sunbot.observations.harvest_watch import legal_actions
+from sunbot.strategies import Outcome, notify_end
 
 log = logging.getLogger("sunbot.client.matches")
 
@@ -202,10 +204,13 @@ class MatchClient:
 
 
 class MatchStrategy(Protocol):
-    """What the loop needs of a strategy: ``choose(data) -> command`` for the current beat
-    (``data`` is the view's ``data`` object; see ``strategies/harvest_watch.py``)."""
+    """What the loop needs of a strategy: the one contract of every game,
+    ``choose(observation, legal_actions) -> command`` for the current beat (``observation``
+    is the view's ``data`` object, ``legal_actions`` its
+    :func:`~sunbot.observations.harvest_watch.legal_actions`; see
+    :class:`sunbot.strategies.Strategy` for the optional hooks)."""
 
-    def choose(self, data: dict[str, Any]) -> Any:
+    def choose(self, observation: dict[str, Any], legal_actions: list[Any], /) -> Any:
         """One command for the current beat."""
         ...
 
@@ -263,6 +268,7 @@ async def play_seat(
             emit(ticket.seat, "view", ans.raw)
             if view.status == "done":
                 res.ranks = list((view.data.result or {}).get("ranks", [])) or None
+                _notify_end(strategy, ans.raw.get("data"), res)
                 return res
             raw_data: dict[str, Any] = ans.raw["data"]
             rnd = view.data.round
@@ -272,7 +278,10 @@ async def play_seat(
                 await sleep(view.pollAfterMs / 1000)
                 ans = await client.view(match_id, ticket.token)
                 continue
-            cmd = strategy.choose(raw_data) if refused[rnd] == 0 else fallback_command(raw_data)
+            if refused[rnd] == 0:
+                cmd = strategy.choose(raw_data, legal_actions(raw_data))
+            else:
+                cmd = fallback_command(raw_data)
             res.commands += 1
             try:
                 got = await client.command(match_id, ticket.token, rnd, [cmd])
@@ -293,7 +302,27 @@ async def play_seat(
             ans = await client.view(match_id, ticket.token)
     except Exception as exc:  # one seat's failure must not stop its siblings
         res.error = f"{type(exc).__name__}: {exc}"
+        last = res.last.get("data") if res.last else None
+        _notify_end(strategy, last, res)
         return res
+
+
+def seat_score(seat: int, ranks: list[int] | None) -> int:
+    """Seats ranked strictly below ``seat`` (0-5): a match's score for one seat."""
+    if not ranks or not 0 <= seat < len(ranks):
+        return 0
+    return sum(r > ranks[seat] for r in ranks)
+
+
+def _notify_end(strategy: MatchStrategy, data: Any, res: SeatResult) -> None:
+    """The strategy's optional ``on_end`` hook, with the seat's outcome."""
+    outcome: Outcome = {
+        "game": "harvest-watch",
+        "score": seat_score(res.seat, res.ranks),
+        "endedBy": "error" if res.error else "rules",
+        "error": res.error,
+    }
+    notify_end(strategy, data if isinstance(data, dict) else None, outcome)
 
 
 async def play_match(

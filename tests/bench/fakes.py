@@ -65,7 +65,7 @@ class Starter:
 
 
 class GuardSeat:
-    """Harvest Watch match protocol (choose(data)): guard; the example on other beats."""
+    """Harvest Watch (choose(data, legal)): guard; the example on other beats."""
 
     game = "harvest-watch"
     seen: ClassVar[list[dict[str, Any]]] = []
@@ -73,7 +73,7 @@ class GuardSeat:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, data: dict[str, Any]) -> dict[str, Any]:
+    def choose(self, data: dict[str, Any], legal: list[Any]) -> dict[str, Any]:
         GuardSeat.seen.append(data)
         if data["phase"] == "action":
             assert {"act": "guard"} in data["legal"]
@@ -89,7 +89,7 @@ class BadSeat:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, data: dict[str, Any]) -> dict[str, Any]:
+    def choose(self, data: dict[str, Any], legal: list[Any]) -> dict[str, Any]:
         if data["phase"].startswith("speech"):
             return {"speech": "x" * 500}
         if data["phase"] == "action":

@@ -16,6 +16,7 @@ from sunbot.runner import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.match_state import DEFAULT_BEAT_MS, Match
 from tests.bench.fakes import GuardSeat, Starter
+from tests.hw_args import hw_args
 
 
 @pytest.fixture
@@ -161,7 +162,7 @@ def _on_the_match_server(seed, name):
         view = match.view(seat, now)
         if view["next"]["rel"] == "act":
             data = view["data"]
-            assert match.store(seat, data["round"], [bot.choose(data)], now) is None
+            assert match.store(seat, data["round"], [bot.choose(*hw_args(data))], now) is None
         else:
             now = match.deadline
             match.catch_up(now)

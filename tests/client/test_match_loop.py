@@ -100,7 +100,7 @@ async def test_full_match_three_seats_fake_clock_no_divergence():
 class IllegalThenFine:
     """Sends a non-legal act on action beats; everything else the example."""
 
-    def choose(self, data: dict[str, Any]) -> Any:
+    def choose(self, data: dict[str, Any], legal: list[Any]) -> Any:
         if data["phase"] == "action":
             return {"act": "steal", "target": data["summary"]["you"]}
         return fallback_command(data)
@@ -128,7 +128,7 @@ class Slow:
     def __init__(self, clock: FakeClock) -> None:
         self.clock, self.slow = clock, True
 
-    def choose(self, data: dict[str, Any]) -> Any:
+    def choose(self, data: dict[str, Any], legal: list[Any]) -> Any:
         if self.slow:
             self.slow = False
             self.clock.advance(BEATS["speech"] + 50)

@@ -1,0 +1,87 @@
+"""Naptuft's observation and actions (``docs/writing-a-bot.md``, Naptuft).
+
+One cat, four needs (0-100). A day is 12 moments in three windows of 4; each moment takes
+one care; each window shows a wish (cares in order) worth following.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+Care = Literal["feed", "play", "brush", "nap"]
+
+
+class Needs(TypedDict):
+    """The four needs, 0-100 each (a need at 0 ends the run)."""
+
+    food: int
+    joy: int
+    cleanliness: int
+    energy: int
+
+
+class Wish(TypedDict):
+    """The live wish: ``actions`` (1-4 distinct cares, in order), ``progress`` done so far."""
+
+    actions: list[Care]
+    progress: int
+
+
+class Descriptor(TypedDict):
+    """A window's forecast: its wish and the extra decay (``pressure``) per need."""
+
+    wish: list[Care]
+    pressure: Needs
+
+
+class NaptuftObservation(TypedDict, total=False):
+    """What a Naptuft strategy sees. ``phase``: ``care`` (pick a care), ``dayBreak`` (the
+    day is over: next day or end the run), ``over``."""
+
+    day: int
+    moment: int
+    window: int
+    phase: Literal["care", "dayBreak", "over"]
+    needs: Needs
+    wish: Wish | None
+    wishStreak: int
+    forecast: list[Descriptor]
+    nextWindow: Descriptor
+    lastCare: Care | None
+    score: int
+    result: str | None
+    cause: str | None
+
+
+class CareAction(TypedDict):
+    """``{"type": "care", "care": "feed" | "play" | "brush" | "nap"}``."""
+
+    type: Literal["care"]
+    care: Care
+
+
+class NextDay(TypedDict):
+    """``{"type": "next-day"}``: at day break, start the next day."""
+
+    type: Literal["next-day"]
+
+
+class EndRun(TypedDict):
+    """``{"type": "end-run"}``: end the run (at any time)."""
+
+    type: Literal["end-run"]
+
+
+NaptuftAction = CareAction | NextDay | EndRun
+
+__all__ = [
+    "Care",
+    "CareAction",
+    "Descriptor",
+    "EndRun",
+    "NaptuftAction",
+    "NaptuftObservation",
+    "Needs",
+    "NextDay",
+    "Wish",
+]

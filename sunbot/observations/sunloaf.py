@@ -1,0 +1,104 @@
+"""Sunloaf's observation and actions (``docs/writing-a-bot.md``, Sunloaf).
+
+Tiles are numbered ``row * 7 + column`` on the 7 x 7 room; a band of sunlight crosses it
+during the day; cats earn cosy for each turn they end settled in the light.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+
+class Cat(TypedDict):
+    """A cat: its tile, ``settled`` (turns in a row it ended without moving), ``range``
+    (how far it can move) and whether it is a big cat."""
+
+    id: int
+    tile: int
+    settled: int
+    range: int
+    big: bool
+
+
+class Bowl(TypedDict):
+    """A bowl on mat ``mat``, served by the resolution of turn ``serveTurn``."""
+
+    mat: int
+    serveTurn: int
+
+
+class Layout(TypedDict, total=False):
+    """Today's room: window side, furniture tiles, hearth, dogs' loops, shade, clouds."""
+
+    window: str
+    furniture: list[int]
+    hearth: int | None
+    dogLoops: list[list[int]]
+    dogSpeed: int
+    shadeLength: int
+    latticeParity: int | None
+    cloudTurns: list[int]
+
+
+class SunloafObservation(TypedDict, total=False):
+    """What a Sunloaf strategy sees. ``phase``: ``day`` (move or doze), ``sunset`` (the day
+    is scored: next day or end the run), ``over``; ``result`` once over."""
+
+    day: int
+    phase: Literal["day", "sunset", "over"]
+    result: str | None
+    turn: int
+    turnsInDay: int
+    bandDwell: int
+    bandWidth: int
+    mult: int
+    score: int
+    chain: int
+    dayCosyRaw: int
+    dayPar: int
+    dayQuota: int
+    cats: list[Cat]
+    bowls: list[Bowl]
+    layout: Layout
+    dogs: list[int]
+
+
+class Move(TypedDict):
+    """``{"type": "MOVE", "cat": id, "tile": t}``: move one cat, which ends the turn."""
+
+    type: Literal["MOVE"]
+    cat: int
+    tile: int
+
+
+class Doze(TypedDict):
+    """``{"type": "DOZE"}``: nobody moves this turn."""
+
+    type: Literal["DOZE"]
+
+
+class NextDay(TypedDict):
+    """``{"type": "NEXT_DAY"}``: at sunset, start the next day."""
+
+    type: Literal["NEXT_DAY"]
+
+
+class EndRun(TypedDict):
+    """``{"type": "END_RUN"}``: at sunset, end the run."""
+
+    type: Literal["END_RUN"]
+
+
+SunloafAction = Move | Doze | NextDay | EndRun
+
+__all__ = [
+    "Bowl",
+    "Cat",
+    "Doze",
+    "EndRun",
+    "Layout",
+    "Move",
+    "NextDay",
+    "SunloafAction",
+    "SunloafObservation",
+]
