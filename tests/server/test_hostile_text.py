@@ -51,7 +51,7 @@ class Hostile:
     def __init__(self) -> None:
         self.n = 0
 
-    def choose(self, data: dict[str, Any]) -> Any:
+    def choose(self, data: dict[str, Any], legal: list[Any]) -> Any:
         self.n += 1
         text = HOSTILE[self.n % len(HOSTILE)]
         if data["phase"].startswith("speech"):
