@@ -74,6 +74,7 @@ def serve(
     import uvicorn
 
     from sunbot.server.faults import FaultInjector, FaultPlan
+    from sunbot.server.serving import serve_config
 
     try:
         codec = TokenCodec.from_environment(key_file, token_ttl)
@@ -90,7 +91,7 @@ def serve(
         asgi = FaultInjector(asgi, plan, fault_seed)
         console.print(f"fault injection on: {plan.rates}")
     console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
-    uvicorn.run(asgi, host=host, port=port, log_level=log_level.value, timeout_keep_alive=30)
+    uvicorn.Server(serve_config(asgi, host=host, port=port, log_level=log_level.value)).run()
 
 
 @app.command()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -44,10 +44,14 @@ def free_port() -> int:
 class LoopbackServer:
     """uvicorn serving an ASGI app on 127.0.0.1 in a background thread."""
 
-    def __init__(self, app: object) -> None:
+    def __init__(self, app: object, config: Callable[[int], uvicorn.Config] | None = None) -> None:
         self.port = free_port()
         self.server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", lifespan="off")
+            config(self.port)
+            if config is not None
+            else uvicorn.Config(
+                app, host="127.0.0.1", port=self.port, log_level="error", lifespan="off"
+            )
         )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -36,7 +36,7 @@ log = logging.getLogger("sunbot.client")
 #: Largest answer body read, in bytes; a longer one is a :class:`MalformedResponse`.
 MAX_BODY_BYTES = 16 * 1024 * 1024
 #: Seconds an idle pooled connection is kept: well under servers' usual keep-alive timeout
-#: (uvicorn 5 s, ``sunbot serve`` 30 s), so the client never reuses a connection the server
+#: (uvicorn and ``sunbot serve``: 5 s), so the client never reuses a connection the server
 #: is closing at that very moment.
 KEEPALIVE_S = 2.0
 #: Base URL used with an in-process transport.

@@ -16,26 +16,21 @@ Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``ba
 404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``. Every
 refusal of a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
 
-Seat tokens are never logged: :class:`RedactTokens` strips them from the uvicorn access log
-(the view route carries the token in its query string, as pinned). The server decodes a
-query before it reads ``token`` (``?to%6Ben=...`` is a token too), so the filter decodes
-the parameter names as well: on match routes the whole query string becomes ``***``, on
-other routes the value of every parameter whose decoded name contains ``token``.
+Seat tokens are never logged: the view route carries the token in its query string (as
+pinned), so :mod:`sunbot.server.redaction` rewrites every record of uvicorn's and our
+loggers, at every level.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import re
-from collections.abc import Mapping
 from typing import Any
-from urllib.parse import unquote, unquote_plus
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from sunbot.games import GAMES
+from sunbot.server import redaction
 from sunbot.server.clock import Clock
 from sunbot.server.match_state import (
     DEFAULT_BEAT_MS,
@@ -85,66 +80,6 @@ class CommandBody(BaseModel):
     actions: list[Any]
 
 
-#: Routes whose query strings are redacted whole (the seat-token routes).
-MATCH_ROUTES = "/api/matches"
-#: A request target with a query, in a log argument or message: ``PATH?QUERY``.
-_TARGET = re.compile(r"(?P<path>[^\s\"'?]*)\?(?P<query>[^\s\"']*)")
-#: A literal ``token=VALUE`` anywhere (a message that is not a request target).
-_LITERAL = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
-REDACTED = "***"
-
-
-def _is_token_name(raw: str) -> bool:
-    """Whether a raw query parameter name is ``token`` (or holds it) once decoded as the
-    server decodes it (``parse_qsl``: ``+`` is a space, then percent-decoding)."""
-    return "token" in unquote_plus(raw).strip().lower()
-
-
-def redact_query(path: str, query: str) -> str:
-    """``query`` with seat tokens removed: ``***`` for the whole query on match routes,
-    else every parameter whose decoded name contains ``token`` keeps its name and gets the
-    value ``***``. The rest is kept byte for byte."""
-    if not query:
-        return query
-    if MATCH_ROUTES in unquote(path):
-        return REDACTED
-    pieces = []
-    for piece in query.split("&"):  # parse_qsl's only separator
-        name = piece.partition("=")[0]
-        pieces.append(f"{name}={REDACTED}" if _is_token_name(name) else piece)
-    return "&".join(pieces)
-
-
-def redact(text: str) -> str:
-    """``text`` (a request target, a request line or any message) with seat tokens
-    redacted by :func:`redact_query`, and any literal ``token=VALUE`` left as ``token=***``."""
-    out = _TARGET.sub(lambda m: f"{m['path']}?{redact_query(m['path'], m['query'])}", text)
-    return _LITERAL.sub(rf"\1{REDACTED}", out)
-
-
-class RedactTokens(logging.Filter):
-    """Logging filter: seat tokens in a record (its message and string arguments; uvicorn
-    passes the request target ``PATH?QUERY`` as an argument) are replaced by ``***``, after
-    the percent-decoding the server itself applies (see :func:`redact`)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite the record's message and arguments in place; never drops a record."""
-        if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
-        elif isinstance(record.args, Mapping):
-            record.args = {
-                k: redact(v) if isinstance(v, str) else v for k, v in record.args.items()
-            }
-        if isinstance(record.msg, str):
-            msg = redact(record.msg)
-            if record.args and msg.count("%") != record.msg.count("%"):
-                # a token inside the format string itself, next to its placeholders:
-                # redact the formatted message instead (the arguments are in it)
-                msg, record.args = redact(record.getMessage()), ()
-            record.msg = msg
-        return True
-
-
 def _refuse(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
 
@@ -161,9 +96,7 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
     matches in ``registry``."""
     reg = registry
     router = APIRouter()
-    access = logging.getLogger("uvicorn.access")
-    if not any(isinstance(f, RedactTokens) for f in access.filters):
-        access.addFilter(RedactTokens())
+    redaction.install()
 
     def lookup(match_id: str) -> Match | JSONResponse:
         match = reg.get(match_id)

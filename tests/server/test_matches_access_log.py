@@ -14,7 +14,7 @@ from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter
 
 from sunbot.server import TokenCodec, create_app
-from sunbot.server.matches import RedactTokens, redact, redact_query
+from sunbot.server.redaction import RedactTokens, redact, redact_query
 from tests.conftest import free_port
 
 #: uvicorn's access-log call (protocols/http/*_impl.py): format and argument order.
