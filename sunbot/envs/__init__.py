@@ -25,6 +25,8 @@ import gymnasium as gym
 #: Gymnasium id -> ``"module:class"`` of the environment.
 ENV_IDS: dict[str, str] = {
     "sunbot/Keelhold-v0": "sunbot.envs.keelhold:KeelholdEnv",
+    "sunbot/Sunloaf-v0": "sunbot.envs.sunloaf:SunloafEnv",
+    "sunbot/Naptuft-v0": "sunbot.envs.naptuft:NaptuftEnv",
 }
 
 

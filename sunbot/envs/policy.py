@@ -28,6 +28,8 @@ Policy = Callable[[EncodedObs, Mask], int]
 #: Game slug -> ``"module:class"`` of its codec.
 CODECS: dict[str, str] = {
     "keelhold": "sunbot.envs.keelhold:KeelholdCodec",
+    "sunloaf": "sunbot.envs.sunloaf:SunloafCodec",
+    "naptuft": "sunbot.envs.naptuft:NaptuftCodec",
 }
 
 

@@ -7,11 +7,10 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 np = pytest.importorskip("numpy")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
 import sunbot.envs  # noqa: E402, F401  (registers the ids)
 from sunbot.engines import keelhold  # noqa: E402
 from sunbot.envs.keelhold import KeelholdCodec  # noqa: E402
+from tests.envs.helpers import assert_backends_agree, play  # noqa: E402
 
 
 def first_safe(obs, mask) -> int:
@@ -20,23 +19,6 @@ def first_safe(obs, mask) -> int:
     if safe.size:
         return int(safe[0])
     return int(np.flatnonzero(mask)[0])
-
-
-def play(env, seed: int, policy, limit: int = 2000):
-    obs, info = env.reset(seed=seed)
-    out = [(obs, 0.0, False, False)]
-    for _ in range(limit):
-        obs, reward, term, trunc, info = env.step(policy(obs, info["action_mask"]))
-        out.append((obs, reward, term, trunc))
-        if term or trunc:
-            break
-    return out, info
-
-
-def test_gymnasium_check_env_passes():
-    env = gym.make("sunbot/Keelhold-v0")
-    check_env(env.unwrapped)
-    env.close()
 
 
 def test_reset_is_the_engines_init_for_that_seed():
@@ -122,19 +104,7 @@ def test_a_refused_index_changes_nothing_and_pays_nothing():
 
 @pytest.mark.parametrize("seed", [2, 9])
 def test_engine_and_embedded_server_give_the_same_observations_and_rewards(seed):
-    engine = gym.make("sunbot/Keelhold-v0", max_voyages=2)
-    server = gym.make("sunbot/Keelhold-v0", max_voyages=2, server="embedded")
-    a, info_a = play(engine, seed, first_safe)
-    b, info_b = play(server, seed, first_safe)
-    assert len(a) == len(b) > 5
-    for (oa, ra, ta, ua), (ob, rb, tb, ub) in zip(a, b, strict=True):
-        assert (ra, ta, ua) == (rb, tb, ub)
-        for key in oa:
-            assert np.array_equal(oa[key], ob[key]), key
-    assert info_a["score"] == info_b["score"]
-    assert "divergences" not in info_b
-    engine.close()
-    server.close()
+    assert_backends_agree("sunbot/Keelhold-v0", seed, lambda: first_safe, max_voyages=2)
 
 
 def test_a_bad_server_option_is_one_clear_error():

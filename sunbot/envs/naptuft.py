@@ -1,0 +1,134 @@
+"""Naptuft as a Gymnasium environment: ``gymnasium.make("sunbot/Naptuft-v0")``.
+
+Actions (``Discrete(6)``): ``0..3`` care feed, play, brush, nap; ``4`` next-day; ``5``
+end-run.
+
+Observation (``Dict`` of ``int32`` arrays), from Naptuft's published observation only; the
+seed, the deck cursor and the future deck beyond the shown windows stay hidden (they are
+inside our server's encrypted token, and not in the observation at all):
+
+- ``needs`` ``(4,)``: food, joy, cleanliness, energy, each 0..100.
+- ``clock`` ``(4,)``: ``[day, moment, window, phase (0 care, 1 dayBreak, 2 over)]``.
+- ``wish`` ``(6,)``: the live wish's four care slots (care code, 0 = none; codes ``1 +``
+  the action index above), then ``progress``, then 1 while a wish is shown.
+- ``status`` ``(2,)``: ``[wishStreak, lastCare code (0 before the first care)]``.
+- ``forecast`` ``(4, 8)``: today's windows 0, 1, 2 and ``nextWindow``; per row the wish's
+  four care codes and the pressure on food, joy, cleanliness, energy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from sunbot.engines.naptuft import CARES, NEEDS
+from sunbot.envs.backends import Action, Observation
+from sunbot.envs.core import EncodedObs, SunbotEnv
+
+#: Action index -> action object.
+ACTIONS: tuple[Action, ...] = (
+    *({"type": "care", "care": c} for c in CARES),
+    {"type": "next-day"},
+    {"type": "end-run"},
+)
+_INDEX = {"next-day": 4, "end-run": 5}
+_CARE_CODE = {c: i + 1 for i, c in enumerate(CARES)}
+PHASES = {"care": 0, "dayBreak": 1, "over": 2}
+WISH_SLOTS = 4
+BIG = 2**30
+
+
+def _cares(names: list[str] | None) -> list[int]:
+    """Care codes of a wish, padded to :data:`WISH_SLOTS`.
+
+    Raises:
+        ValueError: a wish of more than four cares, or an unknown care.
+    """
+    names = names or []
+    if len(names) > WISH_SLOTS:
+        raise ValueError(f"a wish of {len(names)} cares; this encoding holds 4")
+    try:
+        codes = [_CARE_CODE[n] for n in names]
+    except KeyError as exc:
+        raise ValueError(f"unknown care {exc.args[0]!r} in a wish") from None
+    return codes + [0] * (WISH_SLOTS - len(codes))
+
+
+def _descriptor(d: dict[str, Any]) -> list[int]:
+    pressure = d.get("pressure") or {}
+    return _cares(d.get("wish")) + [int(pressure.get(n, 0)) for n in NEEDS]
+
+
+class NaptuftCodec:
+    """Fixed-shape encoding of Naptuft observations (module docstring) and its 6 actions."""
+
+    n_actions = len(ACTIONS)
+
+    def observation_space(self) -> gym.spaces.Dict:
+        """The ``Dict`` space of the module docstring."""
+        i32 = np.int32
+        return gym.spaces.Dict(
+            {
+                "needs": gym.spaces.Box(0, 100, (4,), i32),
+                "clock": gym.spaces.Box(0, BIG, (4,), i32),
+                "wish": gym.spaces.Box(0, BIG, (WISH_SLOTS + 2,), i32),
+                "status": gym.spaces.Box(0, BIG, (2,), i32),
+                "forecast": gym.spaces.Box(0, BIG, (4, WISH_SLOTS + 4), i32),
+            }
+        )
+
+    def encode(self, observation: Observation) -> EncodedObs:
+        """The arrays of the module docstring from a wire observation.
+
+        Raises:
+            ValueError: a need outside 0..100, a wish of more than four cares, fewer or more
+                than three forecast windows.
+        """
+        o = observation
+        needs = [int(o["needs"][n]) for n in NEEDS]
+        if not all(0 <= v <= 100 for v in needs):
+            raise ValueError(f"needs outside 0..100: {needs}")
+        wish = o.get("wish")
+        wish_row = (
+            [*_cares(wish["actions"]), int(wish.get("progress", 0)), 1]
+            if wish
+            else [0] * (WISH_SLOTS + 2)
+        )
+        forecast = o["forecast"]
+        if len(forecast) != 3:
+            raise ValueError(f"forecast has {len(forecast)} windows; the rules show 3")
+        rows = [_descriptor(d) for d in forecast] + [_descriptor(o["nextWindow"])]
+        last = o.get("lastCare")
+        i32 = np.int32
+        return {
+            "needs": np.array(needs, dtype=i32),
+            "clock": np.array([o["day"], o["moment"], o["window"], PHASES[o["phase"]]], dtype=i32),
+            "wish": np.array(wish_row, dtype=i32),
+            "status": np.array([o["wishStreak"], _CARE_CODE.get(str(last), 0)], dtype=i32),
+            "forecast": np.array(rows, dtype=i32),
+        }
+
+    def action(self, index: int) -> Action:
+        """Action object of ``index`` (a fresh dict)."""
+        return dict(ACTIONS[index])
+
+    def index(self, action: Action) -> int | None:
+        """The action's index, ``None`` for anything else."""
+        kind = action.get("type")
+        if kind == "care":
+            care = action.get("care")
+            code = _CARE_CODE.get(care) if isinstance(care, str) else None
+            return None if code is None else code - 1
+        return _INDEX.get(str(kind))
+
+
+class NaptuftEnv(SunbotEnv):
+    """``sunbot/Naptuft-v0``. Options: ``max_days`` (truncate at dayBreak once that many days
+    are done; a Naptuft run has no end of its own), ``server``, ``mirror``."""
+
+    def __init__(
+        self, *, max_days: int | None = None, server: str | None = None, mirror: bool = True
+    ) -> None:
+        super().__init__("naptuft", NaptuftCodec(), cap=max_days, server=server, mirror=mirror)
