@@ -100,7 +100,8 @@ class SafeGreedy:
         safe = observation["safeBays"]
         if not safe:
             return legal_actions[0]
-        best = max(safe, key=lambda bay: (self.value(observation, bay), -bay))
+        state = kh.planning_state(observation)  # works without our server's cursor
+        best = max(safe, key=lambda bay: (self.value(state, bay), -bay))
         return {"type": "PLACE", "bay": best}
 
     def value(self, state: dict[str, Any], bay: int) -> float:

@@ -381,5 +381,8 @@ def _print_summary(s: RunSummary) -> None:
         }
     )
     console.print(summary_table(f"{s.game} · seed {s.seed} · {s.strategy}", rows))
+    if s.unknown_fields:
+        seen = ", ".join(s.unknown_fields)
+        console.print(f"unknown fields seen (ignored): {escape(seen)}", soft_wrap=True)
     if s.transcript:
         console.print(f"transcript: {escape(str(s.transcript))}", soft_wrap=True)

@@ -84,7 +84,7 @@ def replay_command(
     elif t.is_match:
         replayed = "match: checked by the seat mirror (no engine re-play of a match)"
     else:
-        replayed = "not re-played (not a local run)"
+        replayed = "not re-played (not recorded from a server with our local choices)"
     style = "green" if report.ok else "red"
     console.print(
         f"[{style}]checked {_n(report.checked, 'answer')}: "

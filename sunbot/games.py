@@ -13,6 +13,11 @@ from functools import cache
 from types import ModuleType
 from typing import Any, Literal
 
+#: Names this project's local choices (generation ramps, decks, draws: ``docs/rules/``). Our
+#: server announces it in ``GET /api/games`` (``localChoices``); a transcript recorded from a
+#: server that announced it can be re-played through our engines, any other is only mirrored.
+LOCAL_CHOICES = "sunbot-local-choices/1"
+
 
 @dataclass(frozen=True)
 class GameInfo:

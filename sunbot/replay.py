@@ -21,14 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines import IllegalAction
-from sunbot.games import GameInfo, get_game
+from sunbot.games import LOCAL_CHOICES, GameInfo, get_game
 from sunbot.mirror import Divergence, Finding, Mirror, diff
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server.app import served_fields
 from sunbot.transcripts import Transcript
-
-#: Servers whose transcripts are re-played through the local engine by default.
-LOCAL_SERVERS = ("embedded", "http://127.0.0.1", "http://localhost")
 
 
 @dataclass
@@ -55,14 +52,22 @@ class ReplayReport:
         return not self.divergences and not self.mismatches and not self.inconsistent
 
 
-def is_local(server: str) -> bool:
-    """Whether a transcript's ``server`` is this project's engine (re-playable)."""
-    return any(server == s or server.startswith(s) for s in LOCAL_SERVERS)
+def recorded_by_us(header: dict[str, Any]) -> bool:
+    """Whether a transcript was recorded from a server with this project's local choices,
+    so that our engines re-play it exactly: its header's ``serverIdentity`` (what the server
+    said in ``GET /api/games``) names :data:`~sunbot.games.LOCAL_CHOICES`. Transcripts from
+    before identities were recorded count as ours only when played on the embedded server.
+    The host name proves nothing (any server can listen on 127.0.0.1)."""
+    identity = header.get("serverIdentity")
+    if isinstance(identity, dict):
+        return identity.get("localChoices") == LOCAL_CHOICES
+    return "serverIdentity" not in header and header.get("server") == "embedded"
 
 
 def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     """Check transcript ``t``. ``local``: force (True) or skip (False) the engine re-play;
-    ``None`` re-plays runs whose header names a local server.
+    ``None`` re-plays runs recorded from a server with our local choices
+    (:func:`recorded_by_us`).
 
     Raises:
         KeyError: the transcript's game is unknown to this version of sunbot.
@@ -89,7 +94,7 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     report.divergences = list(mirror.divergences)
     report.checked = mirror.responses_checked
     report.inconsistent = check_result(t)
-    want = is_local(str(t.header.get("server", ""))) if local is None else local
+    want = recorded_by_us(t.header) if local is None else local
     if want:
         report.replayed = True
         report.mismatches = _replay_locally(game, t)

@@ -57,6 +57,7 @@ class RunSummary:
     retries: int = 0
     elapsed_s: float = 0.0
     transcript: Path | None = None
+    unknown_fields: list[str] = field(default_factory=list)
 
     @property
     def cause(self) -> str | None:
@@ -102,7 +103,8 @@ async def play_run(
     if transcript is not None:
         summary.transcript = transcript.path
         if resume is None:
-            transcript.header(slug, seed, strategy_name, server_label, cap=cap)
+            identity = await identify(client)
+            transcript.header(slug, seed, strategy_name, server_label, cap=cap, identity=identity)
     started = time.perf_counter()
     pos: Position | None = None
     base_checked, base_divergences = 0, []
@@ -169,6 +171,7 @@ async def play_run(
         if mirror is not None:
             summary.responses_checked = base_checked + mirror.responses_checked
             summary.divergences = [*base_divergences, *mirror.divergences]
+            summary.unknown_fields = sorted(mirror.unknown_fields)
         outcome: Outcome = {
             "game": slug, "score": summary.score, "endedBy": summary.ended_by,
             "error": summary.error,
@@ -177,6 +180,24 @@ async def play_run(
         if transcript is not None:
             transcript.write(_result_record(summary))
     return summary
+
+
+async def identify(client: GameboardClient) -> dict[str, Any] | None:
+    """What the server says of itself in ``GET /api/games``: ``{service, localChoices}``.
+
+    Recorded in the transcript header so that ``sunbot replay`` re-plays a run through our
+    engines only when it came from a server with our local choices
+    (:data:`sunbot.games.LOCAL_CHOICES`). ``None`` when the index cannot be read (a run
+    does not need it).
+    """
+    try:
+        index = await client.games()
+    except Exception as exc:  # an index we cannot read only costs the re-play
+        log.info("server index not read (%s): transcripts will be mirrored, not re-played", exc)
+        return None
+    extra = index.model_extra or {}
+    choices = extra.get("localChoices")
+    return {"service": index.service, "localChoices": choices if isinstance(choices, str) else None}
 
 
 def _resume(
@@ -229,4 +250,5 @@ def _result_record(s: RunSummary) -> dict[str, Any]:
         "retries": s.retries,
         "elapsedMs": round(s.elapsed_s * 1000, 1),
         "error": s.error,
+        "unknownFields": s.unknown_fields,
     }

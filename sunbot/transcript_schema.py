@@ -56,6 +56,11 @@ class Header(_Record):
     sunbotVersion: str
     startedAt: str
     cap: int | None = None
+    serverIdentity: dict[str, str | None] | None = Field(
+        default=None,
+        description="What the server said of itself in GET /api/games ({service, "
+        "localChoices}); replay re-plays through our engines only when localChoices is ours.",
+    )
 
 
 class InitRecord(_Record):
@@ -93,6 +98,11 @@ class ResultRecord(_Record):
     retries: int = 0
     elapsedMs: float = 0
     error: str | None = None
+    unknownFields: list[str] = Field(
+        default_factory=list,
+        description="Path patterns of fields the server sent that the rules do not define "
+        "(ignored by the mirror, listed once).",
+    )
 
 
 class MatchRecord(_Record):

@@ -93,9 +93,17 @@ class TranscriptWriter:
         self._fh.flush()
 
     def header(
-        self, game: str, seed: int | None, strategy: str, server: str, cap: int | None = None
+        self,
+        game: str,
+        seed: int | None,
+        strategy: str,
+        server: str,
+        cap: int | None = None,
+        identity: dict[str, Any] | None = None,
     ) -> None:
-        """The first line (``cap``: the run's voyage/day cap, kept so a resumed run keeps it)."""
+        """The first line (``cap``: the run's voyage/day cap, kept so a resumed run keeps it;
+        ``identity``: what the server said of itself in ``GET /api/games``, ``service`` and
+        ``localChoices``, or ``None`` when it did not answer)."""
         self.write(
             {
                 "type": "header",
@@ -107,6 +115,7 @@ class TranscriptWriter:
                 "sunbotVersion": sunbot.__version__,
                 "startedAt": datetime.now(UTC).isoformat(),
                 "cap": cap,
+                "serverIdentity": identity,
             }
         )
 

@@ -139,6 +139,7 @@ def test_remote_transcripts_are_not_replayed_by_default(recorded, tmp_path):
     lines = _lines(recorded)
     head = json.loads(lines[0])
     head["server"] = "https://gameboard.gg"
+    head["serverIdentity"] = {"service": "gameboard", "localChoices": None}
     path = tmp_path / "remote.jsonl"
     path.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
     report = replay(read_transcript(path))

@@ -57,8 +57,9 @@ class Preview(NamedTuple):
 def _clone(s: State) -> State:
     """A copy deep enough that mutating it never touches ``s`` (faster than deepcopy)."""
     d = dict(s)
-    rng = s["rng"]
-    d["rng"] = list(rng) if isinstance(rng, list) else rng
+    rng = s.get("rng")
+    if isinstance(rng, list):
+        d["rng"] = list(rng)
     d["arms"] = list(s["arms"])
     d["hold"] = [[dict(c) for c in h] for h in s["hold"]]
     d["jammedUntil"] = list(s["jammedUntil"])
@@ -417,11 +418,28 @@ def _place(s: State, bay: int, draws: Draws) -> None:
 def _cast_off(s: State, draws: Draws) -> None:
     """Spec "Port": commit ``next``, draw the voyage after it, then the run check."""
     params = s["next"]
-    if isinstance(s["rng"], list):
+    if isinstance(s.get("rng"), list):
         s["rng"] = s["rng"][:1]  # the crate bag refills under the new terms
     _apply_cast_off_terms(s, params)
     s["next"] = draws.voyage(s, s["voyage"] + 1, params["conditions"])
     refresh(s)
+
+
+def planning_state(observation: State) -> State:
+    """A state :func:`step_with_draws` can play from a published observation.
+
+    The cursor (``rng``) and the crate counters (``drawn``, ``nextCrateId``) are this
+    project's own bookkeeping, not promised by the rule text: another server may leave them
+    out. They are filled in when absent (a lookahead that draws nothing never reads them).
+    ``observation`` is not modified.
+    """
+    s = dict(observation)
+    s.setdefault("rng", [0])
+    s.setdefault("drawn", 0)
+    if "nextCrateId" not in s:
+        crates = [c for h in s.get("hold", []) for c in h] + list(s.get("queue", []))
+        s["nextCrateId"] = max((int(c.get("id", 0)) for c in crates), default=0) + 1
+    return s
 
 
 def observation(state: State) -> State:

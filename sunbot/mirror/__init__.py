@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
+from sunbot.mirror.fields import KeyTemplate, merge, pattern, under
 
 
 class Finding(NamedTuple):
@@ -66,6 +67,13 @@ class Divergence:
 
 
 _MISSING = "<missing>"
+#: Notes :func:`diff` gives a field only one side has; the mirror filters on them.
+MISSING_FIELD = "field missing"
+UNKNOWN_FIELD = "unknown field"
+#: The envelope fields of the protocol (``shared/spec/README.md``); others are unknown.
+ENVELOPE_KEYS = frozenset(
+    ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
+) | {"reason"}
 
 
 def _same_scalar(a: Any, b: Any) -> bool:
@@ -83,9 +91,9 @@ def diff(expected: Any, got: Any, path: str) -> list[Finding]:
         for key in expected.keys() | got.keys():
             sub = f"{path}.{key}"
             if key not in got:
-                out.append(Finding(sub, expected[key], _MISSING, "field missing"))
+                out.append(Finding(sub, expected[key], _MISSING, MISSING_FIELD))
             elif key not in expected:
-                out.append(Finding(sub, _MISSING, got[key], "unexpected field"))
+                out.append(Finding(sub, _MISSING, got[key], UNKNOWN_FIELD))
             else:
                 out.extend(diff(expected[key], got[key], sub))
         return sorted(out)
@@ -104,6 +112,12 @@ def diff(expected: Any, got: Any, path: str) -> list[Finding]:
 class Mirror:
     """Checks one run's answers; keeps the count and the divergences found.
 
+    The mirror reads a server it may not have written (:mod:`sunbot.mirror.fields`): unknown
+    fields are stripped before the rules are replayed and listed in :attr:`unknown_fields`,
+    never reported; a field the server leaves out is a divergence only when the game's rule
+    text promises it (the hooks' ``PROMISED`` patterns), and the mirror fills it from its own
+    expectation so that every later step is still checked (it never goes blind).
+
     Args:
         slug: the game.
 
@@ -111,6 +125,8 @@ class Mirror:
         responses_checked: answers compared so far (init included).
         unchecked: answers that could not be checked (no state to replay from).
         divergences: every divergence found, in order.
+        unknown_fields: path patterns of the fields seen that the rules do not define
+            (e.g. ``state.rev``, ``state.queue[].tag``, ``tip`` at the envelope's top).
     """
 
     def __init__(self, slug: str) -> None:
@@ -121,11 +137,58 @@ class Mirror:
         self.responses_checked = 0
         self.unchecked = 0
         self.divergences: list[Divergence] = []
+        self.unknown_fields: set[str] = set()
+        self.promised: frozenset[str] | None = getattr(self.hooks, "PROMISED", None)
+        self.template = KeyTemplate()
+        for state in self.hooks.template_states():
+            self.template.learn(state, "state")
+            self.template.learn(self._expected_envelope(state)["observation"], "observation")
+        self._shadow: dict[str, Any] | None = None
+        self._shadow_of: Any = None
 
     def _record(self, step: int, findings: list[Finding]) -> list[Divergence]:
         out = [Divergence(step, *f) for f in findings]
         self.divergences.extend(out)
         return out
+
+    def _read(self, value: Any, path: str) -> Any:
+        """``value`` without the keys our rules do not define (they are noted as unknown)."""
+        clean, dropped = self.template.strip(value, path)
+        self.unknown_fields.update(pattern(p) for p in dropped)
+        return clean
+
+    def _note_envelope(self, response: dict[str, Any]) -> None:
+        self.unknown_fields.update(k for k in response if k not in ENVELOPE_KEYS)
+
+    def _is_promised(self, path: str) -> bool:
+        return self.promised is None or under(pattern(path), self.promised)
+
+    def _keep(self, findings: list[Finding]) -> list[Finding]:
+        """Drop unknown fields (noted) and missing fields the rules never promise."""
+        out: list[Finding] = []
+        for f in findings:
+            if f.note == UNKNOWN_FIELD and not self.template.knows(f.path):
+                self.unknown_fields.add(pattern(f.path))
+            elif f.note == MISSING_FIELD and not self._is_promised(f.path):
+                continue
+            else:
+                out.append(f)
+        return out
+
+    def _complete(self, state: dict[str, Any], opening: bool) -> dict[str, Any]:
+        hook = getattr(self.hooks, "complete", None)
+        out: dict[str, Any] = hook(state, opening=opening) if hook is not None else state
+        return out
+
+    def _base(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """The complete position to replay from: the shadow of ``raw`` when it is the last
+        answer checked, else ``raw`` read and completed (a resumed or re-checked run)."""
+        if self._shadow is not None and self._shadow_of is raw:
+            return self._shadow
+        return self._complete(self._read(raw, "state"), opening=False)
+
+    def _remember(self, raw: Any, complete: dict[str, Any]) -> None:
+        self._shadow, self._shadow_of = complete, raw
 
     def check_init(self, response: dict[str, Any]) -> list[Divergence]:
         """Check the init answer (raw JSON); returns the divergences found."""
@@ -134,9 +197,14 @@ class Mirror:
             self.unchecked += 1
             return []
         self.responses_checked += 1
+        self._note_envelope(response)
         try:
-            findings = list(self.hooks.check_initial(state))
-            findings += self._envelope(state, response)
+            got = self._read(state, "state")
+            base = self._complete(got, opening=True)
+            findings = self._keep(diff(base, got, "state"))
+            findings += list(self.hooks.check_initial(base))
+            findings += self._envelope(base, response)
+            self._remember(state, base)
         except Exception as exc:  # an opening of another shape must not stop the run
             note = f"cannot read this opening: {type(exc).__name__}: {exc}"
             findings = [Finding("state", f"a {self.game.name} opening position", "?", note)]
@@ -154,26 +222,40 @@ class Mirror:
             self.unchecked += 1
             return []
         self.responses_checked += 1
+        self._note_envelope(response)
         refused = response.get("ok") is False
+        raw_got = response.get("state") if not refused else None
+        got: dict[str, Any] = self._read(raw_got, "state") if isinstance(raw_got, dict) else {}
         try:
-            got_state = response.get("state") if not refused else None
-            expected, findings = self.hooks.expected_after(prev_state, action, got_state or {})
+            base = self._base(prev_state)
+            expected, findings = self.hooks.expected_after(base, action, got)
         except IllegalAction as exc:
             if refused:
-                legal = self._expected_envelope(prev_state)["legalActions"]
+                legal = self._expected_envelope(base)["legalActions"]
                 return self._record(step, diff(legal, response.get("legalActions"), "legalActions"))
             note = f"server accepted an action the rules refuse: {exc}"
+            self._forget(raw_got, got)
             return self._record(step, [Finding("ok", False, True, note)])
         except Exception as exc:  # a malformed previous answer must not stop the run
             note = f"cannot replay the rules here: {type(exc).__name__}: {exc}"
+            self._forget(raw_got, got)
             return self._record(step, [Finding("state", "a replayable position", "?", note)])
         if refused:
             note = f"server refused a legal action: {response.get('reason')}"
             return self._record(step, [Finding("ok", True, False, note)])
         findings = list(findings)
-        findings += diff(expected, got_state, "state")
+        findings += self._keep(diff(expected, got, "state"))
         findings += self._envelope(expected, response)
+        self._remember(raw_got, merge(expected, got))
         return self._record(step, findings)
+
+    def _forget(self, raw: Any, got: dict[str, Any]) -> None:
+        """After a step the rules could not replay, go on from the server's own answer."""
+        if isinstance(raw, dict):
+            try:
+                self._remember(raw, self._complete(got, opening=False))
+            except Exception:  # nothing to go on from: the next step reads the answer anew
+                self._shadow = self._shadow_of = None
 
     def _expected_envelope(self, state: dict[str, Any]) -> dict[str, Any]:
         hook = getattr(self.hooks, "expected_envelope", None)
@@ -191,10 +273,14 @@ class Mirror:
     def _envelope(self, state: dict[str, Any], response: dict[str, Any]) -> list[Finding]:
         out: list[Finding] = []
         for key, value in self._expected_envelope(state).items():
-            if key == "observation" and "observation" not in response:
+            if key == "observation":
+                if "observation" not in response:
+                    continue
+                got = self._read(response["observation"], "observation")
+                out += self._keep(diff(value, got, key))
                 continue
             out += diff(value, response.get(key, _MISSING), key)
         return out
 
 
-__all__ = ["Divergence", "Finding", "Mirror", "diff"]
+__all__ = ["MISSING_FIELD", "UNKNOWN_FIELD", "Divergence", "Finding", "Mirror", "diff"]

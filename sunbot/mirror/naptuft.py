@@ -148,3 +148,9 @@ def _short(exc: ValueError) -> str:
         err = exc.errors()[0]
         return f"{'.'.join(str(p) for p in err['loc']) or 'value'}: {err['msg']}"
     return str(exc)
+
+
+def template_states() -> list[dict[str, Any]]:
+    """Our own opening observation, whose keys the mirror knows (the state is the
+    observation for Naptuft: the deck stays hidden)."""
+    return [nt.observation(nt.init(1))]

@@ -305,3 +305,8 @@ def expected_after(
     if isinstance(exp["layout"], dict) and isinstance(exp["bowls"], list):
         _day_start(exp, findings)
     return exp, findings
+
+
+def template_states() -> list[dict[str, Any]]:
+    """Our own openings whose keys the mirror knows (one with dogs and a lattice too)."""
+    return [sl.init(1), copy_state(sl.init(1))]

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sunbot
 from sunbot.engines import IllegalAction
-from sunbot.games import GameInfo, available, get_game, resolve
+from sunbot.games import LOCAL_CHOICES, GameInfo, available, get_game, resolve
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_state import MatchRegistry
@@ -175,6 +175,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         return {
             "service": "sunbot-local",
             "description": "Local Gameboard-compatible server (sunbot engines).",
+            "localChoices": LOCAL_CHOICES,
             "count": len(rows),
             "games": rows,
         }

@@ -93,7 +93,8 @@ async def test_huge_body_is_refused(monkeypatch):
 
 
 async def test_malformed_answer_mid_run_keeps_the_transcript_whole(tmp_path):
-    app = answering(b"<html>bad gateway page</html>", after=8)
+    # requests: the index (server identity), init, 7 steps; then only the broken body
+    app = answering(b"<html>bad gateway page</html>", after=9)
     path = tmp_path / "run.jsonl"
     bot = strategies.create("keelhold", "safe-greedy", random.Random(7))
     async with GameboardClient(transport=httpx.ASGITransport(app=app), policy=POLICY) as client:

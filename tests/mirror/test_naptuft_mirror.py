@@ -178,7 +178,6 @@ def test_next_day_adopts_any_well_formed_reveal_but_checks_window_0_and_the_wish
             "state.forecast[1].wish",
         ),
         (lambda s: s["forecast"][1].__setitem__("wish", []), "state.forecast[1].wish"),
-        (lambda s: s["nextWindow"].__setitem__("mood", 1), "state.nextWindow.mood"),
         (
             lambda s: s["nextWindow"]["pressure"].__setitem__("food", True),
             "state.nextWindow.pressure.food",
@@ -245,3 +244,14 @@ def test_expected_envelope_is_computed_from_the_observation():
         "gameOver": False,
         "observation": obs,
     }
+
+
+def test_an_unknown_field_in_a_revealed_window_is_listed_not_reported():
+    answers = w1(14)
+    prev, (action, resp) = answers[12][1], answers[13]
+    bad = copy.deepcopy(resp)
+    for part in (bad["state"], bad["observation"]):
+        part["nextWindow"]["mood"] = 1
+    mirror = Mirror("naptuft")
+    assert mirror.check_action(13, prev, action, bad) == []
+    assert mirror.unknown_fields == {"state.nextWindow.mood", "observation.nextWindow.mood"}
