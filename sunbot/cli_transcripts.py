@@ -49,6 +49,10 @@ def replay_command(
             "embedded server or a loopback one).",
         ),
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write a self-contained replay page (HTML) here."),
+    ] = None,
 ) -> None:
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
     t = _load(file)
@@ -93,10 +97,25 @@ def replay_command(
         + ("" if t.result else " · [yellow]no result line (the run did not finish)[/]"),
         soft_wrap=True,
     )
+    if html is not None:
+        _write_page(t, html, [*report.divergences, *report.mismatches], file)
     if strict and not report.ok:
         raise typer.Exit(EXIT_DIVERGED)
     if strict and (t.error or t.result is None):
         raise typer.Exit(EXIT_CUT)
+
+
+def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path) -> None:
+    """Write the replay page of ``t`` to ``out``, or exit 2 with a one-line reason."""
+    from sunbot.html import write_replay_page
+
+    try:
+        size = write_replay_page(t, out, extra, source)
+    except (ValueError, KeyError, OSError) as exc:
+        why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
+        err.print(f"[bold red]error:[/] cannot write the replay page {out}: {why}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    console.print(f"wrote replay page {out} ({size / 1e6:.2f} MB)", highlight=False)
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:

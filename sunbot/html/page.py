@@ -1,0 +1,174 @@
+"""The replay page document: the run as JSON inside one HTML file with its CSS and scripts.
+
+No part of the transcript is written into the markup: it travels as JSON in a
+``<script type="application/json">`` element (``<``, ``>``, ``&`` and the JS line separators
+escaped, so no text can close it) and the scripts put it on the page as text. A
+Content-Security-Policy allows only the page's own script (by its hash) and no network
+source at all, so even a broken escape could neither run injected script nor fetch anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sunbot.games import GAMES
+from sunbot.html.steps import build
+from sunbot.mirror import Divergence
+from sunbot.transcripts import Transcript
+
+#: Game slug -> its script in ``assets/``.
+SCRIPTS = {
+    "keelhold": "keelhold.js",
+    "harvest-watch": "harvest_watch.js",
+}
+_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+_BODY = """<body>
+<header><h1 id="title">sunbot replay</h1><dl id="meta"></dl><p id="cut"></p></header>
+<div id="controls">
+<button id="first" title="first step (Home)">first</button>
+<button id="prev" title="step back (&#x2190;)">&#x25c0; back</button>
+<button id="play" title="play (space)">play</button>
+<button id="next" title="step forward (&#x2192;)">forward &#x25b6;</button>
+<button id="last" title="last step (End)">last</button>
+<input type="range" id="slider" min="0" max="0" value="0" aria-label="step">
+<span id="counter"></span>
+<select id="speed" aria-label="speed"><option value="1000">1 step/s</option>
+<option value="400" selected>2.5 steps/s</option><option value="150">7 steps/s</option>
+<option value="40">25 steps/s</option></select>
+</div>
+<section id="status">
+<div><span class="k">action</span><span id="action"></span> <span id="refused"></span></div>
+<div><span class="k" id="score-label">score</span><span id="score"></span>
+<span id="delta"></span></div>
+<div><span class="k">progress</span><span id="progress"></span></div>
+<div id="nf"></div>
+</section>
+<main>
+<svg id="board" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="board"></svg>
+<div id="side">
+<svg id="chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="score over time"></svg>
+<p class="legend">blue line: the chart's value after each step &#xb7; red dot: a step whose answer
+diverged from the rules &#xb7; orange line: the step shown &#xb7; click to jump there.
+Keys: <kbd>&#x2190;</kbd> <kbd>&#x2192;</kbd> step, <kbd>space</kbd> play/pause,
+<kbd>Home</kbd> <kbd>End</kbd>.</p>
+<div id="divergences"></div>
+<div id="extra"></div>
+</div>
+</main>
+"""
+
+
+def _asset(name: str) -> str:
+    return (resources.files("sunbot.html") / "assets" / name).read_text(encoding="utf-8")
+
+
+def embed_json(value: Any) -> str:
+    """``value`` as JSON safe inside a ``<script>`` element (no ``<``, ``>`` or ``&``)."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    for raw, escaped in _ESCAPES.items():
+        text = text.replace(raw, escaped)
+    return text
+
+
+def _meta(t: Transcript) -> list[list[str]]:
+    h = t.header
+    rows = [
+        ["game", str(h.get("game"))],
+        ["seed", str(h.get("seed"))],
+        ["strategy", str(h.get("strategy"))],
+        ["server", str(h.get("server"))],
+        ["sunbot", str(h.get("sunbotVersion"))],
+        ["started", str(h.get("startedAt"))],
+    ]
+    if h.get("cap") is not None:
+        rows.append(["cap", str(h["cap"])])
+    r = t.result
+    if r is None:
+        rows.append(["result", "none (the run did not finish)"])
+    else:
+        ended = str(r.get("endedBy")) + (f" ({r['cause']})" if r.get("cause") else "")
+        rows += [["final score", str(r.get("score"))], ["ended by", ended]]
+        rows += [["steps", str(r.get("steps"))], ["divergences", str(r.get("divergences"))]]
+    return rows
+
+
+def replay_page(t: Transcript, extra: Sequence[Divergence] = ()) -> str:
+    """The whole replay page of transcript ``t`` as one HTML document.
+
+    Args:
+        extra: findings of an offline check (``sunbot replay``), shown on their steps
+            alongside the divergences the transcript recorded.
+
+    Raises:
+        KeyError: the transcript's game has no replay page.
+    """
+    game = str(t.header["game"])
+    if game not in SCRIPTS:
+        raise KeyError(f"no replay page for game {game!r}")
+    steps, frames = build(t, extra)
+    info = GAMES.get(game)
+    data = {
+        "game": game,
+        "name": info.name if info is not None else game,
+        "header": {"seed": t.header.get("seed")},
+        "meta": _meta(t),
+        "cut": t.error,
+        "scoreLabel": "our food" if t.is_match else "score",
+        "steps": steps,
+        "frames": frames,
+    }
+    script = "\n".join([_asset("page.js"), _asset(SCRIPTS[game]), "SB.start();"])
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    csp = (
+        f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+    title = html.escape(f"sunbot replay · {data['name']} · seed {t.header.get('seed')}")
+    return "".join(
+        [
+            "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>\n",
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n',
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>\n",
+            f"<title>{title}</title>\n<style>\n{_asset('page.css')}</style></head>\n",
+            _BODY,
+            '<script type="application/json" id="sunbot-data">',
+            embed_json(data),
+            "</script>\n<script>",
+            script,
+            "</script>\n</body></html>\n",
+        ]
+    )
+
+
+def write_replay_page(
+    t: Transcript, out: Path, extra: Sequence[Divergence] = (), source: Path | None = None
+) -> int:
+    """Write :func:`replay_page` of ``t`` to ``out`` (replacing an older page); returns the
+    bytes written. ``source``: the transcript's own path, which is never overwritten.
+
+    Raises:
+        ValueError: ``out`` is the transcript or a directory. KeyError: the game has no
+        replay page. OSError: ``out`` cannot be written.
+    """
+    if source is not None and out.exists() and out.resolve() == source.resolve():
+        raise ValueError(f"{out} is the transcript; choose another --html path")
+    if out.is_dir():
+        raise ValueError(f"{out} is a directory; --html needs a file path")
+    text = replay_page(t, extra).encode("utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(text)
+    return len(text)

@@ -1,0 +1,259 @@
+"""A transcript walked into the steps a replay page shows.
+
+Each step is a JSON object: ``i`` (the action's index; 0 for the opening position),
+``a`` (the action's label, ``start`` for the opening), ``s`` (the score after it: for a match,
+our seat's food), ``d`` (its change from the step before, ``null`` when either is unknown),
+``p`` (the game's progress: voyage, day, moment or round), ``r`` (a refusal's reason or a
+failed POST's error, else ``null``), ``dv`` (the divergences found on this step's answer) and
+``f`` (the drawn frame, as the fields that changed since the step before: see
+:func:`compact`). ``nf`` is set instead of a frame when an answer cannot be drawn (a foreign
+server that leaves a drawn field out), with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sunbot.html import harvest_watch, keelhold, naptuft, sunloaf
+from sunbot.mirror import Divergence
+from sunbot.transcripts import Transcript
+
+Frame = dict[str, Any]
+#: Per single-player game: (frame of a state, progress text of a state).
+SINGLE: dict[str, tuple[Callable[[dict[str, Any]], Frame], Callable[[dict[str, Any]], str]]] = {
+    "keelhold": (keelhold.frame, keelhold.progress),
+    "sunloaf": (sunloaf.frame, sunloaf.progress),
+    "naptuft": (naptuft.frame, naptuft.progress),
+}
+#: Prefixes dropped from a divergence path to name the field it is in.
+_PREFIXES = ("response.", "answer.", "body.", "state.", "observation.", "data.", "summary.")
+_SHORT = 160
+
+
+def action_label(action: Any) -> str:
+    """A one-line name for an action: ``PLACE bay=4``, ``care brush``, ``speech="…"``.
+
+    ``type`` and the string values of ``care``/``act`` are shown bare; every other field as
+    ``key=value`` (strings JSON-quoted). A list (a match command's actions) joins its labels
+    with ``; ``. Anything else is shown as JSON.
+    """
+    if isinstance(action, list):
+        return "; ".join(action_label(a) for a in action) or "(no action)"
+    if not isinstance(action, dict):
+        return json.dumps(action, ensure_ascii=False)
+    parts = []
+    for key, value in action.items():
+        if key == "type" or (key in ("care", "act") and isinstance(value, str)):
+            parts.append(str(value))
+        else:
+            parts.append(f"{key}={json.dumps(value, ensure_ascii=False)}")
+    return " ".join(parts)
+
+
+def field_of(path: str) -> str:
+    """The drawn field a divergence path names: ``state.hold[3][0].weight`` becomes
+    ``hold[3][0].weight`` (the answer's wrapping objects dropped)."""
+    changed = True
+    while changed:
+        changed = False
+        for prefix in _PREFIXES:
+            if path.startswith(prefix):
+                path, changed = path[len(prefix) :], True
+    return path
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= _SHORT else text[: _SHORT - 1] + "…"
+
+
+def divergence(d: dict[str, Any], source: str) -> dict[str, Any]:
+    """A divergence as the page lists it: ``path``, ``field``, ``expected`` and ``got`` as
+    short JSON text, ``note``, and ``source`` (``mirror`` or ``re-play``)."""
+    path = str(d.get("path", ""))
+    return {
+        "path": path,
+        "field": field_of(path),
+        "expected": _short(d.get("expected")),
+        "got": _short(d.get("got")),
+        "note": str(d.get("note", "")),
+        "source": source,
+    }
+
+
+def compact(frames: Sequence[Frame | None]) -> list[Frame]:
+    """Each frame as the top-level fields that differ from the frame before (the first in
+    full; a field that disappears becomes ``null``; a ``None`` frame keeps the one before).
+    The page rebuilds frame ``k`` by applying deltas ``0..k`` in order."""
+    out: list[Frame] = []
+    prev: Frame = {}
+    for f in frames:
+        if f is None:
+            out.append({})
+            continue
+        delta = {k: v for k, v in f.items() if k not in prev or prev[k] != v}
+        delta.update({k: None for k in prev if k not in f})
+        out.append(delta)
+        prev = f
+    return out
+
+
+def _step(index: int, action: Any, score: Any, progress: str) -> dict[str, Any]:
+    return {
+        "i": index,
+        "a": "start" if index == 0 and action is None else action_label(action),
+        "s": score if isinstance(score, int | float) and not isinstance(score, bool) else None,
+        "d": None,
+        "p": progress,
+        "r": None,
+        "dv": [],
+    }
+
+
+def _drawable(
+    make: Callable[[dict[str, Any]], Frame], candidates: Sequence[Any]
+) -> tuple[Frame | None, dict[str, Any] | None, str | None]:
+    """The first candidate object that can be drawn: ``(frame, object, None)``, else
+    ``(None, None, why)``."""
+    why = "no position in the answer"
+    for obj in candidates:
+        if not isinstance(obj, dict):
+            continue
+        try:
+            return make(obj), obj, None
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            why = f"cannot draw the answer: {type(exc).__name__} {exc}"
+    return None, None, why
+
+
+def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
+    """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft)."""
+    make, progress = SINGLE[str(t.header["game"])]
+    steps: list[dict[str, Any]] = []
+    frames: list[Frame | None] = []
+    last_progress = ""
+    records = ([t.init] if t.init is not None else []) + t.steps
+    for rec in records:
+        index = 0 if rec["type"] == "init" else int(rec["index"])
+        response = rec.get("response") or {}
+        frame: Frame | None = None
+        why = None
+        if response.get("ok") is not False:
+            frame, obj, why = _drawable(make, [response.get("observation"), response.get("state")])
+            if obj is not None:
+                last_progress = progress(obj)
+        score = response.get("score")
+        if score is None and frame is not None:
+            score = frame.get("score")
+        step = _step(index, rec.get("action"), score, last_progress)
+        if response.get("ok") is False:
+            step["r"] = str(response.get("reason") or "refused")
+            step["s"] = steps[-1]["s"] if steps else None
+        elif why is not None:
+            step["nf"] = why
+        recorded = (rec.get("mirror") or {}).get("divergences", [])
+        step["dv"] = [divergence(d, "mirror") for d in recorded]
+        steps.append(step)
+        frames.append(frame)
+    return steps, frames
+
+
+def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
+    """Steps and frames of a match transcript: the first view, then one step per command
+    (drawn from its answer, or from the next view when the answer carries no position).
+    A view's divergences go on the step whose position it shows."""
+    steps: list[dict[str, Any]] = []
+    frames: list[Frame | None] = []
+    waiting: int | None = None  # a command step still to be drawn from the next view
+    for rec in t.other:
+        if rec["type"] == "view":
+            body = rec.get("body") or {}
+            if not steps or waiting is not None:
+                frame, obj, why = _drawable(harvest_watch.frame, [body])
+                if not steps:
+                    steps.append(_step(0, None, None, ""))
+                    frames.append(None)
+                k = len(steps) - 1
+                frames[k] = frame
+                if obj is not None:
+                    steps[k]["s"] = harvest_watch.food(obj)
+                    steps[k]["p"] = harvest_watch.progress(obj)
+                elif why is not None:
+                    steps[k]["nf"] = why
+                waiting = None
+            if steps:
+                mirror = rec.get("mirror") or {}
+                steps[-1]["dv"] += [divergence(d, "mirror") for d in mirror.get("divergences", [])]
+        elif rec["type"] == "command":
+            body = rec.get("body") or {}
+            answer = rec.get("answer")
+            step = _step(len(steps), body.get("actions"), None, steps[-1]["p"] if steps else "")
+            step["s"] = steps[-1]["s"] if steps else None
+            frame = None
+            if isinstance(answer, dict) and answer.get("ok") is not False and "data" in answer:
+                frame, obj, why = _drawable(harvest_watch.frame, [answer])
+                if obj is not None:
+                    step["s"] = harvest_watch.food(obj)
+                    step["p"] = harvest_watch.progress(obj)
+                waiting = None
+            else:
+                waiting = len(steps)
+                if isinstance(answer, dict) and answer.get("ok") is False:
+                    step["r"] = str(answer.get("reason") or "refused")
+                elif rec.get("error"):
+                    step["r"] = f"POST failed: {rec['error']}"
+            steps.append(step)
+            frames.append(frame)
+    return steps, frames
+
+
+def build(
+    t: Transcript, extra: Sequence[Divergence] = (), extra_source: str = "re-play"
+) -> tuple[list[dict[str, Any]], list[Frame]]:
+    """The page's steps and compacted frames for ``t``.
+
+    ``extra``: findings of an offline check (``sunbot replay``'s mirror re-run or engine
+    re-play), added to the step they name unless the transcript already recorded the same
+    step and path. A match finding's ``step`` is a round: it goes on the first step drawn
+    at that round.
+
+    Raises:
+        KeyError: the transcript's game has no replay page.
+    """
+    game = str(t.header["game"])
+    if game == "harvest-watch":
+        steps, frames = match_steps(t)
+    elif game in SINGLE:
+        steps, frames = single_steps(t)
+    else:
+        raise KeyError(f"no replay page for game {game!r}")
+    prev: float | None = None
+    for step in steps:
+        score = step["s"]
+        step["d"] = None if score is None or prev is None else score - prev
+        prev = score if score is not None else prev
+    _add_extra(t, steps, frames, extra, extra_source)
+    return steps, compact(frames)
+
+
+def _add_extra(
+    t: Transcript,
+    steps: list[dict[str, Any]],
+    frames: Sequence[Frame | None],
+    extra: Sequence[Divergence],
+    source: str,
+) -> None:
+    if t.is_match:
+        where: dict[int, int] = {}
+        for k, f in enumerate(frames):
+            if f is not None and isinstance(f.get("round"), int):
+                where.setdefault(f["round"], k)
+    else:
+        where = {s["i"]: k for k, s in enumerate(steps)}
+    for d in extra:
+        at = where.get(d.step)
+        if at is None or any(x["path"] == d.path for x in steps[at]["dv"]):
+            continue
+        steps[at]["dv"].append(divergence(d.to_json(), source))

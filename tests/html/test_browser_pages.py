@@ -1,0 +1,125 @@
+"""The replay pages of the golden transcripts in a real headless Chromium (``pytest -m browser``).
+
+Each page is stepped to its first action, a middle step and its last step, and what it shows
+(action, score, progress) is compared with the transcript's own records; no page may make a
+network request. A copy with a planted divergence must show it on its step and field.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sunbot.html.page import SCRIPTS
+from tests.html.conftest import GOLDEN, Browser, lines, write_lines
+
+pytestmark = pytest.mark.browser
+
+
+def expected_label(game: str, action: Any) -> str:
+    """The action as the page should name it, written out per game from the rule texts'
+    action shapes (independently of the page's own label code)."""
+    if game == "keelhold":
+        return f"PLACE bay={action['bay']}" if action["type"] == "PLACE" else action["type"]
+    if game == "sunloaf":
+        if action["type"] == "MOVE":
+            return f"MOVE cat={action['cat']} tile={action['tile']}"
+        return str(action["type"])
+    if game == "naptuft":
+        return f"care {action['care']}" if action["type"] == "care" else action["type"]
+    parts = []
+    for a in action:  # a match command's actions
+        if "speech" in a or "diary" in a:
+            key = "speech" if "speech" in a else "diary"
+            parts.append(f"{key}={json.dumps(a[key], ensure_ascii=False)}")
+        elif "act" in a:
+            parts.append(" ".join([a["act"], *(f"{k}={v}" for k, v in a.items() if k != "act")]))
+        else:
+            parts.append(" ".join(f"{k}={json.dumps(v)}" for k, v in a.items()))
+    return "; ".join(parts)
+
+
+def shown_number(value: float) -> str:
+    """How the page prints a score: whole numbers bare, others to one decimal."""
+    return str(int(value)) if value == int(value) else f"{value:.1f}"
+
+
+def positions(game: str, path: Path) -> list[tuple[Any, float, str]]:
+    """``(action, score, progress word)`` per position of the page, from the raw records."""
+    recs = lines(path)
+    if game == "harvest-watch":
+        out = []
+        views = [r for r in recs if r["type"] == "view"]
+        first = views[0]["body"]["data"]["summary"]
+        out.append((None, first["food"], f"day {first['day']}"))
+        for r in recs:
+            if r["type"] == "command":
+                s = r["answer"]["data"]["summary"]
+                out.append((r["body"]["actions"], s["food"], f"day {s['day']}"))
+        return out
+    out = []
+    for r in recs:
+        if r["type"] in ("init", "step"):
+            state = r["response"]["state"]
+            word = {"keelhold": "voyage", "sunloaf": "day", "naptuft": "day"}[game]
+            out.append((r.get("action"), r["response"]["score"], f"{word} {state[word]}"))
+    return out
+
+
+@pytest.mark.parametrize("game", sorted(SCRIPTS))
+def test_golden_page_shows_the_transcript(game: str, browser: Browser, make_page: Any) -> None:
+    expected = positions(game, GOLDEN[game])
+    page = make_page(GOLDEN[game])
+    browser.open(page)
+    assert browser.text("#counter").startswith("step 0 ")
+    assert browser.text("#action") == "start"
+    last = len(expected) - 1
+    browser.page.keyboard.press("ArrowRight")  # first action
+    seen = {1: None, last // 2: None, last: None}
+    for k in seen:
+        if k == last:
+            browser.page.keyboard.press("End")
+        elif k != 1:
+            browser.goto_step(k)
+        action, score, word = expected[k]
+        assert browser.text("#counter").startswith(f"step {k} "), k
+        assert browser.text("#action") == expected_label(game, action), k
+        assert browser.text("#score") == shown_number(score), k
+        assert word in browser.text("#progress"), k
+        delta = score - expected[k - 1][1]
+        shown_delta = browser.text("#delta")
+        assert shown_delta == (
+            "±0" if delta == 0 else f"{'+' if delta > 0 else '−'}{shown_number(abs(delta))}"
+        )
+    browser.page.keyboard.press("ArrowLeft")
+    assert browser.text("#counter").startswith(f"step {last - 1} ")
+    assert browser.page.locator("#board *").count() > 10  # a board was drawn
+    assert browser.errors == []
+    assert browser.requests == []
+
+
+def test_planted_divergence_is_marked_on_its_step_and_field(
+    tmp_path: Path, browser: Browser, make_page: Any
+) -> None:
+    recs = lines(GOLDEN["keelhold"])
+    step = next(r for r in recs if r.get("index") == 40)
+    planted = {"step": 40, "path": "state.trim", "expected": 3, "got": 5, "note": "planted"}
+    step["mirror"] = {"ok": False, "divergences": [planted]}
+    page = make_page(write_lines(tmp_path / "planted.jsonl", recs))
+    browser.open(page, step=39)
+    assert browser.text("#divergences h2").endswith(": 0")
+    assert browser.page.locator("#board .diverged").count() == 0
+    browser.page.keyboard.press("ArrowRight")
+    assert browser.text("#counter").startswith("step 40 ")
+    assert browser.text("#divergences h2").endswith(": 1")
+    item = browser.text("#divergences li.divergence")
+    assert "state.trim: expected 3, got 5 (planted)" in item
+    marked = browser.page.locator("#board .diverged")
+    assert marked.count() == 1
+    assert "trim" in (marked.first.get_attribute("data-field") or "").split()
+    assert browser.page.locator("#chart .diverged-mark").count() == 1
+    assert browser.page.locator("#chart .diverged-mark").first.get_attribute("data-step") == "40"
+    assert browser.requests == []
