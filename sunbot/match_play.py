@@ -24,7 +24,7 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 
 from sunbot import strategies
-from sunbot.client import MatchClient, SeatResult, SeatTicket, ServerRefused, play_match
+from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
@@ -128,11 +128,14 @@ async def run_match(
     strict: bool,
     live: Live | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
+    policy: RetryPolicy | None = None,
 ) -> dict[str, Any]:
-    """Play one match and return the transcript's ``result`` record (see the module doc)."""
+    """Play one match and return the transcript's ``result`` record (see the module doc).
+    Whatever the retry ``policy`` could not absorb ends the match with ``endedBy: error``
+    and a one-line ``error``, never an exception."""
     if server is None and transport is None:
         transport = httpx.ASGITransport(app=create_app(TokenCodec()))
-    client = MatchClient(server or "http://sunbot.local", transport=transport)
+    client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
     rec = MatchRecorder(writer, strict)
     if writer is not None:
         writer.header(game, seed, strategy, server or "embedded")
@@ -158,7 +161,7 @@ async def run_match(
                 for i, t in enumerate(tickets)
             ]
             results = await play_match(client, mid, players, on_event=rec.on_event)
-    except (ServerRefused, httpx.HTTPError, OSError) as exc:
+    except (ClientError, httpx.HTTPError, OSError) as exc:
         error = f"{type(exc).__name__}: {exc}"
     retries = client.retries
     errors = [r.error for r in results if r.error]

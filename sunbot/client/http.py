@@ -27,6 +27,7 @@ from sunbot.client.retry import (
     RetryPolicy,
     ServerRefused,
     TransientHTTPError,
+    is_retryable,
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
@@ -107,7 +108,8 @@ class GameboardClient:
         policy: retry bounds (:class:`RetryPolicy`).
         timeout: seconds per request phase (connect, each read, write, pool).
         deadline: seconds one attempt may take in all, however slowly bytes trickle in
-            (default ``4 * timeout``); past it the attempt fails as a timeout and is retried.
+            (default ``2 * timeout``, well inside the policy's budget); past it the attempt
+            fails as a timeout and is retried.
     """
 
     def __init__(
@@ -121,7 +123,7 @@ class GameboardClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.policy = policy or RetryPolicy()
-        self.deadline = deadline if deadline is not None else 4 * timeout
+        self.deadline = deadline if deadline is not None else 2 * timeout
         self.retries = 0
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -159,12 +161,15 @@ class GameboardClient:
         params: dict[str, Any] | None = None,
         body: dict[str, Any] | None = None,
         parse: Callable[[Any], Any] | None = None,
+        retry_on: Callable[[BaseException], bool] = is_retryable,
         **path: str,
     ) -> Any:
         """Call ``ROUTES[route]`` with retries and return the decoded JSON body.
 
         ``parse`` (optional) checks the decoded body inside the retry loop: it raises
         :class:`MalformedResponse` for a body of the wrong shape, which is retried.
+        ``retry_on`` narrows what is retried for a request that is not safe to repeat
+        (:func:`~sunbot.client.retry.is_unprocessed`, :func:`~sunbot.client.retry.never`).
 
         Raises:
             ServerRefused: a 4xx other than 429, or a 500 (not retried).
@@ -173,7 +178,7 @@ class GameboardClient:
         """
         r = ROUTES[route]
         url = r.url(**path)
-        async for attempt in self.policy.retrying(self._on_retry):
+        async for attempt in self.policy.retrying(self._on_retry, retry_on):
             with attempt:
                 data = await self._once(r.method, url, params, body)
                 if parse is not None:

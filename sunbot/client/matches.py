@@ -3,9 +3,11 @@
 
 :class:`MatchClient` calls the four match routes of :data:`~sunbot.client.routes.ROUTES`
 through :class:`~sunbot.client.http.GameboardClient`, so answers are read, capped and
-turned into errors in one place. GETs get the full :class:`~sunbot.client.retry.RetryPolicy`;
-POSTs (create, join, commands) get the same policy with a single attempt: a POST is never
-re-sent blindly, the seat loop re-reads the view instead.
+turned into errors in one place, under the one :class:`~sunbot.client.retry.RetryPolicy`
+wherever a retry is safe: view GETs and create (429, 503, dropped connections, ...); a
+command POST only on a 429 or 503 (the server says it stored nothing); join never (a
+repeat could take a second seat). A command whose fate is unknown is never re-sent
+blindly: the seat loop re-reads the view instead.
 
 :func:`play_seat` is the platform loop: follow ``next.rel``, act while ``remainMs > 0``,
 otherwise sleep ``pollAfterMs`` and GET; one command per beat with the view's ``round``; a
@@ -17,7 +19,6 @@ after ``illegal_command`` the seat sends once ``legal[0]`` or ``schema.example``
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,13 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
-from sunbot.client.retry import MalformedResponse, RetryPolicy, TransientHTTPError
+from sunbot.client.retry import (
+    MalformedResponse,
+    RetryPolicy,
+    TransientHTTPError,
+    is_unprocessed,
+    never,
+)
 from sunbot.observations.harvest_watch import legal_actions
 from sunbot.strategies import Outcome, notify_end
 
@@ -120,7 +127,7 @@ class MatchClient:
 
     Args:
         base_url, transport, timeout: as for :class:`GameboardClient`.
-        policy: the retry policy for GETs; POSTs use it with ``attempts=1``.
+        policy: the retry policy (see the module doc for what each route retries).
     """
 
     def __init__(
@@ -133,12 +140,11 @@ class MatchClient:
     ) -> None:
         policy = policy or RetryPolicy()
         self.reads = GameboardClient(base_url, transport=transport, policy=policy, timeout=timeout)
-        once = dataclasses.replace(policy, attempts=1)
-        self.writes = GameboardClient(base_url, transport=transport, policy=once, timeout=timeout)
+        self.writes = GameboardClient(base_url, transport=transport, policy=policy, timeout=timeout)
 
     @property
     def retries(self) -> int:
-        """GETs retried so far (POSTs never are)."""
+        """Requests retried so far."""
         return self.reads.retries + self.writes.retries
 
     async def __aenter__(self) -> MatchClient:
@@ -183,7 +189,9 @@ class MatchClient:
 
     async def join(self, match_id: str) -> SeatTicket:
         """Take the lowest free seat (§2.2). Raises ``ServerRefused`` 409 when full."""
-        data = await self.writes.request_json("match_join", body={}, match_id=match_id)
+        data = await self.writes.request_json(
+            "match_join", body={}, retry_on=never, match_id=match_id
+        )
         try:
             return SeatTicket(int(data["seat"]), str(data["token"]))
         except (KeyError, TypeError, ValueError):
@@ -197,9 +205,12 @@ class MatchClient:
         return Answer(data, view=_parse_view(data))
 
     async def command(self, match_id: str, token: str, round_: int, actions: list[Any]) -> Answer:
-        """POST ``{token, round, actions}`` once (§2.4): a view (``ok``) or a refusal."""
+        """POST ``{token, round, actions}`` (§2.4): a view (``ok``) or a refusal; sent
+        again only after a 429 or 503 (nothing was stored)."""
         body = {"token": token, "round": round_, "actions": actions}
-        data = await self.writes.request_json("match_commands", body=body, match_id=match_id)
+        data = await self.writes.request_json(
+            "match_commands", body=body, retry_on=is_unprocessed, match_id=match_id
+        )
         return _parse_answer(data)
 
 

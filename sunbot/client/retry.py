@@ -3,14 +3,20 @@
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
 429, 502, 503 and 504, and a success status whose body is not a valid answer (truncated or
 HTML: a stateless call is safe to repeat). Not retried: every other 4xx and 500.
-Waits grow exponentially with full jitter; a ``Retry-After`` header (seconds or an HTTP date)
-sets the minimum wait. Attempts and total time are both bounded.
+Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``
+header (seconds or an HTTP date; a malformed one is ignored) sets the minimum wait. The
+bound is a time budget (tenacity's ``stop_after_delay``): by default a call rides out at
+least 60 s of 503s, 429s or failed connections, however many attempts that takes; an
+attempt cut by the client's per-attempt deadline (an answer trickling in) is a timeout and
+is retried like any other. A safety cap on attempts keeps the loop bounded even with a
+test's fake sleep.
 """
 
 from __future__ import annotations
 
 import asyncio
 import email.utils
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -22,13 +28,18 @@ from tenacity import (
     RetryCallState,
     retry_if_exception,
     stop_after_attempt,
+    stop_after_delay,
     wait_random_exponential,
 )
-from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 #: Statuses that mean "try again later".
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
+#: Statuses by which a server says it did not process the request at all (so even a
+#: request that is not safe to repeat, such as a match command, can be sent again).
+UNPROCESSED_STATUSES = frozenset({429, 503})
+#: ``Retry-After`` as delta-seconds: ASCII digits (a decimal fraction tolerated).
+_DELTA_SECONDS = re.compile(r"[0-9]{1,12}(?:\.[0-9]{1,6})?", re.ASCII)
 
 
 class ClientError(Exception):
@@ -61,16 +72,17 @@ class MalformedResponse(ClientError):
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
 
-    Returns ``None`` for a missing or unreadable header; never negative.
+    Returns ``None`` for a missing or unreadable header (``"²"``, ``"-1"``, ``"soon"``: the
+    wait is then the policy's own backoff); never negative.
     """
     if not value:
         return None
     value = value.strip()
-    if value.isdigit():
+    if _DELTA_SECONDS.fullmatch(value):
         return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -83,6 +95,18 @@ def is_retryable(exc: BaseException) -> bool:
     if isinstance(exc, httpx.TransportError):
         return not isinstance(exc, httpx.UnsupportedProtocol)
     return isinstance(exc, TransientHTTPError | MalformedResponse)
+
+
+def is_unprocessed(exc: BaseException) -> bool:
+    """The retry predicate of a request that is not safe to repeat blindly: only a 429 or
+    503 answer, by which the server says it did nothing (a dropped connection leaves the
+    request's fate unknown, so the caller re-reads instead)."""
+    return isinstance(exc, TransientHTTPError) and exc.status in UNPROCESSED_STATUSES
+
+
+def never(exc: BaseException) -> bool:
+    """The retry predicate of a request sent exactly once."""
+    return False
 
 
 class wait_retry_after(wait_base):
@@ -101,50 +125,41 @@ class wait_retry_after(wait_base):
         return wait
 
 
-class stop_total_budget(stop_base):
-    """Stop when the time spent so far plus the next wait would pass ``budget`` seconds.
-
-    Time spent is the larger of the wall clock and the sum of waits, so the bound holds
-    with a test's fake sleep too.
-    """
-
-    def __init__(self, budget: float) -> None:
-        self.budget = budget
-
-    def __call__(self, retry_state: RetryCallState) -> bool:
-        spent = max(retry_state.seconds_since_start or 0.0, retry_state.idle_for)
-        return spent + (retry_state.upcoming_sleep or 0.0) >= self.budget
-
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """Bounds of the retry loop.
 
     Attributes:
-        attempts: tries in all (first call included).
-        total_seconds: no retry starts if its wait would pass this budget.
-        initial_wait: backoff scale in seconds (jittered, doubling).
+        total_seconds: the time budget: after a failed attempt, no retry once this many
+            seconds have passed since the call began (``stop_after_delay``).
+        attempts: safety cap on tries in all (first call included).
+        initial_wait: backoff scale in seconds (full jitter, doubling).
         max_wait: cap of one backoff wait, seconds.
         max_retry_after: cap on a server's ``Retry-After``, seconds.
         sleep: the coroutine used to wait (tests pass a fake one).
     """
 
-    attempts: int = 6
     total_seconds: float = 60.0
-    initial_wait: float = 0.2
-    max_wait: float = 10.0
+    attempts: int = 1000
+    initial_wait: float = 0.25
+    max_wait: float = 4.0
     max_retry_after: float = 30.0
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)
 
-    def retrying(self, on_retry: Callable[[RetryCallState], None] | None = None) -> AsyncRetrying:
-        """A fresh tenacity ``AsyncRetrying`` for one call."""
+    def retrying(
+        self,
+        on_retry: Callable[[RetryCallState], None] | None = None,
+        retry_on: Callable[[BaseException], bool] = is_retryable,
+    ) -> AsyncRetrying:
+        """A fresh tenacity ``AsyncRetrying`` for one call; ``retry_on`` picks the failures
+        that are retried (default :func:`is_retryable`)."""
         return AsyncRetrying(
-            stop=stop_after_attempt(self.attempts) | stop_total_budget(self.total_seconds),
+            stop=stop_after_delay(self.total_seconds) | stop_after_attempt(self.attempts),
             wait=wait_retry_after(
                 wait_random_exponential(multiplier=self.initial_wait, max=self.max_wait),
                 self.max_retry_after,
             ),
-            retry=retry_if_exception(is_retryable),
+            retry=retry_if_exception(retry_on),
             sleep=self.sleep,
             before_sleep=on_retry,
             reraise=True,
