@@ -37,12 +37,12 @@ class Codec(Protocol):
     #: Number of discrete action indices.
     n_actions: int
 
-    def observation_space(self) -> gym.spaces.Dict:
+    def observation_space(self) -> gym.spaces.Space[Any]:
         """The space :meth:`encode` returns values of."""
         ...
 
-    def encode(self, observation: Observation) -> EncodedObs:
-        """Arrays from a wire observation's published fields only.
+    def encode(self, observation: Observation) -> Any:
+        """Arrays (a dict of them, or one) from a wire observation's published fields only.
 
         Raises:
             ValueError: the observation does not fit the fixed shapes.
@@ -58,6 +58,16 @@ class Codec(Protocol):
         ...
 
 
+def legal_table(codec: Codec, legal_actions: list[Action]) -> dict[int, Action]:
+    """Index -> the legal action it stands for (the first, if several share an index)."""
+    table: dict[int, Action] = {}
+    for action in legal_actions:
+        i = codec.index(action)
+        if i is not None:
+            table.setdefault(i, action)
+    return table
+
+
 def mask_of(codec: Codec, legal_actions: list[Action]) -> Mask:
     """``int8`` vector of ``codec.n_actions``: 1 at the index of each legal action."""
     mask = np.zeros(codec.n_actions, dtype=np.int8)
@@ -68,7 +78,7 @@ def mask_of(codec: Codec, legal_actions: list[Action]) -> Mask:
     return mask
 
 
-class SunbotEnv(gym.Env[EncodedObs, np.int64]):
+class SunbotEnv(gym.Env[Any, np.int64]):
     """A single-player Gameboard game as a Gymnasium environment.
 
     Args:

@@ -21,15 +21,19 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from sunbot.envs.core import Codec, EncodedObs, Mask, mask_of
+import numpy as np
 
-Policy = Callable[[EncodedObs, Mask], int]
+from sunbot.envs.core import Codec, Mask, legal_table
+
+#: ``policy(encoded observation, action mask) -> action index``.
+Policy = Callable[[Any, Mask], int]
 
 #: Game slug -> ``"module:class"`` of its codec.
 CODECS: dict[str, str] = {
     "keelhold": "sunbot.envs.keelhold:KeelholdCodec",
     "sunloaf": "sunbot.envs.sunloaf:SunloafCodec",
     "naptuft": "sunbot.envs.naptuft:NaptuftCodec",
+    "harvest-watch": "sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
 }
 
 
@@ -69,10 +73,22 @@ class PolicyStrategy:
         self.policy = policy
         self.rng = rng or random.Random(0)
 
-    def choose(self, observation: dict[str, Any], legal_actions: list[Any]) -> dict[str, Any]:
-        """The action the policy picks for this position."""
-        index = int(self.policy(self.codec.encode(observation), mask_of(self.codec, legal_actions)))
+    def choose(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any:
+        """The action the policy picks for this position.
+
+        The observation is always encoded (a codec may remember earlier beats); when exactly
+        one action is legal (Harvest Watch's talk and diary beats) it is answered without
+        asking the policy. The chosen index answers the legal action it stands for (so a
+        Harvest Watch index reads as the current beat's command).
+        """
+        encoded = self.codec.encode(observation)
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        table = legal_table(self.codec, legal_actions)
+        mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+        mask[list(table)] = 1
+        index = int(self.policy(encoded, mask))
         top = self.codec.n_actions - 1
         if not 0 <= index <= top:
             raise ValueError(f"the policy answered index {index}; the action space is 0..{top}")
-        return self.codec.action(index)
+        return table.get(index) or self.codec.action(index)
