@@ -26,6 +26,8 @@ from sunbot.transcripts import Transcript
 #: Game slug -> its script in ``assets/``.
 SCRIPTS = {
     "keelhold": "keelhold.js",
+    "sunloaf": "sunloaf.js",
+    "naptuft": "naptuft.js",
     "harvest-watch": "harvest_watch.js",
 }
 _ESCAPES = {

@@ -123,3 +123,29 @@ def test_planted_divergence_is_marked_on_its_step_and_field(
     assert browser.page.locator("#chart .diverged-mark").count() == 1
     assert browser.page.locator("#chart .diverged-mark").first.get_attribute("data-step") == "40"
     assert browser.requests == []
+
+
+def test_hostile_speech_is_shown_as_text_and_runs_nothing(
+    tmp_path: Path, browser: Browser, make_page: Any
+) -> None:
+    recs = lines(GOLDEN["harvest-watch"])
+    evil = '</script><script>window.pwned=1</script><img src="https://example.invalid/x.png" onerror="window.pwned=2">'
+    commands = [r for r in recs if r["type"] == "command"]
+    commands[0]["answer"]["data"]["summary"]["speeches1"]["0"] = evil
+    view = next(r for r in recs if r["type"] == "view" and r["index"] == 3)
+    planted = {"step": 3, "path": "data.summary.foods[4]", "expected": 5.0, "got": 6.0, "note": ""}
+    view["mirror"] = {"ok": False, "divergences": [planted]}
+    page = make_page(write_lines(tmp_path / "evil.jsonl", recs))
+    browser.open(page, step=1)
+    assert browser.page.evaluate("typeof window.pwned") == "undefined"
+    assert browser.page.locator("img").count() == 0
+    assert browser.page.locator("script").count() == 2  # the data element and the page script
+    assert evil in browser.text("#extra")  # the speech table shows it whole, as text
+    # the view read after the second command diverged on seat 4's store
+    browser.page.keyboard.press("ArrowRight")
+    assert browser.text("#divergences h2").endswith(": 1")
+    marked = browser.page.locator("#board .diverged")
+    assert marked.count() == 1
+    assert "foods[4]" in (marked.first.get_attribute("data-field") or "").split()
+    assert browser.requests == []
+    assert browser.errors == []
