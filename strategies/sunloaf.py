@@ -42,10 +42,13 @@ REST: Action = {"type": "REST"}
 DOZE: Action = {"type": "DOZE"}
 NEXT_DAY: Action = {"type": "NEXT_DAY"}
 BUDGET_ENV = "SUNBOT_SUNLOAF_BUDGET_MS"
-#: Search nodes per millisecond of budget: measured ~1,500 nodes/ms for one busy core of the
-#: project's 2-core machine (``benchmarks/sunloaf.py`` prints the rate); calibrated lower so
-#: a decision's p95 stays within its budget while other work shares the cores.
-NODES_PER_MS = 1000
+#: Search nodes per millisecond of budget: one core of the project's 2-core machine
+#: generates ~2,700 nodes/ms of CPU time (``benchmarks/sunloaf.py`` prints the rate), but
+#: with the cores shared by a load of ~3 a decision gets about half of that in wall time;
+#: calibrated so a decision's p95 stays within its budget there.
+NODES_PER_MS = 1200
+#: Share of the nodes left that the wide search is sized to (its cost is extrapolated).
+FILL = 0.9
 #: The wall-clock safety cap of a decision, as a multiple of its budget.
 TIME_CAP_FACTOR = 5.0
 
@@ -143,9 +146,9 @@ class Planner:
             machine (default: the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` if set,
             else 200), spent as ``round(budget_ms * NODES_PER_MS)`` search nodes (see
             :class:`sunbot.strategies.sunloaf_planner.Budget`), so the choices do not depend
-            on the machine or its load. ``None`` searches every width up to ``max_width``.
-        max_width: the widest beam tried (widths double from ``min_width``).
-        min_width: the first beam width tried at each decision.
+            on the machine or its load. ``None``: the wide search is ``max_width`` wide.
+        max_width: the widest beam tried.
+        min_width: the width of the probe search that starts each decision.
         doze: send DOZE when the plan rests for as many turns as the DOZE would resolve
             (the same turns, fewer decisions and round trips).
         time_cap_ms: wall-clock safety cap per decision (default ``TIME_CAP_FACTOR`` times
@@ -153,10 +156,10 @@ class Planner:
             and counted in :attr:`capped`: only then can a seeded run differ between two
             plays (a machine several times slower than the calibration).
 
-    Each decision searches from the current position with widths ``min_width``,
-    ``2*min_width``, ... while the node budget lasts (a width predicted to cost more than
-    what is left, twice the last width's nodes, is not started; one that overruns is
-    abandoned), replays each found line exactly and keeps it only if it
+    Each decision searches from the current position twice: a probe of ``min_width``, then
+    one as wide as the nodes left allow (``FILL`` of them, the width extrapolated linearly
+    from the probe's nodes: a beam layer costs its width times the branching; a search that
+    still overruns is abandoned). It replays each found line exactly and keeps it only if it
     ranks above the line in hand: quota met, then score, then the chain carried into the
     next day. The line in hand at a day's first decision is the reference policy's, which
     always meets the quota; the planner then follows its best line, re-searching every
@@ -176,8 +179,8 @@ class Planner:
         self,
         rng: random.Random,
         budget_ms: float | _FromEnv | None = FROM_ENV,
-        max_width: int = 256,
-        min_width: int = 8,
+        max_width: int = 8192,
+        min_width: int = 16,
         doze: bool = True,
         time_cap_ms: float | _FromEnv | None = FROM_ENV,
     ) -> None:
@@ -247,16 +250,14 @@ class Planner:
     def _improve(
         self, ctx: DayCtx, tables: DayTables, fs: FastState, line: Line, started: float
     ) -> Line:
-        """Search widths while the budget lasts; the best-ranked line (``line`` if none wins)."""
+        """A probe search of ``min_width``, then one search as wide as the budget allows
+        (extrapolated from the probe's nodes); the best-ranked line (``line`` if none wins)."""
         cap = self.time_cap_ms
         budget = Budget(self.budget_nodes, None if cap is None else started + cap / 1000)
         limit = budget.nodes
-        width, last = self.min_width, 0
+        width = self.min_width
         self.last_widths = []
-        while width <= self.max_width:
-            if limit is not None and budget.used + 2 * last > limit:
-                break
-            before = budget.used
+        while True:
             try:
                 actions = beam_search(ctx, tables, fs, width, budget)
             except SearchStopped:
@@ -265,8 +266,16 @@ class Planner:
             if found.rank() > line.rank():
                 line = found
             self.last_widths.append(width)
-            last = budget.used - before
-            width *= 2
+            if width >= self.max_width:
+                break
+            if limit is None:
+                width = self.max_width
+                continue
+            # a layer costs about width x branching, so nodes grow at most linearly in width
+            per_width = budget.used / width
+            width = min(self.max_width, int(FILL * (limit - budget.used) / per_width))
+            if width <= self.last_widths[-1]:
+                break
         self.last_nodes = budget.used
         self.capped += budget.hit_deadline
         return line

@@ -14,7 +14,9 @@ problem: pick one action per turn to maximise the day's score, never ending belo
   settled capped at 6)`` (positions equal under that key have the same future: a tier never
   exceeds 6), the best ``width`` kept by ``cosy so far + estimate``. Turn resolution is
   incremental: a MOVE child is the REST child minus what the moved cat earned and added to
-  its settled neighbours' piles.
+  its settled neighbours' piles; a child whose priority is not above the ``width`` best
+  kept so far in its turn is dropped before its key is built (a cat none of whose moves can
+  be is skipped whole). Its effort is counted in nodes (:class:`Budget`).
 - :func:`replay`, :func:`reference_line`: exact lines through
   :func:`sunbot.engines.sunloaf_fast.fast_step`, so a plan's final ``dayCosyRaw`` and score
   are the engine's own numbers, not the search's.
@@ -27,6 +29,7 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass
+from heapq import heapreplace
 
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, PHASE, SCORE, TURN, DayCtx
@@ -102,6 +105,13 @@ class DayTables:
         self.ctx = ctx
         by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
         self.value = tuple(by_range[r] for r in ctx.ranges)
+        #: ``moved[i][t][tile]``: ``value[i]`` at settled 0 (a cat that just moved there).
+        self.moved = tuple(
+            tuple(tuple(v[(t * 49 + y) * 7] for y in range(49)) for t in range(ctx.turns + 1))
+            for v in self.value
+        )
+        #: ``moved_top[i][t]``: the largest ``moved[i][t][tile]`` over the tiles.
+        self.moved_top = tuple(tuple(max(row) for row in rows) for rows in self.moved)
 
 
 def _lone_cat_values(ctx: DayCtx, reach_range: int) -> list[int]:
@@ -169,8 +179,9 @@ def beam_search(
     for t in range(start[TURN], turns):
         layers.append(layer)
         best: dict[tuple[int, ...], _Node] = {}
+        floor = [-1] * width
         for parent, node in enumerate(layer):
-            used += _expand(ctx, tables, t, node, parent, best)
+            used += _expand(ctx, tables, t, node, parent, best, floor)
             if limit is not None and used > limit:
                 assert budget is not None
                 budget.used = used
@@ -200,7 +211,7 @@ def children(ctx: DayCtx, tables: DayTables, fs: FastState) -> dict[int, _Node]:
     settled = tuple(s if s < TOP else TOP for s in fs[CATS + n : CATS + 2 * n])
     node: _Node = (0, fs[SCORE], fs[COSY], (fs[CHAIN], *fs[CATS : CATS + n], *settled), -1, 0)
     best: dict[tuple[int, ...], _Node] = {}
-    _expand(ctx, tables, fs[TURN], node, 0, best)
+    _expand(ctx, tables, fs[TURN], node, 0, best, [-1] * 128)
     return {nd[5]: nd for nd in best.values()}
 
 
@@ -211,10 +222,14 @@ def _expand(
     node: _Node,
     parent: int,
     best: dict[tuple[int, ...], _Node],
+    floor: list[int],
 ) -> int:
     """Resolve turn ``t`` (§7) for every MOVE and REST of ``node``; keep each child in
-    ``best`` unless a position with the same key scored at least as much. Returns the nodes
-    generated (see :class:`Budget`)."""
+    ``best`` unless a position with the same key scored at least as much, or its priority is
+    not above ``floor[0]``. ``floor`` is a min-heap of the priorities of the layer's best
+    kept children so far, one slot per beam position (start: ``[-1] * width``): a child
+    below all of them cannot enter the beam, so it is dropped before its key is built.
+    Returns the nodes generated (see :class:`Budget`)."""
     n, values = ctx.n, tables.value
     weights, mult = ctx.weights, ctx.mult
     caps, dogs, serves = ctx.warm[t], ctx.reach[t], ctx.serves[t]
@@ -262,19 +277,26 @@ def _expand(
             b_award += (30 * ch * mult + 50) // 100
         else:
             ch = 0
-    k = (ch, *tiles, *sr)
-    sc = score + rest_award + b_award
-    prev = best.get(k)
-    if prev is None or prev[1] < sc:
-        co = cosy + rest_raw + b_raw
-        best[k] = (co + rest_est, sc, co, k, parent, fast.REST)
+    co = cosy + rest_raw + b_raw
+    pr = co + rest_est
+    if pr > floor[0]:
+        k = (ch, *tiles, *sr)
+        sc = score + rest_award + b_award
+        prev = best.get(k)
+        if prev is None or prev[1] < sc:
+            best[k] = (pr, sc, co, k, parent, fast.REST)
+            heapreplace(floor, pr)
     # MOVE children: the REST child minus what the moved cat earned and lent its neighbours
-    paths, ranges = ctx.paths, ctx.ranges
+    paths, ranges, rows, tops = ctx.paths, ctx.ranges, tables.moved, tables.moved_top
     made = 1
+    top_bowls = 240 * len(serves)  # what bowls can pay a move at most (chain 8 each)
     for i in range(n):
         x = tiles[i]
         reach = paths[x][ranges[i]]
         made += len(reach)
+        # no move of cat i can beat the floor: skip it (its neighbours' losses only lower it)
+        if cosy + rest_raw - raws[i] + rest_est - est[i] + tops[i][t + 1] + top_bowls <= floor[0]:
+            continue
         lose_raw, lose_award = raws[i], awards[i]
         if sr[i]:
             w, nb = weights[i], NBR[x]
@@ -284,32 +306,48 @@ def _expand(
                     raw = RAW[tiers[j]][p if p < 6 else 6]
                     lose_raw += raws[j] - raw
                     lose_award += awards[j] - (raw * mult + 50) // 100
-        base_est = rest_est - est[i]
         m_score = score + rest_award - lose_award
         m_cosy = cosy + rest_raw - lose_raw
-        vi = values[i]
+        m_prio = m_cosy + rest_est - est[i]
+        row = rows[i][t + 1]
         code0 = i * 49
-        head = tiles[:i]
-        tail = tiles[i + 1 :]
-        settled = (*sr[:i], 0, *sr[i + 1 :])
+        head = (chain, *tiles[:i])
+        tail = (*tiles[i + 1 :], *sr[:i], 0, *sr[i + 1 :])
+        if not serves:
+            for y, path in reach:
+                if path & occ:
+                    continue
+                pr = m_prio + row[y]
+                if pr <= floor[0]:
+                    continue
+                k = (*head, y, *tail)
+                prev = best.get(k)
+                if prev is None or prev[1] < m_score:
+                    best[k] = (pr, m_score, m_cosy, k, parent, code0 + y)
+                    heapreplace(floor, pr)
+            continue
+        others = occ & ~(1 << x)
         for y, path in reach:
             if path & occ:
                 continue
-            mt = (*head, y, *tail)
+            cats = others | 1 << y
             ch, b_raw, b_award = chain, 0, 0
             for mat in serves:
-                if mat in mt:
+                if cats >> mat & 1:
                     ch = ch + 1 if ch < 8 else 8
                     b_raw += 30 * ch
                     b_award += (30 * ch * mult + 50) // 100
                 else:
                     ch = 0
-            k = (ch, *mt, *settled)
+            pr = m_prio + b_raw + row[y]
+            if pr <= floor[0]:
+                continue
+            k = (ch, *head[1:], y, *tail)
             sc = m_score + b_award
             prev = best.get(k)
             if prev is None or prev[1] < sc:
-                co = m_cosy + b_raw
-                best[k] = (co + base_est + vi[nxt + y * 7], sc, co, k, parent, code0 + y)
+                best[k] = (pr, sc, m_cosy + b_raw, k, parent, code0 + y)
+                heapreplace(floor, pr)
     return made
 
 
