@@ -167,12 +167,36 @@ def default_name(game: str) -> str:
     return options[0]
 
 
+def check(game: str, name: str) -> None:
+    """Make sure ``name`` (a registry name or ``path/to/bot.py:ClassName``) can be built for
+    ``game`` before a run starts.
+
+    Raises:
+        UnknownStrategy: as :func:`create` would.
+    """
+    from sunbot import bots
+
+    if bots.is_file_spec(name):
+        bots.check_file(game, name)
+    elif name not in names(game):
+        valid = ", ".join(names(game)) or "none"
+        raise UnknownStrategy(f"unknown strategy {name!r} for {game}; valid: {valid}")
+
+
 def create(game: str, name: str, rng: random.Random) -> Strategy:
     """Build strategy ``name`` for ``game`` with its random generator ``rng``.
 
+    ``name`` is a registry name or a bot file, ``path/to/bot.py:ClassName``
+    (:mod:`sunbot.bots`).
+
     Raises:
-        UnknownStrategy: no such strategy for this game (the message lists the valid ones).
+        UnknownStrategy: no such strategy for this game (the message lists the valid ones),
+            or the bot file is missing, fails to import or lacks that name.
     """
+    from sunbot import bots
+
+    if bots.is_file_spec(name):
+        return bots.create_from_file(game, name, rng)
     ref = _builtin(game).get(name)
     if ref is not None:
         module, _, attr = ref.partition(":")
@@ -192,6 +216,7 @@ __all__ = [
     "Outcome",
     "Strategy",
     "UnknownStrategy",
+    "check",
     "create",
     "default_name",
     "names",

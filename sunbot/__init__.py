@@ -1,16 +1,118 @@
 """sunbot: play the Gameboard agent games well, reliably and fast.
 
-Layers (see ``docs/architecture.md``): pure rules engines (``sunbot.engines``), a local
-Gameboard-compatible server (``sunbot.server``), an async client (``sunbot.client``), the
-mirror that re-checks every server response (``sunbot.mirror``), the runner that plays one
-run (``sunbot.runner``), transcripts and the ``sunbot`` command line (``sunbot.cli``).
+The public API, in one import::
+
+    import sunbot
+
+    summary = sunbot.play("keelhold", seed=7, max_voyages=3)     # a script or a notebook
+    summary = await sunbot.play_async("naptuft", strategy=MyBot)  # async code
+    print(summary.score, summary.ended_by, len(summary.divergences))
+
+:func:`play` / :func:`play_async` take a strategy name, ``"path/bot.py:Class"``, a class, an
+object or a function ``choose(observation, legal_actions)``. To compose a loop of your own
+the pieces are here under stable names: :class:`GameboardClient` and :class:`MatchClient`
+(the async clients), :class:`Mirror` (re-checks answers), :func:`play_run` and
+:func:`play_match` (the run and match loops), :func:`get_game` and ``sunbot.engines`` (the
+pure rules engines), ``sunbot.strategies`` (the registry) and its :class:`Strategy`
+protocol, ``sunbot.observations`` (typed observations per game), :func:`create_app` (the
+local server), :class:`TranscriptWriter`.
+
+Names are imported on first use, so ``import sunbot`` stays cheap.
+Layers: ``docs/architecture.md``; writing a bot: ``docs/writing-a-bot.md``.
 """
 
+from __future__ import annotations
+
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("sunbot")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     __version__ = "0.0.0+local"
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:  # the lazy names below, for type checkers
+    from sunbot import engines, observations, strategies
+    from sunbot.api import play, play_async
+    from sunbot.bots import StrategyLike
+    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
+    from sunbot.games import GameInfo, available, get_game
+    from sunbot.mirror import Divergence, Mirror
+    from sunbot.runner import RunSummary, play_run
+    from sunbot.server import TokenCodec, create_app
+    from sunbot.strategies import Outcome, Strategy, UnknownStrategy
+    from sunbot.transcripts import TranscriptWriter
+
+#: name -> module holding it (``None``: the name is that submodule of sunbot).
+_LAZY: dict[str, str | None] = {
+    "play": "sunbot.api",
+    "play_async": "sunbot.api",
+    "RunSummary": "sunbot.runner",
+    "play_run": "sunbot.runner",
+    "StrategyLike": "sunbot.bots",
+    "GameboardClient": "sunbot.client",
+    "MatchClient": "sunbot.client",
+    "Position": "sunbot.client",
+    "RetryPolicy": "sunbot.client",
+    "play_match": "sunbot.client",
+    "GameInfo": "sunbot.games",
+    "available": "sunbot.games",
+    "get_game": "sunbot.games",
+    "Divergence": "sunbot.mirror",
+    "Mirror": "sunbot.mirror",
+    "TokenCodec": "sunbot.server",
+    "create_app": "sunbot.server",
+    "Outcome": "sunbot.strategies",
+    "Strategy": "sunbot.strategies",
+    "UnknownStrategy": "sunbot.strategies",
+    "TranscriptWriter": "sunbot.transcripts",
+    "engines": None,
+    "observations": None,
+    "strategies": None,
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'sunbot' has no attribute {name!r}")
+    where = _LAZY[name]
+    if where is None:
+        return importlib.import_module(f"sunbot.{name}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
+
+__all__ = [
+    "Divergence",
+    "GameInfo",
+    "GameboardClient",
+    "MatchClient",
+    "Mirror",
+    "Outcome",
+    "Position",
+    "RetryPolicy",
+    "RunSummary",
+    "Strategy",
+    "StrategyLike",
+    "TokenCodec",
+    "TranscriptWriter",
+    "UnknownStrategy",
+    "__version__",
+    "available",
+    "create_app",
+    "engines",
+    "get_game",
+    "observations",
+    "play",
+    "play_async",
+    "play_match",
+    "play_run",
+    "strategies",
+]

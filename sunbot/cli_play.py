@@ -20,6 +20,7 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from sunbot import strategies, views
+from sunbot.api import run_cap
 from sunbot.client import GameboardClient, Position
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror import Divergence, Mirror
@@ -240,12 +241,10 @@ def _resume_run(
 
 
 def _cap(info: GameInfo, voyages: int | None, days: int | None) -> int | None:
-    if voyages is not None and info.cap_field != "voyage":
-        raise fail(f"--max-voyages does not apply to {info.slug}")
-    if days is not None and info.cap_field != "day":
-        raise fail(f"--max-days does not apply to {info.slug}")
-    cap = voyages if voyages is not None else days
-    return cap if cap is not None else info.default_cap
+    try:
+        return run_cap(info, voyages, days, ("--max-voyages", "--max-days"))
+    except ValueError as exc:
+        raise fail(str(exc)) from None
 
 
 def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:

@@ -15,6 +15,7 @@ import asyncio
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -22,6 +23,7 @@ from typing import Any, cast
 import httpx
 from rich.console import Console, RenderableType
 from rich.live import Live
+from rich.markup import escape
 
 from sunbot import strategies
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
@@ -129,10 +131,13 @@ async def run_match(
     live: Live | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
     policy: RetryPolicy | None = None,
+    make: Callable[[random.Random], MatchStrategy] | None = None,
 ) -> dict[str, Any]:
-    """Play one match and return the transcript's ``result`` record (see the module doc).
-    Whatever the retry ``policy`` could not absorb ends the match with ``endedBy: error``
-    and a one-line ``error``, never an exception."""
+    """Play one match and return the transcript's ``result`` record (see the module doc),
+    plus ``final`` (the last view) and ``mirrorDivergences`` (the list), which the transcript
+    does not get. ``make(rng)`` builds each seat's strategy (default: ``strategy`` from the
+    registry). Whatever the retry ``policy`` could not absorb ends the match with
+    ``endedBy: error`` and a one-line ``error``, never an exception."""
     if server is None and transport is None:
         transport = httpx.ASGITransport(app=create_app(TokenCodec()))
     client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
@@ -150,16 +155,10 @@ async def run_match(
             mid, tickets = await _seats(client, game, seed, seats, server, match_id)
             for t in tickets:
                 rec.mirrors[t.seat] = MatchMirror(t.seat)
-            players = [
-                (
-                    t,
-                    cast(
-                        MatchStrategy,
-                        strategies.create(game, strategy, random.Random(seed * 1000 + i)),
-                    ),
-                )
-                for i, t in enumerate(tickets)
-            ]
+            build = make or (
+                lambda rng: cast(MatchStrategy, strategies.create(game, strategy, rng))
+            )
+            players = [(t, build(random.Random(seed * 1000 + i))) for i, t in enumerate(tickets)]
             results = await play_match(client, mid, players, on_event=rec.on_event)
     except (ClientError, httpx.HTTPError, OSError) as exc:
         error = f"{type(exc).__name__}: {exc}"
@@ -197,9 +196,10 @@ async def run_match(
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
         "error": error or (errors[0] if errors else None),
         "final": redact(rec.latest) if rec.latest else None,
+        "mirrorDivergences": rec.divergences,
     }
     if writer is not None:
-        writer.write({k: v for k, v in result.items() if k != "final"})
+        writer.write({k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")})
     return result
 
 
@@ -246,9 +246,10 @@ def play_match_command(
         console.print("[red]error:[/] --match needs --server (the match lives there)")
         return EXIT_USAGE
     name = strategy or strategies.default_name(game)
-    if name not in strategies.names(game):
-        valid = ", ".join(strategies.names(game))
-        console.print(f"[red]error:[/] unknown strategy {name!r} for {game}; valid: {valid}")
+    try:
+        strategies.check(game, name)
+    except strategies.UnknownStrategy as exc:
+        console.print(f"[red]error:[/] {escape(str(exc))}")
         return EXIT_USAGE
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)

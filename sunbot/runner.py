@@ -40,7 +40,9 @@ OnPosition = Callable[[Position, int, list[Divergence]], None]
 class RunSummary:
     """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
     ``interrupted`` (the user stopped it; ``--resume`` continues it),
-    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``)."""
+    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``).
+    Match games (Harvest Watch) also fill ``match_id`` and ``ranks`` (1 is best); their
+    ``score`` is the number of seats ranked below ours."""
 
     game: str
     seed: int | None
@@ -58,6 +60,8 @@ class RunSummary:
     elapsed_s: float = 0.0
     transcript: Path | None = None
     unknown_fields: list[str] = field(default_factory=list)
+    match_id: str | None = None
+    ranks: list[int] | None = None
 
     @property
     def cause(self) -> str | None:

@@ -17,6 +17,7 @@ stops at the first broken line and says where.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,9 +39,11 @@ DEFAULT_DIR = Path("transcripts")
 
 
 def default_path(game: str, seed: int | None, strategy: str, directory: Path = DEFAULT_DIR) -> Path:
-    """``transcripts/<game>-seed<N>-<strategy>-<UTC timestamp>.jsonl``."""
+    """``transcripts/<game>-seed<N>-<strategy>-<UTC timestamp>.jsonl``; a strategy given as
+    ``path/to/bot.py:Cls`` appears as ``path_to_bot.py_Cls`` (one file name, no folders)."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    return directory / f"{game}-seed{seed}-{strategy}-{stamp}.jsonl"
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", strategy).strip("._") or "strategy"
+    return directory / f"{game}-seed{seed}-{safe}-{stamp}.jsonl"
 
 
 class TranscriptBusy(OSError):

@@ -234,9 +234,11 @@ def _strategies(info: GameInfo, given: list[str]) -> list[str]:
     if not valid:
         raise _fail(f"no strategies for {info.slug} yet")
     chosen = list(dict.fromkeys(given)) or [valid[0]]
-    unknown = [s for s in chosen if s not in valid]
-    if unknown:
-        raise _fail(f"unknown strategy {unknown[0]!r} for {info.slug}; valid: {', '.join(valid)}")
+    for name in chosen:  # a bot file is loaded here once, so a broken one fails up front
+        try:
+            strategies.check(info.slug, name)
+        except strategies.UnknownStrategy as exc:
+            raise _fail(str(exc)) from None
     return chosen
 
 
