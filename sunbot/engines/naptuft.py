@@ -334,9 +334,12 @@ class _Observation(BaseModel):
         if (self.phase == "over") != (self.result is not None):
             raise ValueError("result is set exactly when phase is over")
         zeros = [n for n in NEEDS if getattr(self.needs, n) == 0]
-        want = {None: None, "ended": "end-run", "fatal": "zero:" + ",".join(zeros)}[self.result]
-        if self.cause != want or (self.result == "fatal") != bool(zeros):
-            raise ValueError(f"cause {self.cause!r} does not fit result and needs ({want!r})")
+        if (self.result == "fatal") != bool(zeros):
+            raise ValueError("result is fatal exactly when a need is at 0")
+        # cause: its wording is the server's (the rule text names none): only that it is
+        # a non-empty text exactly when the run is over
+        if (self.cause is None) != (self.result is None) or self.cause == "":
+            raise ValueError(f"cause {self.cause!r} must be a text exactly when the run is over")
         if self.phase == "dayBreak" and (self.wish is not None or self.moment != 11):
             raise ValueError("at dayBreak the wish is null and the moment is 11")
         if self.wish is not None and self.wish.actions != self.forecast[self.window].wish:

@@ -7,19 +7,26 @@ eyes, so this module has its own checker, :class:`MatchMirror`, and the games ta
 :class:`~sunbot.mirror.Divergence` record; ``step`` is the round of the beat whose answer
 diverged.
 
-What is checked (``shared/spec/harvest-watch.md``):
+What is checked (``shared/spec/harvest-watch.md``; the rule text is the authority):
 
-- every view: ``pollAfterMs`` (§2.3), ``next`` against ``pending``/status, ``round`` from day
-  and phase (§2.6), the §4 field table and ``nightCost``, ``food == foods[you]``, out seats
-  at 0.0, ``legal`` (§5) and ``schema.example`` recomputed from the summary;
+- every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, ``next``
+  against ``pending``/status, the §4 field table, ``nightCost`` null on diary and done,
+  ``food == foods[you]``, out seats at 0.0, ``legal`` (§5, in any order) recomputed from the
+  summary, and a ``schema.example`` object where there is no ``legal``;
 - speech, vote and diary beats, when the seat saw the beat and the next one: the whole next
   summary is recomputed with the engine from the previous summary, our own command, and
   the other seats' public speeches and ballots (those are their free choices; the fine, the
-  shares, every food, ``lastPublic`` and the round follow from them by the rules);
+  shares, every food and the phase follow from them by the rules);
 - action beats (acts stay secret, §4): our own food must be one the rules allow for our
   act (production, donations in, thefts, loot, night cost), ``caught``/``collided`` fit our
-  act, out seats are at 0.0, the public fields carry over, the next phase/round and
-  ``lastPublic`` follow from who went out, and final ranks agree with the out-nights seen.
+  act, out seats are at 0.0, the public fields carry over, the next phase follows from who
+  went out, and final ranks agree with the out-nights seen.
+
+What a server chooses is not held against it: pacing (the value of ``pollAfterMs`` within
+the bound above), round numbers (beats are told apart by day and phase, and our commands
+are matched to the rounds the server showed), the wording of ``lastPublic`` (clients must
+not parse it) and of ``schema`` beyond its example. Fields the rules do not define are
+listed in :attr:`MatchMirror.unknown_fields`, never reported.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ from typing import Any
 
 from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
-from sunbot.mirror import Divergence, Finding, diff
+from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff
+from sunbot.mirror.fields import pattern
 
 #: Summary fields per phase beyond the always-present ones (§4 table).
 PRESENT: dict[str, set[str]] = {
@@ -43,11 +51,37 @@ PRESENT: dict[str, set[str]] = {
 OPTIONAL = {"speeches1", "speeches2", "votes", "punishResult", "caught", "collided"}
 
 
+#: The beats of a day, in order (the rule text's Design section).
+ORDER = ("speech1", "speech2", "vote", "action", "diary")
+
+
 def poll_after(status: str, remain_ms: int) -> int:
-    """§2.3 [PIN], recomputed here on purpose (not imported from the server)."""
+    """Our server's pacing (§2.3 [PIN]); another server may pace otherwise (see
+    :func:`poll_after_ok`)."""
     if status == "done":
         return 0
     return min(500, remain_ms // 2) if remain_ms > 0 else 100
+
+
+def poll_after_ok(value: Any, remain_ms: Any) -> bool:
+    """What the rule text fixes of ``pollAfterMs``: a wait of whole milliseconds, shorter than
+    ``remainMs`` whenever the clock is running."""
+    if type(value) is not int or value < 0:
+        return False
+    return not (isinstance(remain_ms, int) and remain_ms > 0 and value >= remain_ms)
+
+
+def follows(prev: dict[str, Any], summary: dict[str, Any]) -> bool:
+    """Whether ``summary`` is the beat right after ``prev``'s (by day and phase: round
+    numbers are the server's)."""
+    day, phase = prev.get("day"), prev.get("phase")
+    if summary.get("phase") == "done":
+        return phase == "action" and summary.get("day") == day
+    if phase not in ORDER or not isinstance(day, int):
+        return False
+    i = ORDER.index(phase)
+    nxt = (day, ORDER[i + 1]) if i + 1 < len(ORDER) else (day + 1, ORDER[0])
+    return (summary.get("day"), summary.get("phase")) == nxt
 
 
 def tenths(x: float) -> int:
@@ -102,8 +136,16 @@ def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _seats(seats: list[int]) -> str:
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+def _same_set(expected: list[Any], got: Any, path: str) -> list[Finding]:
+    """``got`` holds exactly the commands of ``expected``, in any order (the rule text fixes
+    which commands are legal, not their order)."""
+    if isinstance(got, list) and sorted(map(_key, got)) == sorted(map(_key, expected)):
+        return []
+    return [Finding(path, expected, got, "the legal commands, in any order")]
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def _copy(value: Any) -> Any:
@@ -161,7 +203,9 @@ class MatchMirror:
         self.beats_checked = 0
         self.unchecked = 0
         self.divergences: list[Divergence] = []
+        self.unknown_fields: set[str] = set()
         self._stored: dict[int, list[Any]] = {}
+        self._round_of: dict[tuple[int, str], int] = {}
         self._prev: dict[str, Any] | None = None
         self._out_night: dict[int, int] = {}
 
@@ -173,26 +217,38 @@ class MatchMirror:
         """Check one view (raw JSON, a GET answer or a command success)."""
         data = view.get("data") or {}
         rnd = int(data.get("round", 0))
+        summary = data.get("summary") or {}
+        if isinstance(summary.get("day"), int) and summary.get("phase") in ORDER:
+            self._round_of[(summary["day"], summary["phase"])] = rnd
         if "pending" in data and isinstance(data["pending"], list):
             self._stored[rnd] = _copy(data["pending"])
         self.responses_checked += 1
         found = self._check_view(view)
         prev = self._prev
         if prev is not None and view["status"] != "starting" and prev["status"] != "starting":
-            p_round, p_status = prev["data"]["round"], prev["status"]
-            same = rnd == p_round and view["status"] == p_status
+            before, p_status = prev["data"]["summary"], prev["status"]
+            beat = (summary.get("day"), summary.get("phase"))
+            same = beat == (before.get("day"), before.get("phase")) and view["status"] == p_status
             if not same and p_status == "running":
-                done = view["status"] == "done"
-                if (not done and rnd == p_round + 1) or (
-                    done and rnd == p_round and prev["data"]["phase"] == "action"
-                ):
+                if follows(before, summary):
                     self.beats_checked += 1
-                    found += self._check_beat(prev["data"]["summary"], data)
+                    found += self._check_beat(before, data)
                 else:
                     self.unchecked += 1
         self._prev = view
-        out = [Divergence(rnd, *f) for f in found]
+        out = [Divergence(rnd, *f) for f in self._keep(found)]
         self.divergences.extend(out)
+        return out
+
+    def _keep(self, findings: list[Finding]) -> list[Finding]:
+        """Unknown fields are noted, never reported; ``lastPublic``'s wording is the
+        server's (clients must not parse it)."""
+        out: list[Finding] = []
+        for f in findings:
+            if f.note == UNKNOWN_FIELD:
+                self.unknown_fields.add(pattern(f.path))
+            elif not f.path.startswith("data.summary.lastPublic"):
+                out.append(f)
         return out
 
     # -- one view ----------------------------------------------------------------------
@@ -200,16 +256,18 @@ class MatchMirror:
     def _check_view(self, view: dict[str, Any]) -> list[Finding]:
         out: list[Finding] = []
         status, remain = view["status"], view["remainMs"]
-        out += diff(poll_after(status, remain), view["pollAfterMs"], "pollAfterMs")
+        if not poll_after_ok(view.get("pollAfterMs"), remain):
+            note = "a wait shorter than remainMs while the clock runs"
+            out.append(Finding("pollAfterMs", f"0..{remain}", view.get("pollAfterMs"), note))
         data, s = view["data"], view["data"]["summary"]
         nxt = view["next"]
         if status == "done" and nxt is not None:
             out.append(Finding("next", None, nxt, "next is null when done"))
         if nxt is not None and nxt.get("rel") == "act" and "pending" in data:
             out.append(Finding("next.rel", "poll", "act", "a seat with pending cannot act"))
-        phase, day = s["phase"], s["day"]
-        expect_round = hw.round_of(day, "action" if phase == "done" else phase)
-        out += diff(expect_round, data["round"], "data.round")
+        phase = s["phase"]
+        if type(data.get("round")) is not int:
+            out.append(Finding("data.round", "a round number", data.get("round"), "sent back"))
         out += diff(phase, data["phase"], "data.phase")
         out += diff(s["foods"][s["you"]], s["food"], "data.summary.food")
         out += diff(s["you"] in s["aliveSeats"], s["alive"], "data.summary.alive")
@@ -219,22 +277,27 @@ class MatchMirror:
         have = OPTIONAL & set(s)
         if have != PRESENT.get(phase, have):
             out.append(Finding("data.summary", sorted(PRESENT[phase]), sorted(have), "§4 table"))
-        night = None if phase in ("diary", "done") else 3.0
-        out += diff(night, s.get("nightCost"), "data.summary.nightCost")
+        if phase in ("diary", "done"):
+            out += diff(None, s.get("nightCost"), "data.summary.nightCost")
         out += diff([3.0, 1.0], [s["nightCostBase"], s["nightCostIfGuard"]], "data.summary.costs")
         if "legal" in data or "schema" in data:
             st = state_from_summary(s)
             if phase == "action":
-                out += diff(hw.legal_commands(st, s["you"]), data.get("legal"), "data.legal")
+                legal = hw.legal_commands(st, s["you"]) or []
+                out += _same_set(legal, data.get("legal"), "data.legal")
             else:
-                example = {"example": hw.default_command(phase)}
-                out += diff(example, data.get("schema"), "data.schema")
+                schema = data.get("schema")
+                example = schema.get("example") if isinstance(schema, dict) else None
+                if not isinstance(example, dict):
+                    note = "one command this beat accepts"
+                    out.append(Finding("data.schema.example", "a command", example, note))
         return out
 
     # -- one resolved beat -------------------------------------------------------------
 
     def _own(self, summary: dict[str, Any]) -> dict[str, Any]:
-        stored = self._stored.get(hw.round_of(summary["day"], summary["phase"]))
+        rnd = self._round_of.get((summary["day"], summary["phase"]))
+        stored = self._stored.get(rnd) if rnd is not None else None
         return stored[0] if stored else hw.default_command(summary["phase"])
 
     def _check_beat(self, prev: dict[str, Any], data: dict[str, Any]) -> list[Finding]:
@@ -288,21 +351,11 @@ class MatchMirror:
         out += diff("done" if done else "diary", got["phase"], "data.summary.phase")
         out += diff(day, got["day"], "data.summary.day")
         if not done:
-            line = (
-                f"Night {day}: {hw._seat_list(went_out)} out." if went_out else f"Day {day}: diary."
-            )
-            return out + diff(line, got["lastPublic"], "data.summary.lastPublic")
+            return out
         ranks = (result or {}).get("ranks")
         if not isinstance(ranks, list) or len(ranks) != len(got["foods"]):
             return [*out, Finding("data.result.ranks", "one rank per seat", ranks)]
-        out += self._check_ranks(ranks, got["aliveSeats"])
-        winners = [s for s, r in enumerate(ranks) if r == 1]
-        line = (
-            f"Seat {winners[0]} wins on night {day}."
-            if len(winners) == 1
-            else f"Draw on night {day}: {_seats(winners)}."
-        )
-        return out + diff(line, got["lastPublic"], "data.summary.lastPublic")
+        return out + self._check_ranks(ranks, got["aliveSeats"])
 
     def _check_ranks(self, ranks: list[int], survivors: list[int]) -> list[Finding]:
         out: list[Finding] = []

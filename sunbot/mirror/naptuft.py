@@ -40,7 +40,8 @@ def check_initial(state: dict[str, Any]) -> list[Finding]:
     """The opening observation (§3 "Initial state"): shape, then the pinned opening values.
 
     Shape: :func:`~sunbot.engines.naptuft.check_observation_shape` (types, ranges, keys,
-    relations). Values: day 1, moment 0, window 0, phase ``care``, every need 70, the wish
+    relations). Values: day 1, moment 0, window 0, phase ``care``, every need in 1..100 (its
+    starting value, 70 on our server, is a local choice), the wish
     of window 0 (``forecast[0].wish``) with progress 0, wishStreak 0, lastCare, result and
     cause null, score 0. The descriptors themselves are hidden-deck draws: shape only.
 
@@ -56,7 +57,6 @@ def check_initial(state: dict[str, Any]) -> list[Finding]:
         "moment": 0,
         "window": 0,
         "phase": "care",
-        "needs": dict.fromkeys(nt.NEEDS, nt.INITIAL_NEED),
         "wish": {"actions": list(state["forecast"][0]["wish"]), "progress": 0},
         "wishStreak": 0,
         "lastCare": None,
@@ -64,11 +64,18 @@ def check_initial(state: dict[str, Any]) -> list[Finding]:
         "result": None,
         "cause": None,
     }
-    return [
+    found = [
         Finding(f"state.{k}", v, state.get(k), "opening position (§3)")
         for k, v in opening.items()
         if state.get(k) != v
     ]
+    # the starting value of the needs is a local choice: a live cat has every need above 0
+    found += [
+        Finding(f"state.needs.{n}", "1..100 at the opening", v, "a need starts above 0")
+        for n, v in state["needs"].items()
+        if not 1 <= v <= 100
+    ]
+    return found
 
 
 def expected_after(
@@ -89,7 +96,7 @@ def expected_after(
             the engine gives).
     """
     if not (isinstance(action, dict) and action.get("type") == "next-day"):
-        return nt.step_observation(prev, action), []
+        return _their_cause(nt.step_observation(prev, action), got), []
     nt.step_observation(prev, action, _placeholder_reveal())  # refusals first (§6.1)
     try:
         revealed = nt.revealed_from(got)
@@ -133,6 +140,16 @@ def expected_envelope(state: dict[str, Any]) -> dict[str, Any]:
         "gameOver": state["phase"] == "over",
         "observation": state,
     }
+
+
+def _their_cause(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
+    """The wording of ``cause`` is the server's (the rule text names no causes): when both
+    sides say the run is over, its own non-empty text stands; that it is over, and why
+    (``result``), is still checked."""
+    theirs = got.get("cause")
+    if expected.get("cause") is not None and isinstance(theirs, str) and theirs:
+        expected["cause"] = theirs
+    return expected
 
 
 def _placeholder_reveal() -> dict[str, Any]:

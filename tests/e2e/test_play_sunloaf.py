@@ -157,7 +157,11 @@ async def test_tampered_next_day_is_named(field, strict):
             client, "sunloaf", 1, bot, cap=3, strict=strict, mirror=Mirror("sunloaf")
         )
     first = s.divergences[0]
-    assert first.path == f"state.{field}" and first.got == first.expected + 1
+    if field == "dayPar":  # the par is the server's choice: adopted from the state, so the
+        # observation (untouched by this tampering) now disagrees with it
+        assert first.path == "observation.dayPar" and first.got == first.expected - 1
+    else:
+        assert first.path == f"state.{field}" and first.got == first.expected + 1
     assert first.step == 22  # seed 1's first NEXT_DAY: 21 turns of the reference, no DOZE
     if strict:
         assert s.ended_by == "strict" and s.steps == 22
