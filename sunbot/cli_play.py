@@ -23,6 +23,7 @@ from sunbot import strategies, views
 from sunbot.api import run_cap
 from sunbot.client import GameboardClient, Position
 from sunbot.games import GameInfo, get_game
+from sunbot.html.after_run import after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import Resume, load_resume
 from sunbot.runner import RunSummary, play_run
@@ -141,6 +142,9 @@ def play_command(
             exists=True, dir_okay=False, help="Continue the run recorded in this transcript."
         ),
     ] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="After the run, write its replay page here.")
+    ] = None,
 ) -> None:
     """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
     check_server_url(server)
@@ -148,6 +152,8 @@ def play_command(
         raise fail("--seed must fit in 64 bits")
     if transcript is not None and no_transcript:
         raise fail("--transcript and --no-transcript contradict each other")
+    if html is not None and (no_transcript or html.is_dir()):
+        raise fail("--html needs a file path and a transcript to draw the run from")
     if resume is not None:
         given = [
             name
@@ -165,7 +171,8 @@ def play_command(
                 f"--resume continues the recorded run with its own seed, strategy, cap and "
                 f"transcript: drop {', '.join(given)}"
             )
-        _resume_run(resume, game, server, strict, quiet)
+        with page_after_run(html, resume, console):
+            _resume_run(resume, game, server, strict, quiet)
         return
     if game is None:
         raise fail("give a GAME to play (or --resume FILE)")
@@ -180,6 +187,10 @@ def play_command(
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
         from sunbot.match_play import play_match_command
 
+        if html is not None and transcript is None:  # the page needs to know the path
+            seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+            chosen = strategy or strategies.default_name(info.slug)
+            transcript = default_path(info.slug, seed, chosen)
         code = play_match_command(
             game=info.slug,
             seed=seed,
@@ -193,6 +204,7 @@ def play_command(
             quiet=quiet,
             console=console,
         )
+        after_run(html, transcript, console)
         raise typer.Exit(code)
     if match is not None or seats != 1:
         raise fail("--seats and --match apply to match games only")
@@ -202,7 +214,8 @@ def play_command(
         seed = random.SystemRandom().randrange(2**31)
     path = None if no_transcript else (transcript or default_path(info.slug, seed, name))
     writer = _open_writer(path, append=False)
-    _run(info, seed, name, server, cap, writer, strict, quiet, None)
+    with page_after_run(html, path, console):
+        _run(info, seed, name, server, cap, writer, strict, quiet, None)
 
 
 def _resume_run(
