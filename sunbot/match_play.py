@@ -182,6 +182,7 @@ async def run_match(
                 "commands": r.commands,
                 "refusals": dict(r.refusals),
                 "postFailures": r.post_failures,
+                "pollsClamped": r.clamped_polls,
                 "error": r.error,
             }
             for r in results

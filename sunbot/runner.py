@@ -10,6 +10,7 @@ runner writes a ``result`` line saying how the run ended and returns a summary.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -32,6 +33,18 @@ EndedBy = Literal["rules", "cap", "strict", "error", "interrupted"]
 #: Refusals in a row after which a run is abandoned (a strategy that keeps sending
 #: illegal actions would otherwise loop forever).
 MAX_REFUSALS_IN_A_ROW = 3
+#: Accepted actions in a row that leave the position exactly as it was, after which the
+#: server is taken to have stopped advancing the game (every action of the four games
+#: moves a clock, a counter or a cursor, so one repeat is already odd).
+MAX_SAME_POSITION = 20
+#: Most steps of one run (real runs take hundreds): a server that never says gameOver
+#: must not make a run, and its transcript, grow forever.
+MAX_STEPS = 100_000
+
+
+class ServerMisbehaved(RuntimeError):
+    """The server's answers cannot be played on: the message names what it did wrong."""
+
 
 OnPosition = Callable[[Position, int, list[Divergence]], None]
 
@@ -86,6 +99,7 @@ async def play_run(
     on_position: OnPosition | None = None,
     resume: Resume | None = None,
     should_stop: Callable[[], bool] | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> RunSummary:
     """Play one run of ``slug`` from ``seed`` with ``strategy`` until it ends.
 
@@ -98,6 +112,10 @@ async def play_run(
         resume: continue the run recorded in a transcript (:mod:`sunbot.resume`) instead of
             starting one: no init, the strategy replays the recorded history first, and the
             transcript gets a ``resume`` line (then steps and the result as usual).
+        max_steps: the run ends with an error past this many steps; it also ends when the
+            server answers the same position after :data:`MAX_SAME_POSITION` accepted
+            actions in a row, or an answer the strategy cannot read
+            (:class:`ServerMisbehaved`).
 
     Returns:
         The :class:`RunSummary`; it is also written as the transcript's ``result`` line.
@@ -126,7 +144,8 @@ async def play_run(
             pos = _resume(strategy, resume, summary, transcript)
             base_checked, base_divergences = resume.checked, resume.divergences
             _report(on_position, pos, summary.steps, [])
-        in_a_row = 0
+        in_a_row = same = 0
+        last = _fingerprint(pos)
         while not pos.game_over:
             if strict and mirror and mirror.divergences:
                 summary.ended_by = "strict"
@@ -136,8 +155,10 @@ async def play_run(
                 break
             action = game.cap_action(pos.observation, cap)
             capped = action is not None
+            if summary.steps >= max_steps:
+                raise ServerMisbehaved(f"no end after {max_steps} steps (gameOver never true)")
             if action is None:
-                action = strategy.choose(pos.observation, pos.legal_actions)
+                action = _choose(strategy, pos, summary.steps + 1)
             summary.steps += 1
             t0 = time.perf_counter()
             answer = await client.act(slug, pos, action)
@@ -152,6 +173,13 @@ async def play_run(
                     raise RuntimeError(f"{in_a_row} refused actions in a row: {answer.reason}")
                 continue
             in_a_row = 0
+            now = _fingerprint(answer)
+            same, last = (same + 1 if now == last else 0), now
+            if same >= MAX_SAME_POSITION:
+                raise ServerMisbehaved(
+                    f"the server answered the same position after {same} accepted actions "
+                    f"in a row (step {summary.steps}): it is not advancing the game"
+                )
             pos = answer
             _report(on_position, pos, summary.steps, found)
             if capped and pos.game_over:
@@ -202,6 +230,26 @@ async def identify(client: GameboardClient) -> dict[str, Any] | None:
     extra = index.model_extra or {}
     choices = extra.get("localChoices")
     return {"service": index.service, "localChoices": choices if isinstance(choices, str) else None}
+
+
+def _choose(strategy: Strategy, pos: Position, step: int) -> Any:
+    """The strategy's action; an answer it cannot read is the server's fault, said so."""
+    if not pos.legal_actions:
+        raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
+    try:
+        return strategy.choose(pos.observation, pos.legal_actions)
+    except (KeyError, IndexError, TypeError) as exc:
+        raise ServerMisbehaved(
+            f"step {step}: the strategy cannot read the server's answer "
+            f"({type(exc).__name__}: {exc}); is it an answer of this game?"
+        ) from exc
+
+
+def _fingerprint(pos: Position) -> str:
+    """What must change when the game advances: the state (or observation), the score,
+    the legal actions and gameOver (never the token, which may differ for one state)."""
+    seen = [pos.state or pos.observation, pos.score, pos.legal_actions, pos.game_over]
+    return json.dumps(seen, sort_keys=True, default=str)
 
 
 def _resume(

@@ -45,6 +45,23 @@ log = logging.getLogger("sunbot.client.matches")
 POST_FAILURES = (httpx.TransportError, TransientHTTPError, MalformedResponse)
 #: Refused stores in one beat after which the seat stops acting and waits for the beat.
 MAX_REFUSALS_PER_BEAT = 2
+#: The window a server's ``pollAfterMs`` is clamped to, ms: 0 would poll hundreds of times
+#: a second, a day would sleep through the match (§2.3 pins at most 500 on our server).
+#: Near a deadline a shorter wait is sane: the floor is then half the time remaining.
+POLL_MIN_MS, POLL_MAX_MS = 50, 5_000
+#: Seconds of polling without the round or status changing after which a seat stops: the
+#: longest beat a create may ask for is 600 s (§2.1), so twice that is a stalled server.
+STALL_S = 1_200.0
+#: Most requests one seat makes in a match (a 30-day match at the slowest beats is a few
+#: thousand polls at the clamped interval): every loop is bounded.
+MAX_SEAT_REQUESTS = 200_000
+
+
+def clamp_poll_ms(value: int, remain_ms: int) -> int:
+    """``pollAfterMs`` clamped to [floor, :data:`POLL_MAX_MS`]; the floor is
+    :data:`POLL_MIN_MS`, or half of ``remain_ms`` when that is less (and not 0)."""
+    floor = min(POLL_MIN_MS, remain_ms // 2) if remain_ms > 0 else POLL_MIN_MS
+    return min(max(value, floor), POLL_MAX_MS)
 
 
 class _Open(BaseModel):
@@ -250,7 +267,33 @@ class SeatResult:
     refusals: Counter[str] = field(default_factory=Counter)
     post_failures: int = 0
     polls: int = 0
+    clamped_polls: int = 0
     error: str | None = None
+
+
+async def _poll(
+    view: MatchView, res: SeatResult, sleep: Callable[[float], Awaitable[None]], waited: float
+) -> float:
+    """Sleep the clamped ``pollAfterMs`` and return the seconds slept; raise once the round
+    has stood still for :data:`STALL_S` seconds of polling."""
+    if waited >= STALL_S:
+        raise RuntimeError(
+            f"the server stopped advancing: round {view.data.round} ({view.status}) "
+            f"unchanged after {waited:.0f} s of polling"
+        )
+    poll = clamp_poll_ms(view.pollAfterMs, view.remainMs)
+    if poll != view.pollAfterMs:
+        if not res.clamped_polls:
+            log.warning(
+                "seat %d: the server's pollAfterMs %d clamped to %d ms (then every time)",
+                res.seat,
+                view.pollAfterMs,
+                poll,
+            )
+        res.clamped_polls += 1
+    res.polls += 1
+    await sleep(poll / 1000)
+    return max(poll, POLL_MIN_MS) / 1000  # stall time counts even 0 ms waits
 
 
 async def play_seat(
@@ -265,14 +308,19 @@ async def play_seat(
     """Play one seat to the end of the match (§2.8) and return its :class:`SeatResult`.
 
     Errors the retry policy could not absorb (and a strategy error) end the loop with
-    ``error`` set instead of raising, so sibling seats keep playing.
+    ``error`` set instead of raising, so sibling seats keep playing. ``pollAfterMs`` is
+    clamped (:func:`clamp_poll_ms`; ``clamped_polls`` counts it, logged once); a server
+    that leaves the round unchanged for :data:`STALL_S` seconds of polling, or a loop past
+    :data:`MAX_SEAT_REQUESTS`, ends the seat with an error naming it.
     """
     res = SeatResult(ticket.seat)
     emit = on_event or (lambda *_: None)
     refused: Counter[int] = Counter()
+    where: tuple[int, str] | None = None
+    waited = 0.0
     try:
         ans = await client.view(match_id, ticket.token)
-        while True:
+        for _ in range(MAX_SEAT_REQUESTS):
             view = ans.view
             assert view is not None
             res.last = ans.raw
@@ -283,10 +331,11 @@ async def play_seat(
                 return res
             raw_data: dict[str, Any] = ans.raw["data"]
             rnd = view.data.round
+            if (rnd, view.status) != where:
+                where, waited = (rnd, view.status), 0.0
             act = view.next is not None and view.next.rel == "act" and view.remainMs > 0
             if not act or refused[rnd] >= MAX_REFUSALS_PER_BEAT:
-                res.polls += 1
-                await sleep(view.pollAfterMs / 1000)
+                waited += await _poll(view, res, sleep, waited)
                 ans = await client.view(match_id, ticket.token)
                 continue
             if refused[rnd] == 0:
@@ -311,6 +360,7 @@ async def play_seat(
                 refused[rnd] += 1
             log.info("seat %d: %s on round %d", ticket.seat, got.refused.reason, rnd)
             ans = await client.view(match_id, ticket.token)
+        raise RuntimeError(f"no end of the match after {MAX_SEAT_REQUESTS} requests")
     except Exception as exc:  # one seat's failure must not stop its siblings
         res.error = f"{type(exc).__name__}: {exc}"
         last = res.last.get("data") if res.last else None
