@@ -106,7 +106,10 @@ def play_command(
         str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (random when omitted).")] = None,
-    strategy: Annotated[str | None, typer.Option(help="Strategy name (default per game).")] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option(help="Strategy name (default per game) or a bot file, path/bot.py:Class."),
+    ] = None,
     server: Annotated[
         str | None,
         typer.Option(help="Server origin, e.g. https://gameboard.gg (default: embedded)."),

@@ -113,7 +113,11 @@ def bench_command(
     ] = None,
     strategy: Annotated[
         list[str] | None,
-        typer.Option("--strategy", "-s", help="Strategy to run; repeat for several."),
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="Strategy name or bot file (path/bot.py:Class); repeat for several.",
+        ),
     ] = None,
     seeds: Annotated[
         Seeds | None,

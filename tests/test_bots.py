@@ -1,0 +1,114 @@
+"""Bots from a file (``--strategy path.py:Class``) in play, bench and the API; the example
+bots of ``examples/bots`` and the README's plug-in, as written, in every game."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import sunbot
+from sunbot import bots, strategies
+from sunbot.cli import app
+
+ROOT = Path(__file__).parents[1]
+EXAMPLES = ROOT / "examples" / "bots"
+GAMES = ["keelhold", "sunloaf", "naptuft", "harvest-watch"]
+runner = CliRunner()
+
+
+def _play(*args: str):
+    return runner.invoke(app, ["play", *args, "--quiet"], env={"COLUMNS": "200"})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_example_bot_plays_through_the_cli(game, tmp_path):
+    spec = f"{EXAMPLES / (game.replace('-', '_') + '_bot.py')}:Bot"
+    path = tmp_path / "t.jsonl"
+    res = _play(game, "--seed", "3", "--strategy", spec, "--transcript", str(path))
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert lines[0]["strategy"] == spec
+    result = lines[-1]
+    assert result["type"] == "result" and result["endedBy"] in ("rules", "cap")
+    assert result["divergences"] == 0 and result["refused"] == 0 and result["error"] is None
+
+
+def _readme_bot(tmp_path: Path) -> Path:
+    text = (ROOT / "README.md").read_text()
+    (code,) = re.findall(r"```python\n(# mybot\.py\n.*?)```", text, re.S)
+    path = tmp_path / "mybot.py"
+    path.write_text(code)
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_readme_plugin_plays_every_game(game, tmp_path):
+    path = _readme_bot(tmp_path)
+    summary = sunbot.play(game, seed=5, strategy=f"{path}:MyBot", max_days=2 if game in (
+        "sunloaf", "naptuft") else None)  # fmt: skip
+    assert summary.error is None and summary.ended_by in ("rules", "cap")
+    assert summary.refused == 0 and summary.divergences == []
+
+
+def test_a_bot_file_in_bench_workers(tmp_path):
+    spec = f"{EXAMPLES / 'keelhold_bot.py'}:Bot"
+    out = tmp_path / "out"
+    args = ["bench", "keelhold", "-s", spec, "--seeds", "1-4", "--cap", "voyages=2"]
+    res = runner.invoke(app, [*args, "--workers", "2", "--out", str(out), "--run", "r"])
+    assert res.exit_code == 0, res.output
+    rows = (
+        sqlite3.connect(out / "bench.sqlite")
+        .execute(
+            "SELECT strategy, seed, ended_by, error FROM results WHERE run = 'r' ORDER BY seed"
+        )
+        .fetchall()
+    )
+    assert rows == [(spec, s, rows[s - 1][2], None) for s in range(1, 5)]
+    assert {r[2] for r in rows} <= {"rules", "cap"}
+
+
+def test_the_file_is_loaded_once_per_process(tmp_path):
+    path = tmp_path / "once.py"
+    path.write_text("LOADS = []\nLOADS.append(1)\nclass B:\n    def choose(self, o, legal):\n"
+                    "        return legal[0]\n")  # fmt: skip
+    first = bots.load_file(f"{path}:B")
+    again = bots.load_file(str(path))  # the only class with choose
+    assert first is again
+    assert bots.load_file(f"{path}:LOADS") == [1]
+
+
+@pytest.mark.parametrize(
+    ("source", "spec", "message"),
+    [
+        (None, "missing.py:Bot", "no bot file 'missing.py'"),
+        ("x = (", "bad.py:Bot", "bad.py did not load: SyntaxError"),
+        ("class A: pass\n", "bad.py:Bot", "bad.py has no 'Bot'"),
+        ("class A: pass\n", "bad.py", "name the strategy as"),
+        (
+            "class Bot:\n    game = 'sunloaf'\n    def choose(self, o, l): return l[0]\n",
+            "bad.py:Bot",
+            "plays sunloaf, not keelhold",
+        ),
+        ("class Bot: pass\n", "bad.py:Bot", "has no choose"),
+    ],
+)
+def test_bad_bot_files_are_usage_errors(tmp_path, monkeypatch, source, spec, message):
+    monkeypatch.chdir(tmp_path)
+    if source is not None:
+        (tmp_path / "bad.py").write_text(source)
+    res = _play("keelhold", "--seed", "1", "--strategy", spec, "--no-transcript")
+    assert res.exit_code == 2, res.output
+    assert message in " ".join(res.output.split())
+    with pytest.raises(strategies.UnknownStrategy, match=re.escape(message)):
+        sunbot.play("keelhold", seed=1, strategy=spec)
+    bots._LOADED.clear()
+
+
+def test_file_specs_are_told_from_names():
+    assert bots.is_file_spec("bots/x.py:Bot") and bots.is_file_spec("x.py")
+    assert not bots.is_file_spec("safe-greedy") and not bots.is_file_spec("mod:Attr")
