@@ -185,7 +185,8 @@ def _day_key(state: dict[str, Any]) -> tuple[Any, ...]:
     """Every field a :class:`DayCtx` depends on: states of one day share the key."""
     lay = state["layout"]
     return (
-        *(state[k] for k in ("seed", "rng", "day", "turnsInDay", "bandDwell", "bandWidth")),
+        *(state.get(k) for k in ("seed", "rng")),  # not promised: another server may omit them
+        *(state[k] for k in ("day", "turnsInDay", "bandDwell", "bandWidth")),
         *(state[k] for k in ("mult", "dayPar", "dayQuota")),
         *(lay[k] for k in ("window", "hearth", "dogSpeed", "shadeLength", "latticeParity")),
         tuple(lay["furniture"]),
