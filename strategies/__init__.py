@@ -88,6 +88,7 @@ StrategyFactory = Callable[[random.Random], Strategy]
 #: game slug -> strategy name -> ``"module:attribute"`` of its factory. First is the default.
 BUILTIN: dict[str, dict[str, str]] = {
     "keelhold": {
+        "planner": "sunbot.strategies.keelhold_planner:Planner",
         "safe-greedy": "sunbot.strategies.keelhold:SafeGreedy",
         "first-safe": "sunbot.strategies.keelhold:FirstSafe",
         "random": "sunbot.strategies.baselines:RandomLegal",

@@ -103,7 +103,7 @@ GAMES: dict[str, GameInfo] = {
         cap_field="voyage",
         cap_phase="port",
         end_action={"type": "END_RUN"},
-        default_strategy="safe-greedy",
+        default_strategy="planner",
     ),
     "sunloaf": GameInfo(
         slug="sunloaf",

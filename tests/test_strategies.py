@@ -22,8 +22,8 @@ class PluginBot:
 
 
 def test_builtin_names_and_default():
-    assert strategies.names("keelhold")[:3] == ["safe-greedy", "first-safe", "random"]
-    assert strategies.default_name("keelhold") == "safe-greedy"
+    assert strategies.names("keelhold")[:4] == ["planner", "safe-greedy", "first-safe", "random"]
+    assert strategies.default_name("keelhold") == "planner"
 
 
 def test_unknown_strategy_lists_valid_names():
@@ -48,7 +48,7 @@ def test_entry_point_plugins_are_found(monkeypatch):
     assert isinstance(bot, PluginBot) and isinstance(bot, strategies.Strategy)
 
 
-@pytest.mark.parametrize("name", ["safe-greedy", "first-safe"])
+@pytest.mark.parametrize("name", ["planner", "safe-greedy", "first-safe"])
 def test_never_places_outside_safe_bays_while_one_exists(name):
     for seed in range(1, 9):
         bot = strategies.create("keelhold", name, random.Random(seed))

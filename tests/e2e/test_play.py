@@ -20,11 +20,14 @@ from tests.conftest import FAST_RETRY, LoopbackServer
 runner = CliRunner()
 
 
+# A whole run to the rules' end: the default planner's runs last hundreds of voyages, so the
+# full-run check plays the short-lived safe-greedy baseline (the CLI path is the same).
+FULL_RUN = ["play", "keelhold", "--seed", "7", "--strategy", "safe-greedy", "--quiet"]
+
+
 def test_cli_play_keelhold_seed7_writes_transcript(tmp_path):
     path = tmp_path / "t.jsonl"
-    res = runner.invoke(
-        app, ["play", "keelhold", "--seed", "7", "--quiet", "--transcript", str(path)]
-    )
+    res = runner.invoke(app, [*FULL_RUN, "--transcript", str(path)])
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [lines[0]["type"], lines[1]["type"], lines[-1]["type"]] == ["header", "init", "result"]
@@ -42,7 +45,7 @@ def test_cli_play_keelhold_seed7_writes_transcript(tmp_path):
     assert "divergences" in res.output and "score" in res.output
 
     again = tmp_path / "t2.jsonl"
-    runner.invoke(app, ["play", "keelhold", "--seed", "7", "--quiet", "--transcript", str(again)])
+    runner.invoke(app, [*FULL_RUN, "--transcript", str(again)])
     assert json.loads(again.read_text().splitlines()[-1])["score"] == result["score"]
 
 
@@ -67,6 +70,7 @@ def test_cli_max_voyages_caps_the_run(tmp_path):
     last = t.steps[-1]
     assert last["action"] == {"type": "END_RUN"} and last["response"]["state"]["voyage"] == 2
     assert t.result["endedBy"] == "cap"
+    assert t.header["strategy"] == "planner"  # the default
 
 
 def test_cli_usage_errors():
