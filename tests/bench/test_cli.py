@@ -191,7 +191,10 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
         (["keelhold", "--seeds", "5-1"], "Invalid value for '--seeds': range '5-1' runs backwards"),
         (["keelhold", "--cap", "days=3"], "--cap days=3 does not apply to keelhold: use voyages=N"),
         (["keelhold", "--cap", "laps=3"], "expected voyages=N or days=N"),
-        (["keelhold", "-s", "nope"], "unknown strategy 'nope' for keelhold; valid: safe-greedy"),
+        (
+            ["keelhold", "-s", "nope"],
+            "unknown strategy 'nope' for keelhold; valid: planner, safe-greedy",
+        ),
         (["chess"], "unknown game 'chess'"),
         (["keelhold", "--seeds", "1", "--seeds-file", "x.txt"], "not both"),
         (["keelhold", "--ray-address", "1.2.3.4:6379"], "--ray-address needs --backend ray"),
