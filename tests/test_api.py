@@ -101,7 +101,7 @@ def test_reexports_are_the_real_pieces():
     from sunbot.strategies import Strategy
 
     assert sunbot.GameboardClient is GameboardClient and sunbot.Strategy is Strategy
-    assert sunbot.strategies.names("keelhold")[0] == "safe-greedy"
+    assert sunbot.strategies.names("keelhold")[0] == "planner"
     assert sunbot.get_game("sunloaf").engine is sunbot.engines.sunloaf
     assert sunbot.observations.harvest_watch.SPEECH_MAX == 200
     for name in sunbot.__all__:
