@@ -92,6 +92,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "safe-greedy": "sunbot.strategies.keelhold:SafeGreedy",
         "first-safe": "sunbot.strategies.keelhold:FirstSafe",
         "random": "sunbot.strategies.baselines:RandomLegal",
+        "clairvoyant": "sunbot.strategies.keelhold_clairvoyant:Clairvoyant",
     },
     "sunloaf": {
         "planner": "sunbot.strategies.sunloaf:Planner",

@@ -89,14 +89,14 @@ class Planner:
         if placed.port:
             after = kf.cast_off(s)
             if after is None:
-                return gained + self.eval.value(s)
+                return gained + self._leaf(s, queue, index)
             s = after
         return gained + self._search(s, queue, index, depth)
 
     def _search(self, s: kf.FastState, queue: list[kf.Crate], index: int, depth: int) -> float:
         """Best worth over the safe placements of ``queue[index]`` (leaf value at depth)."""
         if index >= depth:
-            return self.eval.value(s)
+            return self._leaf(s, queue, index)
         crate = queue[index]
         best = DEAD
         for bay in kf.legal(s):
@@ -107,3 +107,7 @@ class Planner:
             if value > best:
                 best = value
         return best
+
+    def _leaf(self, s: kf.FastState, queue: list[kf.Crate], index: int) -> float:
+        """Worth of a line's last position; ``queue[index:]`` are crates it did not place."""
+        return self.eval.value(s)

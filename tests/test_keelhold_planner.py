@@ -9,7 +9,9 @@ import pytest
 
 from sunbot import strategies
 from sunbot.engines import keelhold as kh
+from sunbot.engines import keelhold_fast as kf
 from sunbot.strategies.keelhold import SafeGreedy
+from sunbot.strategies.keelhold_clairvoyant import future_crates
 from sunbot.strategies.keelhold_planner import Planner
 from tests.engines.keelhold_helpers import build, crate
 
@@ -102,3 +104,24 @@ def test_port_decision_follows_cast_off_safety():
             assert a == ({"type": "CAST_OFF"} if s["castOffSafe"] else {"type": "END_RUN"})
         s = kh.step(s, a)
     assert ports == 3
+
+
+def test_clairvoyant_reads_the_next_draw_and_refuses_other_servers():
+    """The reference's future crate is the one the local server hands next."""
+    bot = strategies.create("keelhold", "clairvoyant", random.Random(0))
+    s = kh.init(9)
+    checked = 0
+    while not kh.is_over(s) and s["turn"] < 120:
+        if s["phase"] == "loading":
+            ahead = future_crates(s, 1)
+            a = bot.choose(kh.observation(s), kh.legal_actions(s))
+            assert a["bay"] in s["safeBays"]
+            nxt = kh.step(s, a)
+            assert kf.crate_of(nxt["queue"][-1]) == ahead[0]
+            checked += 1
+        else:
+            nxt = kh.step(s, bot.choose(kh.observation(s), kh.legal_actions(s)))
+        s = nxt
+    assert checked >= 110
+    with pytest.raises(ValueError, match="local server only"):
+        bot.choose(_without_rng(s if s["phase"] == "loading" else kh.init(9)), [])

@@ -1,0 +1,64 @@
+"""Keelhold ``clairvoyant``: a reference point, **local server only, not a playable player**.
+
+It reads the local server's random cursor (``rng``, which no rule publishes and another
+server may leave out) to learn the crate that will be handed after the visible queue, then
+plans like :class:`~sunbot.strategies.keelhold_planner.Planner` and drops every line that
+would leave that known crate without a safe bay. It exists so the benchmark can show how far
+the default planner is from a player that knows one crate more; against any server whose
+draws are not ours it refuses to play (a one-line ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sunbot.engines import keelhold as kh
+from sunbot.engines import keelhold_fast as kf
+from sunbot.strategies import Action, Observation
+from sunbot.strategies.keelhold_planner import DEAD, Planner
+
+_OPEN = 10**6
+
+
+def future_crates(state: dict[str, Any], count: int) -> list[kf.Crate]:
+    """The next ``count`` crates the local server will draw (voyage terms as now).
+
+    Plays ``count`` placements on a copy whose hold never fills and whose voyage never ends
+    (capacity, tolerance and quota set out of reach), so the draws happen in the engine's
+    order (jams, then the queue) and the copy's new queue tail is the future. Raises
+    ``ValueError`` when ``rng`` is missing (not the local server).
+    """
+    if not isinstance(state.get("rng"), list):
+        raise ValueError("clairvoyant reads the local server's rng cursor: local server only")
+    probe = dict(state)
+    probe["params"] = {**state["params"], "capacity": _OPEN, "tolerance": _OPEN, "quota": _OPEN}
+    probe["phase"], probe["lotsShipped"] = "loading", 0
+    out: list[kf.Crate] = []
+    for _ in range(count):
+        probe = kh.step(probe, {"type": "PLACE", "bay": kh.KEEL})
+        out.append(kf.crate_of(probe["queue"][-1]))
+    return out
+
+
+class Clairvoyant(Planner):
+    """The default planner plus one future crate read from the local cursor (see module)."""
+
+    game = "keelhold"
+
+    def __init__(self, rng: random.Random, depth: int = 3) -> None:
+        super().__init__(rng, depth=depth)
+
+    def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
+        """As :meth:`Planner.choose`, seeing the crate drawn after the visible queue."""
+        if observation["phase"] != "loading":
+            return super().choose(observation, legal_actions)
+        state, queue = kf.from_observation(observation)
+        queue += future_crates(observation, max(1, self.depth + 1 - len(queue)))
+        best, _ = self.best_bay(state, queue)
+        return legal_actions[0] if best is None else {"type": "PLACE", "bay": best}
+
+    def _leaf(self, s: kf.FastState, queue: list[kf.Crate], index: int) -> float:
+        if index < len(queue) and not kf.safe_bays(s, queue[index]):
+            return DEAD
+        return self.eval.value(s)
