@@ -18,6 +18,7 @@ import sunbot
 from sunbot import strategies
 from sunbot.bench.cli import bench_command
 from sunbot.cli_play import console, err_console, fail, play_command
+from sunbot.cli_rules import rules_command
 from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.games import available
 from sunbot.server import TokenCodec, create_app
@@ -106,6 +107,7 @@ def games() -> None:
 
 
 app.command("play")(play_command)
+app.command("rules")(rules_command)
 app.command("replay")(replay_command)
 app.command("export")(export_command)
 app.command("bench")(bench_command)

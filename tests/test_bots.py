@@ -112,3 +112,10 @@ def test_bad_bot_files_are_usage_errors(tmp_path, monkeypatch, source, spec, mes
 def test_file_specs_are_told_from_names():
     assert bots.is_file_spec("bots/x.py:Bot") and bots.is_file_spec("x.py")
     assert not bots.is_file_spec("safe-greedy") and not bots.is_file_spec("mod:Attr")
+
+
+def test_the_guide_links_every_example_bot_and_they_exist():
+    guide = (ROOT / "docs" / "writing-a-bot.md").read_text()
+    linked = set(re.findall(r"\(\.\./(examples/bots/\w+\.py)\)", guide))
+    assert linked == {f"examples/bots/{g.replace('-', '_')}_bot.py" for g in GAMES}
+    assert all((ROOT / p).is_file() for p in linked)

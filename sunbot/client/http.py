@@ -217,6 +217,20 @@ class GameboardClient:
         data = await self.request_json("games", parse=_parse_index)
         return _parse_index(data)
 
+    async def spec(self, slug: str) -> dict[str, Any]:
+        """``GET /api/games/{slug}/spec``: the game's self-documenting ``spec`` (goal,
+        scoring, rules, action grammar).
+
+        Raises:
+            ServerRefused: 4xx (an unknown game, or a server without this route).
+            MalformedResponse: the answer has no ``spec`` object.
+        """
+        data = await self.request_json("spec", slug=slug)
+        spec = data.get("spec") if isinstance(data, dict) else None
+        if not isinstance(spec, dict):
+            raise MalformedResponse("spec answer has no spec object")
+        return spec
+
     async def init(self, slug: str, seed: int | None = None) -> Position:
         """Start a run of ``slug``; ``seed`` ``None`` lets the server pick."""
         params = {} if seed is None else {"seed": seed}

@@ -20,6 +20,7 @@ class Route(NamedTuple):
 
 ROUTES: dict[str, Route] = {
     "games": Route("GET", "/api/games"),
+    "spec": Route("GET", "/api/games/{slug}/spec"),
     "init": Route("GET", "/api/games/{slug}/init"),
     "action": Route("POST", "/api/games/{slug}/action"),
     "match_create": Route("POST", "/api/matches/{slug}"),

@@ -1,0 +1,96 @@
+"""``sunbot rules GAME``: the rules and action grammar a server serves for a game.
+
+The text is the server's own ``spec`` (``GET /api/games/{slug}/spec``; a server without that
+route is asked for a run's opening, which carries ``spec`` too), so what is printed is what a
+bot plays against: the embedded server by default, ``--server URL`` for another one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.text import Text
+
+from sunbot.cli_play import check_server_url, console, fail
+from sunbot.client import ClientError, GameboardClient, ServerRefused
+from sunbot.games import get_game
+from sunbot.server import TokenCodec, create_app
+
+
+async def fetch_spec(
+    slug: str, server: str | None, transport: httpx.AsyncBaseTransport | None = None
+) -> dict[str, Any]:
+    """The ``spec`` object ``server`` (``None``: the embedded server) serves for ``slug``.
+
+    Raises:
+        ClientError, httpx.HTTPError: the server could not be asked or refused.
+    """
+    if server:
+        client = GameboardClient(server, transport=transport)
+    else:
+        client = GameboardClient(transport=httpx.ASGITransport(app=create_app(TokenCodec())))
+    async with client:
+        try:
+            return await client.spec(slug)
+        except ServerRefused:
+            if get_game(slug).kind != "single":
+                raise
+            opening = await client.init(slug)  # the opening of a run carries the spec
+            spec = opening.raw.get("spec")
+            if not isinstance(spec, dict):
+                raise
+            return spec
+
+
+def render(slug: str, spec: dict[str, Any]) -> Group:
+    """The spec as text: goal, scoring, numbered rules, then the action grammar (JSON)."""
+    info = get_game(slug)
+    parts: list[Any] = []
+    for key in ("goal", "scoring"):
+        if isinstance(spec.get(key), str):
+            parts += [Text(key.capitalize(), style="bold"), Text(spec[key]), Text("")]
+    rules = spec.get("rules")
+    if isinstance(rules, list):
+        parts.append(Text("Rules", style="bold"))
+        parts += [Text(f"{i}. {rule}") for i, rule in enumerate(rules, 1)]
+        parts.append(Text(""))
+    for key in ("actionSchema", "commandSchema"):
+        if key in spec:
+            parts.append(Text(f"Action grammar ({key})", style="bold"))
+            parts.append(Text(json.dumps(spec[key], indent=2, ensure_ascii=False)))
+    known = {"goal", "scoring", "rules", "actionSchema", "commandSchema"}
+    for key in sorted(set(spec) - known):
+        parts += [Text(""), Text(key, style="bold"), Text(json.dumps(spec[key], indent=2))]
+    return Group(Panel(Text(f"{info.name} ({slug})"), expand=False), *parts)
+
+
+def rules_command(
+    game: Annotated[str, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, ...")],
+    server: Annotated[
+        str | None, typer.Option(help="Ask this server (default: the embedded one).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the spec as JSON.")] = False,
+) -> None:
+    """Print the rules and action grammar the server serves for GAME (its ``spec``)."""
+    check_server_url(server)
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise fail(str(exc.args[0])) from None
+    try:
+        spec = asyncio.run(fetch_spec(info.slug, server))
+    except (ClientError, httpx.HTTPError) as exc:
+        raise fail(f"{server or 'embedded server'}: {type(exc).__name__}: {exc}", 1) from None
+    if as_json:
+        typer.echo(json.dumps(spec, indent=2, ensure_ascii=False))
+        return
+    console.print(render(info.slug, spec), soft_wrap=True)
+    origin = escape(server or "the embedded server")
+    console.print(f"[dim]served by {origin}; sunbot play {info.slug} plays against it[/]")
