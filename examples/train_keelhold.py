@@ -1,7 +1,7 @@
-"""Train a Keelhold policy on ``sunbot/Keelhold-v0`` and save it for ``keelhold_bot.py``.
+"""Train a Keelhold policy on ``sunbot/Keelhold-v0`` and save it for ``keelhold_trained_bot.py``.
 
 Method: direct policy search. The policy is linear in 11 features of the observation
-(``keelhold_bot.features``); SciPy's differential evolution (an evolution strategy, like
+(``keelhold_trained_bot.features``); SciPy's differential evolution (an evolution strategy, like
 the ones used for RL policy search) tunes the 11 weights to maximise the mean episode
 return (the run's score, capped at ``--max-voyages``) over the training seeds. Everything
 is played on the engine backend through the Gymnasium interface, with the action mask.
@@ -11,7 +11,7 @@ that sb3-contrib's ``MaskablePPO`` expects (``env.action_masks()``).
 Full run (the README quotes its figure)::
 
     python examples/train_keelhold.py --generations 30 --episodes 16 --max-voyages 4
-    sunbot bench keelhold -s examples/keelhold_bot.py:TrainedKeelhold -s random \\
+    sunbot bench keelhold -s examples/keelhold_trained_bot.py:TrainedKeelhold -s random \\
         --seeds 1001-1200 --cap voyages=4
 
 Training seeds are 1..``--episodes``; evaluate on other (held-out) seeds. ``--tiny`` is
@@ -31,7 +31,7 @@ from scipy.optimize import differential_evolution
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from keelhold_bot import DEFAULT_WEIGHTS, N_FEATURES, LinearPolicy
+from keelhold_trained_bot import DEFAULT_WEIGHTS, N_FEATURES, LinearPolicy
 
 import sunbot.envs  # noqa: F401  (registers sunbot/Keelhold-v0)
 
