@@ -106,7 +106,9 @@ def _prune(nodes: list[tuple[int, Needs, int, int]]) -> list[tuple[int, Needs, i
     return kept
 
 
-def plan(start: Start, moments: Sequence[Moment], terminal: Terminal) -> Plan | None:
+def plan(
+    start: Start, moments: Sequence[Moment], terminal: Terminal, forced_end: int = 0
+) -> Plan | None:
     """The line of play over ``moments`` maximising bonuses + needs' sum + ``terminal``.
 
     Exact: a forward pass keeps, per (wish progress, last care), every position not dominated
@@ -114,6 +116,9 @@ def plan(start: Start, moments: Sequence[Moment], terminal: Terminal) -> Plan | 
     0 is dropped (§6.2 step 4). Scoring follows §6.2: comfort +10 when every need is >= 40
     after decay, a finished wish ``60 * len * min(streak + 1, 3)``, expiry resets the streak
     at a window's end, the day bonus +120 when every need is >= 30 after the 12th moment.
+    A line that finishes a wish on the horizon's last moment, a window's end, loses
+    ``forced_end`` points: its last care is then fixed by the wish, not left to be chosen
+    once the next window is shown (from day 7 it may block that window's first step).
 
     Returns:
         The best :class:`Plan` (ties: the line found first, so the result is deterministic),
@@ -132,6 +137,7 @@ def plan(start: Start, moments: Sequence[Moment], terminal: Terminal) -> Plan | 
         (start.progress, start.last): [(0, start.needs, start.streak, 0)]
     }
     horizon = len(moments)
+    last_t = horizon - 1
     later_rule = [any(m.no_repeat for m in moments[t + 1 :]) for t in range(horizon)]
     for t, mo in enumerate(moments):
         la, lb, lc, ld = mo.loss
@@ -168,6 +174,8 @@ def plan(start: Start, moments: Sequence[Moment], terminal: Terminal) -> Plan | 
                         prog += 1
                         if prog == size:
                             g += 60 * size * (s + 1 if s < 2 else 3)
+                            if t == last_t and mo.window_end:
+                                g -= forced_end
                             s = s + 1 if s < 2 else 2
                             prog = -1
                     if mo.window_end:
@@ -282,12 +290,18 @@ class Weights:
         streak_weight: how much of that loss to count (the next wishes may not be done).
         target: a need below this at the horizon's end is penalised ...
         per_point: ... this many points per missing point (margins for comfort and wishes).
+        forced_end: points a line loses when its horizon ends on the care that finishes a
+            wish while the next window falls under the day-7 no-repeat rule (``plan``'s
+            ``forced_end``): about the chance that the unseen next wish starts with that
+            care and has no moment to spare (1/4 x 1/3 for a 4-step wish) times the streak
+            and wish it would cost (~1,200).
     """
 
     streak_units: tuple[float, float, float] = (3.0, 1.0, 0.0)
     streak_weight: float = 0.8
     target: int = 48
     per_point: float = 2.0
+    forced_end: int = 120
 
 
 def terminal_value(weights: Weights, day_after: int) -> Terminal:
@@ -328,6 +342,11 @@ class _Planner:
         """Descriptors from the current window on, and the value of the horizon's end."""
         raise NotImplementedError
 
+    def _open_ended(self, day: int) -> bool:
+        """The horizon planned on ``day`` is followed by an unseen window under the no-repeat
+        rule (so ``Weights.forced_end`` applies)."""
+        return day + 1 >= nt.REPEAT_FROM_DAY
+
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         """``next-day`` at a day break; otherwise the next care of the day's optimal line.
 
@@ -343,7 +362,8 @@ class _Planner:
         action = self._follow(day, moment, here)
         if action is None or action not in legal_actions:
             descriptors, terminal = self._horizon(observation)
-            found = plan(Start(*here), _moments(descriptors, day, moment), terminal)
+            forced = self.weights.forced_end if self._open_ended(day) else 0
+            found = plan(Start(*here), _moments(descriptors, day, moment), terminal, forced)
             self.plans_made += 1
             if found is None:
                 self._line = None
@@ -372,10 +392,30 @@ class Balancer(_Planner):
     line that empties a need is never chosen) and, beyond the horizon, against the worst loss
     8 (:func:`terminal_value`); wishes and the streak are followed when that is safe, the day-7
     no-repeat rule is respected (a window is ended so that the next wish's first step is
-    not blocked when that pays). Never sends ``end-run``.
+    not blocked when that pays, and a horizon does not end on a care a wish forces,
+    ``Weights.forced_end``). Never sends ``end-run``.
+
+    ``day_cap``: the day at whose day break the player itself will send end-run (the
+    harness's cap, ``--max-days``; its own decision, not the server's), or None. On that
+    day it plans the rest of the day only and values the end exactly (the final score),
+    instead of keeping margins and the streak for a day it will not play.
     """
 
+    def __init__(
+        self, rng: random.Random, weights: Weights | None = None, day_cap: int | None = None
+    ) -> None:
+        super().__init__(rng, weights)
+        self.day_cap = day_cap
+
+    def _last_day(self, day: int) -> bool:
+        return self.day_cap is not None and day >= self.day_cap
+
+    def _open_ended(self, day: int) -> bool:
+        return not self._last_day(day) and super()._open_ended(day)
+
     def _horizon(self, obs: Observation) -> tuple[list[dict[str, Any]], Terminal]:
+        if self._last_day(obs["day"]):
+            return list(obs["forecast"][obs["window"] :]), _final
         seen = [*obs["forecast"][obs["window"] :], obs["nextWindow"]]
         return seen, terminal_value(self.weights, obs["day"] + 1)
 
@@ -407,6 +447,10 @@ class Clairvoyant(_Planner):
         self.seed: int | None = None
         self.extra_windows = extra_windows
         self.day_cap = day_cap
+
+    def _open_ended(self, day: int) -> bool:
+        """Never: the clairvoyant reads the windows after its horizon's end when it gets there."""
+        return False
 
     def on_start(self, game: str, seed: int | None) -> None:
         """Remember the run's ``seed`` (the hidden part this baseline reads)."""

@@ -167,6 +167,43 @@ def test_plan_ends_a_window_so_the_next_four_step_wish_is_not_blocked():
     assert s["moment"] == 8 and s["wishStreak"] == 5  # the 4-step wish was completed
 
 
+def test_a_horizon_ending_on_a_forced_wish_care_pays_forced_end():
+    """One window under the no-repeat rule, wish [feed, play, brush], last care feed: the
+    wish can only finish on brush at the horizon's last moment (180 points). With
+    ``forced_end`` above that, the plan gives the wish up; with the last care free it
+    finishes the wish by moment 2 and leaves the last care open."""
+    moments = [S.Moment((6, 6, 6, 6), True, (0, 1, 2), False, m == 3, False) for m in range(4)]
+    zero = lambda needs, streak: 0.0  # noqa: E731
+    blocked = S.Start(needs=(70, 70, 70, 70), progress=0, streak=0, last=0)
+    plain = S.plan(blocked, moments, zero)
+    assert plain is not None and plain.cares[1:] == [0, 1, 2]
+    wary = S.plan(blocked, moments, zero, forced_end=1000)
+    assert wary is not None and wary.cares[1:] != [0, 1, 2]
+    assert wary.value < plain.value
+    free = S.plan(S.Start((70, 70, 70, 70), 0, 0, -1), moments, zero, forced_end=1000)
+    assert free is not None and free.cares[:3] == [0, 1, 2]
+    assert free.value >= plain.value
+
+
+def test_balancer_on_its_last_day_plans_that_day_only_and_values_the_end_exactly():
+    """Told its cap (the day it will end the run itself), the balancer's horizon on that
+    day is the rest of the day, valued by the final score alone; before it, the next day's
+    first window and the margins and streak count as usual; forced_end only applies while
+    the window after the horizon falls under the day-7 rule."""
+    obs = nt.observation(nt.init(5))
+    obs.update(day=9, moment=4, window=1)
+    bot = S.Balancer(random.Random(0), day_cap=9)
+    seen, terminal = bot._horizon(obs)
+    assert seen == obs["forecast"][1:] and terminal((1, 1, 1, 1), 0) == 0.0
+    assert not bot._open_ended(9) and bot._open_ended(8)
+    obs.update(day=8)
+    seen, terminal = bot._horizon(obs)
+    assert seen == [*obs["forecast"][1:], obs["nextWindow"]]
+    assert terminal((1, 1, 1, 1), 0) == -1e9
+    assert S.Balancer(random.Random(0))._open_ended(6) and not bot._open_ended(5)
+    assert not S.Clairvoyant(random.Random(0))._open_ended(8)
+
+
 def test_plan_matches_the_engine_player_side_step_along_its_line():
     rng = random.Random(3)
     for seed in (4, 11, 29):

@@ -1,0 +1,128 @@
+"""A provable upper bound on a Naptuft run's score (``shared/spec/naptuft.md`` §6.2, §9).
+
+REFERENCE ONLY, LOCAL DECK ONLY: the bound reads the whole deck of the run's seed
+(:func:`sunbot.engines.naptuft.descriptor`), which is our local server's hidden future. A live
+server's deck is hidden and may be generated differently, so no player can compute this bound
+against it; it measures how much of the possible score a strategy leaves on our own decks.
+
+The score of a run that is not fatal and ends with end-run at the day break of day ``D`` is
+the sum of four parts, each bounded on its own:
+
+- **Care points**: every care adds ``r`` to the score and to its need (§6.2 step 1), and
+  decay takes the full ``min(6 + p, 8)`` from every need each moment (a need that would reach
+  0 ends the run). So the points equal ``final needs' sum - 280 + every loss of the run``,
+  at most ``400 - 280 + losses``: fixed by the deck's decay.
+- **Comfort**: at most 10 a moment (§6.2 step 5), 120 a day.
+- **Day bonus**: at most 120 a day (§6.2 step 8).
+- **Wishes**: at most what an exact search over the cares earns in wish bonuses alone
+  (§6.2 steps 6-7 with the streak multiplier, and the day-7 no-repeat rule of §5), ignoring
+  the needs: :func:`wish_points`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sunbot.engines import naptuft as nt
+
+_CARE = {c: i for i, c in enumerate(nt.CARES)}
+#: Raw points the needs can still hold at the end: 4 needs x 100 minus the opening 4 x 70.
+NEED_ROOM = 4 * 100 - 4 * nt.INITIAL_NEED
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The upper bound of one seed's run to the day break of day ``days``, by part (points).
+
+    Attributes:
+        days: days played (12 moments each).
+        care: care points at most (needs' room + the deck's losses).
+        comfort: comfort points at most (10 a moment).
+        day_bonus: day bonuses at most (120 a day).
+        wishes: wish bonuses at most (:func:`wish_points`).
+    """
+
+    days: int
+    care: int
+    comfort: int
+    day_bonus: int
+    wishes: int
+
+    @property
+    def total(self) -> int:
+        """The bound on the run's score."""
+        return self.care + self.comfort + self.day_bonus + self.wishes
+
+    @property
+    def per_day(self) -> float:
+        """The bound on the score per day."""
+        return self.total / self.days
+
+
+def wish_points(wishes: list[list[int]], days: int, first_day: int = 1) -> int:
+    """The most wish bonus points any line of cares earns over ``days`` days, needs ignored.
+
+    Args:
+        wishes: per window (3 a day, day ``first_day`` first), the wish as care indices
+            0..3 (feed, play, brush, nap), 1..4 distinct.
+        days: days played; a window's wish is shown with progress 0 at its first moment.
+        first_day: the day of the first window (from a fresh start: streak 0, no last care).
+
+    Exact dynamic programme over (wish progress or done, streak capped at 2, last care),
+    following §6.2 steps 6-7: a step advances on the wish's next care, a finished wish pays
+    ``60 * len * min(streak + 1, 3)``, an unfinished one resets the streak at its window's
+    end; from day 7 a care may not repeat the previous one (§5).
+
+    Raises:
+        ValueError: fewer than ``3 * days`` wishes.
+    """
+    if len(wishes) < nt.WINDOWS_PER_DAY * days:
+        raise ValueError(f"need {nt.WINDOWS_PER_DAY * days} wishes, got {len(wishes)}")
+    # state (progress or -1 when done, streak 0..2, last care or -1) -> best points so far
+    states: dict[tuple[int, int, int], int] = {(0, 0, -1): 0}
+    for window in range(nt.WINDOWS_PER_DAY * days):
+        wish = wishes[window]
+        size = len(wish)
+        no_repeat = window // nt.WINDOWS_PER_DAY + first_day >= nt.REPEAT_FROM_DAY
+        states = {(0, s, last): v for (_, s, last), v in states.items()}
+        for moment in range(nt.MOMENTS_PER_WINDOW):
+            nxt: dict[tuple[int, int, int], int] = {}
+            for (prog, streak, last), points in states.items():
+                for care in range(4):
+                    if no_repeat and care == last:
+                        continue
+                    p, s, gain = prog, streak, 0
+                    if p >= 0 and wish[p] == care:
+                        p += 1
+                        if p == size:
+                            gain = nt.WISH_UNIT * size * min(s + 1, nt.STREAK_CAP)
+                            s, p = min(s + 1, nt.STREAK_CAP - 1), -1
+                    if moment == nt.MOMENTS_PER_WINDOW - 1 and p >= 0:
+                        s = 0
+                    key = (p, s, care)
+                    if nxt.get(key, -1) < points + gain:
+                        nxt[key] = points + gain
+            states = nxt
+    return max(states.values())
+
+
+def upper_bound(seed: int, days: int) -> Bound:
+    """The :class:`Bound` of ``seed``'s run ended at the day break of day ``days`` (local
+    deck: see the module docstring).
+
+    Raises:
+        ValueError: ``days < 1``.
+    """
+    if days < 1:
+        raise ValueError(f"days must be >= 1, got {days}")
+    deck = [nt.descriptor(seed, k) for k in range(nt.WINDOWS_PER_DAY * days)]
+    per_moment = [sum(nt.loss(p) for p in d["pressure"].values()) for d in deck]
+    losses = nt.MOMENTS_PER_WINDOW * sum(per_moment)
+    moments = nt.MOMENTS_PER_WINDOW * nt.WINDOWS_PER_DAY * days
+    return Bound(
+        days=days,
+        care=NEED_ROOM + losses,
+        comfort=nt.COMFORT_BONUS * moments,
+        day_bonus=nt.DAY_BONUS * days,
+        wishes=wish_points([[_CARE[c] for c in d["wish"]] for d in deck], days),
+    )

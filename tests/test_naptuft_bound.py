@@ -1,0 +1,106 @@
+"""The Naptuft upper bound of benchmarks/naptuft_bound.py: hand-computed values, the wish
+search against brute force, and the bound above every strategy's real score."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from sunbot import strategies
+from sunbot.engines import naptuft as nt
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+nb = importlib.import_module("naptuft_bound")
+
+
+def test_seed_7_day_1_by_hand():
+    """Spec §4 vectors: windows [nap, feed] at pressure 1 (loss 7), [play] and [play] at 0
+    (loss 6). Losses 4x4x7 + 2x4x4x6 = 304, +120 room = 424 care points; comfort 12 x 10;
+    day bonus 120; wishes 120 (x1) + 60 (x2) + 60 (x3) = 420. Total 1,084."""
+    b = nb.upper_bound(7, 1)
+    assert (b.care, b.comfort, b.day_bonus, b.wishes) == (424, 120, 120, 420)
+    assert b.total == 1084 and b.per_day == 1084.0
+
+
+def test_a_blocked_four_step_wish_is_worth_skipping_the_one_before():
+    """Day 7 (no repeats): [feed, play, brush, nap] can only finish on nap at moment 3, which
+    blocks [nap, feed, play, brush] in the next window. Finishing the first pays 240 (x1),
+    the second expires, [play] 60 (x1): 300. Skipping the first: 240 (x1) + 120 (x2) = 360."""
+    assert nb.wish_points([[0, 1, 2, 3], [3, 0, 1, 2], [1]], 1, first_day=7) == 360
+    # before day 7 a repeat is allowed: all three, 240 + 480 + 180
+    assert nb.wish_points([[0, 1, 2, 3], [3, 0, 1, 2], [1]], 1, first_day=6) == 900
+
+
+def brute_force(wishes: list[list[int]], first_day: int) -> int:
+    """Every care sequence of two windows, played by the §6.2 wish rules, then a one-step
+    third wish (always doable: a blocked first moment leaves three) at the streak left."""
+    best = 0
+    for cares in itertools.product(range(4), repeat=8):
+        points, streak, last, ok = 0, 0, -1, True
+        for w, wish in enumerate(wishes[:2]):
+            prog = 0
+            for m in range(4):
+                c = cares[4 * w + m]
+                if first_day + w // 3 >= 7 and c == last:
+                    ok = False
+                    break
+                last = c
+                if prog >= 0 and wish[prog] == c:
+                    prog += 1
+                    if prog == len(wish):
+                        points += 60 * len(wish) * min(streak + 1, 3)
+                        streak, prog = streak + 1, -1
+            if not ok:
+                break
+            if prog >= 0:
+                streak = 0
+        if ok:
+            best = max(best, points + 60 * min(streak + 1, 3))
+    return best
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_wish_search_equals_brute_force(case):
+    """One whole day of random wishes on day 3 and day 7 (the third wish one step long, so
+    the brute force enumerates 4^8 sequences of the first two windows)."""
+    rnd = random.Random(case)
+    wishes = []
+    for _ in range(2):
+        order = list(range(4))
+        rnd.shuffle(order)
+        wishes.append(order[: rnd.randint(1, 4)])
+    wishes.append([rnd.randrange(4)])
+    first_day = 7 if case % 2 else 3
+    assert nb.wish_points(wishes, 1, first_day=first_day) == brute_force(wishes, first_day)
+
+
+@pytest.mark.parametrize("name", ["balancer", "clairvoyant", "rotation"])
+def test_no_strategy_scores_above_the_bound(name):
+    """Seeds 1-3 to the day break of day 8 (repeats banned from day 7): the bound holds and
+    the default comes within 1% of it."""
+    for seed in range(1, 4):
+        bot = strategies.create("naptuft", name, random.Random(seed))
+        if hasattr(bot, "day_cap"):
+            bot.day_cap = 8
+        if hasattr(bot, "on_start"):
+            bot.on_start("naptuft", seed)
+        s = nt.init(seed)
+        while not (s["phase"] == "dayBreak" and s["day"] >= 8):
+            assert not nt.is_over(s)
+            s = nt.step(s, bot.choose(nt.observation(s), nt.legal_actions(s)))
+        bound = nb.upper_bound(seed, 8).total
+        assert s["score"] <= bound
+        if name == "balancer":
+            assert s["score"] >= 0.99 * bound
+
+
+def test_bad_days_are_refused():
+    with pytest.raises(ValueError):
+        nb.upper_bound(1, 0)
+    with pytest.raises(ValueError):
+        nb.wish_points([[0]], 1)
