@@ -87,26 +87,40 @@ class Planner:
         gained = placed.award / before.voyage.mult
         s = placed.state
         if placed.port:
-            after = kf.cast_off(s)
+            after = kf.cast_off(s)  # clears any jam drawn on the way in
             if after is None:
                 return gained + self._leaf(s, queue, index)
-            s = after
-        return gained + self._search(s, queue, index, depth)
+            return gained + self._search(after, queue, index, depth, ())
+        return gained + self._search(s, queue, index, depth, kf.jam_candidates(s))
 
-    def _search(self, s: kf.FastState, queue: list[kf.Crate], index: int, depth: int) -> float:
-        """Best worth over the safe placements of ``queue[index]`` (leaf value at depth)."""
+    def _search(
+        self,
+        s: kf.FastState,
+        queue: list[kf.Crate],
+        index: int,
+        depth: int,
+        jam: tuple[int, ...],
+    ) -> float:
+        """Best worth over the safe placements of ``queue[index]`` (leaf value at depth).
+
+        ``jam``: the hatches one of which jams before this crate is placed (the draw is
+        unseen): the worth is then the mean, over those hatches, of the best line that
+        avoids the jammed one.
+        """
         if index >= depth:
             return self._leaf(s, queue, index)
         crate = queue[index]
-        best = DEAD
+        values: dict[int, float] = {}
         for bay in kf.legal(s):
             placed = kf.place(s, crate, bay)
-            if not placed.safe:
-                continue
-            value = self._after(s, placed, queue, index + 1, depth)
-            if value > best:
-                best = value
-        return best
+            if placed.safe:
+                values[bay] = self._after(s, placed, queue, index + 1, depth)
+        if not jam:
+            return max(values.values(), default=DEAD)
+        total = 0.0
+        for hit in jam:
+            total += max((v for b, v in values.items() if b != hit), default=DEAD)
+        return total / len(jam)
 
     def _leaf(self, s: kf.FastState, queue: list[kf.Crate], index: int) -> float:
         """Worth of a line's last position; ``queue[index:]`` are crates it did not place."""

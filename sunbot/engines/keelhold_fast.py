@@ -69,8 +69,10 @@ class Voyage:
         "arms",
         "cap",
         "cargo_types",
+        "jam_every",
         "lever",
         "manifest",
+        "max_jams",
         "mult",
         "next_params",
         "number",
@@ -111,6 +113,8 @@ class Voyage:
         self.wmax: int = params["weightMax"]
         self.cargo_types: int = params["cargoTypes"]
         self.queue_size: int = params["queueSize"]
+        self.jam_every: int = params["jamEvery"] or 0
+        self.max_jams: int = params["maxJams"]
         self._next: dict[int, Voyage] = {}
 
     def following(self, start: int) -> Voyage | None:
@@ -238,6 +242,24 @@ def place(s: FastState, crate: Crate, bay: int) -> Placed:
     return Placed(nxt, award, shipped, safe, lots == v.quota)
 
 
+def jam_candidates(s: FastState) -> tuple[int, ...]:
+    """Hatches one of which jams now, right after the placement that made ``s`` (step 6).
+
+    The schedule is published (``jamEvery`` from ``voyageStartTurn``, ``maxJams``), the
+    hatch is an unseen uniform draw among these: open, not the keel, not jammed at
+    ``s.turn``. Empty when no jam is due. Only meaningful for a position reached by a
+    placement (CAST_OFF draws no jam and clears them all).
+    """
+    v = s.voyage
+    nt = s.turn
+    if not v.jam_every or (nt - v.start) % v.jam_every:
+        return ()
+    jam = s.jam
+    if sum(1 for u in jam if u > nt) >= v.max_jams:
+        return ()
+    return tuple(b for b in v.open if b != KEEL and jam[b] <= nt)
+
+
 def cast_off(s: FastState) -> FastState | None:
     """CAST_OFF's deterministic part (spec "Port") under the shown ``next``; None if unknown.
 
@@ -270,6 +292,7 @@ __all__ = [
     "cast_off",
     "crate_of",
     "from_observation",
+    "jam_candidates",
     "legal",
     "place",
     "safe_bays",

@@ -122,3 +122,26 @@ def test_fast_form_matches_the_engine_under_squalls_and_rush(seed):
             after = kh.step_with_draws(s, {"type": "PLACE", "bay": bay}, NoJam())
             assert _fields(placed.state) == _fields(_fast(after)[0])
             assert placed.safe == (bay in s["safeBays"])
+
+
+def test_jam_candidates_predict_the_engines_jams():
+    """A jam lands exactly when the published schedule says, on one of the candidates."""
+    planner = Planner(random.Random(5))
+    jams = 0
+    for seed in (5, 6):
+        s = kh.init(seed)
+        while not kh.is_over(s) and s["turn"] < 400:
+            a = planner.choose(s, kh.legal_actions(s))
+            nxt = kh.step(s, a)
+            if a["type"] == "PLACE":
+                f, queue = _fast(s)
+                cands = kf.jam_candidates(kf.place(f, queue[0], a["bay"]).state)
+                new = [
+                    b
+                    for b in range(7)
+                    if nxt["jammedUntil"][b] > nxt["turn"] and s["jammedUntil"][b] <= nxt["turn"]
+                ]
+                assert new == [] if not cands else (len(new) == 1 and new[0] in cands)
+                jams += len(new)
+            s = nxt
+    assert jams > 20
