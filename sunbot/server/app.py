@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sunbot
 from sunbot.engines import IllegalAction
 from sunbot.games import LOCAL_CHOICES, GameInfo, available, get_game, resolve
+from sunbot.server import openapi
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_state import MatchRegistry
@@ -132,7 +133,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         return JSONResponse({"ok": False, "reason": exc.reason}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         errs = exc.errors()
         first = errs[0] if errs else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(p) for p in first.get("loc", ()))
@@ -142,11 +143,15 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            headers = {k: v for k, v in headers.items() if k.lower() != "allow"}
+            headers["Allow"] = openapi.allowed_methods(app, request.scope)
         return JSONResponse(
             {"ok": False, "reason": f"http{exc.status_code}: {exc.detail}"},
             status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            headers=headers,
         )
 
     @app.exception_handler(Exception)
@@ -154,7 +159,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         log.exception("internal error")
         return JSONResponse({"ok": False, "reason": "internalError"}, status_code=500)
 
-    @app.get("/api/games")
+    @app.get("/api/games", responses=openapi.answers())
     async def games_index(request: Request) -> dict[str, Any]:
         """Machine-readable index of the games this server plays."""
         rows = []
@@ -180,7 +185,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
             "games": rows,
         }
 
-    @app.get("/api/games/{slug}/spec")
+    @app.get("/api/games/{slug}/spec", responses=openapi.answers(404))
     async def game_spec(slug: str) -> dict[str, Any]:
         """The game's self-documenting spec (goal, scoring, rules, action grammar)."""
         try:
@@ -188,7 +193,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         except KeyError:
             raise Refusal(404, f"unknownGame: no game {slug!r}") from None
 
-    @app.get("/api/games/{slug}/init")
+    @app.get("/api/games/{slug}/init", responses=openapi.answers(404))
     async def init(slug: str, seed: int | None = None) -> dict[str, Any]:
         """Start a run: the opening envelope plus ``spec``. No seed: a random one."""
         game = _single_player(slug)
@@ -200,7 +205,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         body["spec"] = game.spec
         return body
 
-    @app.post("/api/games/{slug}/action")
+    @app.post("/api/games/{slug}/action", responses=openapi.answers(404))
     async def action(slug: str, body: ActionRequest) -> dict[str, Any]:
         """Apply one action to the position carried by the token (or plain state)."""
         game = _single_player(slug)
@@ -217,4 +222,5 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
             reason = f"badState: the plain state cannot be played ({type(exc).__name__})"
             raise Refusal(400, reason) from None
 
+    openapi.finish(app)
     return app

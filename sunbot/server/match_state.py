@@ -40,6 +40,9 @@ TOKEN_BYTES = 32
 KEEP_DONE_MS = 600_000
 #: Least clock time between two sweeps of the whole registry, ms.
 SWEEP_EVERY_MS = 1_000
+#: Most matches one server holds at once (running and finished-but-kept): a create past it
+#: answers 429, so creates in a loop cannot grow the server's memory without bound.
+MAX_OPEN_MATCHES = 1_000
 
 Command = dict[str, Any]
 
@@ -312,10 +315,15 @@ class MatchRegistry:
     ones nobody asks about, so abandoned matches do not pile up either.
     """
 
-    def __init__(self, keep_ms: int = KEEP_DONE_MS) -> None:
+    def __init__(self, keep_ms: int = KEEP_DONE_MS, max_open: int = MAX_OPEN_MATCHES) -> None:
         self.matches: dict[str, Match] = {}
         self.keep_ms = keep_ms
+        self.max_open = max_open
         self.swept_at: int | None = None
+
+    def full(self) -> bool:
+        """Whether the registry holds ``max_open`` matches (no create until one goes)."""
+        return len(self.matches) >= self.max_open
 
     def add(self, match: Match) -> None:
         """Register ``match`` under its id."""

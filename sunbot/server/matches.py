@@ -13,8 +13,10 @@ they end, so late viewers still get the final view; after that they are dropped 
 once a second of clock time), which drops expired matches nobody asks about.
 
 Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``bad_token``,
-404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``. Every
-refusal of a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
+404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``, 429
+``too_many_matches`` (with ``Retry-After``) for a create while the server holds
+:data:`~sunbot.server.match_state.MAX_OPEN_MATCHES`. Every refusal of a well-formed
+command is HTTP 200 ``{ok:false, reason, round}``.
 
 Seat tokens are never logged: the view route carries the token in its query string (as
 pinned), so :mod:`sunbot.server.redaction` rewrites every record of uvicorn's and our
@@ -24,13 +26,13 @@ loggers, at every level.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from sunbot.games import GAMES
-from sunbot.server import redaction
+from sunbot.server import openapi, redaction
 from sunbot.server.clock import Clock
 from sunbot.server.match_state import (
     DEFAULT_BEAT_MS,
@@ -41,6 +43,10 @@ from sunbot.server.match_state import (
 )
 from sunbot.server.responses import SafeJSONResponse as JSONResponse
 
+#: ``Retry-After`` of a create refused because the server holds too many matches, seconds.
+RETRY_FULL_S = 30
+#: The one path parameter of ``/api/matches/{name}``: create (POST) and view (GET) share it.
+NAME = "POST: the game's slug (create a match of it); GET: a match id (read its view)."
 _BEAT = Field(default=None, ge=10, le=600_000)
 
 
@@ -115,9 +121,17 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return _refuse(404, "no_such_match")
         return None
 
-    @router.post("/api/matches/{slug}", response_model=None)
-    async def create(slug: str, request: Request) -> dict[str, Any] | JSONResponse:
-        """Create a match (§2.1): ``{matchId, seats: [{seat, token}, ...]}``."""
+    @router.post(
+        "/api/matches/{name}",
+        response_model=None,
+        responses=openapi.answers(404, 429),
+        openapi_extra=openapi.json_body(CreateMatch, required=False),
+    )
+    async def create(
+        request: Request, slug: Annotated[str, Path(alias="name", description=NAME)]
+    ) -> dict[str, Any] | JSONResponse:
+        """Create a match of the game ``name`` (§2.1): ``{matchId, seats: [{seat, token},
+        ...]}``."""
         game = GAMES.get(slug)
         if game is None or game.kind != "match":
             return _refuse(404, "no_such_game")
@@ -131,6 +145,12 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             beat_ms.update(body.beatMs.model_dump(exclude_none=True))
         now = clock.now_ms()
         reg.sweep(now)
+        if reg.full():
+            return JSONResponse(
+                {"ok": False, "reason": "too_many_matches"},
+                status_code=429,
+                headers={"retry-after": str(RETRY_FULL_S)},
+            )
         match, seats = Match.create(
             seed=body.seed,
             seats=body.seats,
@@ -141,7 +161,9 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
         reg.add(match)
         return {"matchId": match.match_id, "seats": [{"seat": s, "token": t} for s, t in seats]}
 
-    @router.post("/api/matches/{match_id}/join", response_model=None)
+    @router.post(
+        "/api/matches/{match_id}/join", response_model=None, responses=openapi.answers(404, 409)
+    )
     async def join(match_id: str) -> dict[str, Any] | JSONResponse:
         """Take the lowest free seat (§2.2); 409 ``full`` once started or with none free."""
         match = lookup(match_id)
@@ -156,8 +178,10 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return _refuse(409, "full")
         return {"seat": got[0], "token": got[1]}
 
-    @router.get("/api/matches/{match_id}", response_model=None)
-    async def view(match_id: str, token: str | None = None) -> dict[str, Any] | JSONResponse:
+    @router.get("/api/matches/{name}", response_model=None, responses=openapi.answers(403, 404))
+    async def view(
+        match_id: Annotated[str, Path(alias="name", description=NAME)], token: str | None = None
+    ) -> dict[str, Any] | JSONResponse:
         """The seat's view (§2.3) after catching the match up."""
         match = lookup(match_id)
         if isinstance(match, JSONResponse):
@@ -172,7 +196,12 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
                 return _refuse(403, "bad_token")
             return match.view(seat, now)
 
-    @router.post("/api/matches/{match_id}/commands", response_model=None)
+    @router.post(
+        "/api/matches/{match_id}/commands",
+        response_model=None,
+        responses=openapi.answers(403, 404),
+        openapi_extra=openapi.json_body(CommandBody, required=True),
+    )
     async def commands(match_id: str, request: Request) -> dict[str, Any] | JSONResponse:
         """Store one seat's list for the current beat (§2.4); refusals are HTTP 200."""
         match = lookup(match_id)
