@@ -12,13 +12,19 @@ Observation (``Dict`` of ``int32`` arrays), from the fields the rule text publis
   rushWindow or 0]``; missing crates are zeros.
 - ``hatches`` ``(7, 3)``: ``[arm, turns still jammed, open this voyage]``.
 - ``bays`` ``(2, 7)`` 0/1: ``safeBays`` and ``listingBays`` as masks.
-- ``status`` ``(9,)``: ``[phase (0 loading, 1 port, 2 over), voyage, turn - voyageStartTurn,
-  trim, listing, chain, lotsShipped, castOffSafe (-1 null, 0, 1), drawn]``.
+- ``status`` ``(8,)``: ``[phase (0 loading, 1 port, 2 over), voyage, turn - voyageStartTurn,
+  trim, listing, chain, lotsShipped, castOffSafe (-1 null, 0, 1)]``.
 - ``terms`` ``(2, 31)``: ``params`` then ``next``: ``[tolerance, capacity, manifestSize,
   cargoTypes, weightMin, weightMax, quota, wind, queueSize, jamEvery, jamLength, maxJams,
   rushEvery, rushWindow, ballastEvery, squallEvery]`` (a cadence that is off is 0), then 8
   condition flags in the rule text's order (squall, longBoom, shortCrew, heavyLot,
   tightWater, rushSeason, ballastRun, stickyHatches), then 7 ``openBays`` flags.
+
+Fields the rule text does not name (``arms``, ``voyage``, ``chain``, ``lotsShipped``,
+``voyageStartTurn``, ``openBays`` and the terms beyond the named ones; see
+``PROMISED`` in :mod:`sunbot.mirror.keelhold`) may be missing on another server: then
+``arms`` follow the conditions as the text says, ``openBays`` the text's five-then-seven,
+turns into the voyage read -1 and the rest 0. Our own ``drawn`` counter is not used.
 
 The shapes hold up to 8 crates a hatch and 4 in the queue (our server: capacity 6, queue
 3); a server whose terms exceed them is refused with a ``ValueError`` naming the field.
@@ -32,6 +38,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from sunbot.engines.keelhold import arms_for
 from sunbot.engines.keelhold_gen import CONDITIONS
 from sunbot.envs.backends import Action, Observation
 from sunbot.envs.core import EncodedObs, SunbotEnv
@@ -68,10 +75,16 @@ def _cuts(*sizes: int) -> list[slice]:
 
 #: Where each key's values sit in the flat buffer :meth:`KeelholdCodec.encode` fills.
 _HOLD, _QUEUE, _HATCHES, _BAYS, _STATUS, _TERMS = _cuts(
-    HATCHES * MAX_SLOTS * 3, MAX_QUEUE * 3, HATCHES * 3, 2 * HATCHES, 9, 2 * N_TERMS
+    HATCHES * MAX_SLOTS * 3, MAX_QUEUE * 3, HATCHES * 3, 2 * HATCHES, 8, 2 * N_TERMS
 )
 #: Packs the flat buffer (every key's values, in order) as native int32.
 _PACK = struct.Struct(f"={_TERMS.stop}i")
+
+
+def _open_by_rule(voyage: int) -> range:
+    """The hatches the rule text opens: five on voyage 1, all seven after (and when the
+    server does not say which voyage it is)."""
+    return range(1, 6) if voyage == 1 else range(HATCHES)
 
 
 def _terms_row(p: dict[str, Any]) -> list[int]:
@@ -102,7 +115,7 @@ class KeelholdCodec:
                 "queue": gym.spaces.Box(-BIG, BIG, (MAX_QUEUE, 3), i32),
                 "hatches": gym.spaces.Box(-BIG, BIG, (HATCHES, 3), i32),
                 "bays": gym.spaces.MultiBinary((2, HATCHES)),
-                "status": gym.spaces.Box(-BIG, BIG, (9,), i32),
+                "status": gym.spaces.Box(-BIG, BIG, (8,), i32),
                 "terms": gym.spaces.Box(-BIG, BIG, (2, N_TERMS), i32),
             }
         )
@@ -117,7 +130,25 @@ class KeelholdCodec:
         Raises:
             ValueError: a hatch holds more than 8 crates or the queue more than 4.
         """
-        o = observation
+        try:
+            flat = self._flat(observation)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a Keelhold observation: missing or bad {exc}") from None
+        try:
+            arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
+        except struct.error as exc:  # a value beyond int32
+            raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
+        return {
+            "hold": arr[_HOLD].reshape(HATCHES, MAX_SLOTS, 3),
+            "queue": arr[_QUEUE].reshape(MAX_QUEUE, 3),
+            "hatches": arr[_HATCHES].reshape(HATCHES, 3),
+            "bays": arr[_BAYS].astype(np.int8).reshape(2, HATCHES),
+            "status": arr[_STATUS],
+            "terms": arr[_TERMS].reshape(2, N_TERMS),
+        }
+
+    def _flat(self, o: Observation) -> list[int]:
+        """Every key's values in order (the rule text's fields; the others with fallbacks)."""
         turn = int(o["turn"])
         flat: list[int] = []
         add = flat.extend
@@ -142,40 +173,30 @@ class KeelholdCodec:
             add((c["weight"], 1 if cargo is None else 2 + cargo, c.get("rushWindow") or 0))
         add(_EMPTY_QUEUE * (MAX_QUEUE - len(queue)))
         params = o["params"]
-        open_bays = params["openBays"]
+        voyage = o.get("voyage", 0)
+        open_bays = params.get("openBays") or _open_by_rule(voyage)
         jam = o["jammedUntil"]
-        for b, arm in enumerate(o["arms"]):
+        arms = o.get("arms") or arms_for(params.get("conditions") or [])
+        for b, arm in enumerate(arms):
             add((arm, max(0, jam[b] - turn), 1 if b in open_bays else 0))
         safe, listing = o["safeBays"], o["listingBays"]
         add([1 if b in safe else 0 for b in range(HATCHES)])
         add([1 if b in listing else 0 for b in range(HATCHES)])
-        cos = o.get("castOffSafe")
+        cos, start = o.get("castOffSafe"), o.get("voyageStartTurn")
         add(
             (
                 PHASES[o["phase"]],
-                o["voyage"],
-                turn - o["voyageStartTurn"],
+                voyage,
+                -1 if start is None else turn - start,
                 o["trim"],
                 1 if o["listing"] else 0,
-                o["chain"],
-                o["lotsShipped"],
+                o.get("chain", 0),
+                o.get("lotsShipped", 0),
                 -1 if cos is None else int(cos),
-                o.get("drawn", 0),
             )
         )
         add(self._terms(params, o["next"]))
-        try:
-            arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
-        except struct.error as exc:  # a value beyond int32
-            raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
-        return {
-            "hold": arr[_HOLD].reshape(HATCHES, MAX_SLOTS, 3),
-            "queue": arr[_QUEUE].reshape(MAX_QUEUE, 3),
-            "hatches": arr[_HATCHES].reshape(HATCHES, 3),
-            "bays": arr[_BAYS].astype(np.int8).reshape(2, HATCHES),
-            "status": arr[_STATUS],
-            "terms": arr[_TERMS].reshape(2, N_TERMS),
-        }
+        return flat
 
     def _terms(self, params: dict[str, Any], nxt: dict[str, Any]) -> list[int]:
         """``terms`` rows; they change once a voyage (and at a squall), so the last pair

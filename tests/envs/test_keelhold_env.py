@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy")
 import sunbot.envs  # noqa: E402, F401  (registers the ids)
 from sunbot.engines import keelhold  # noqa: E402
 from sunbot.envs.keelhold import KeelholdCodec  # noqa: E402
-from tests.envs.helpers import assert_backends_agree, play  # noqa: E402
+from tests.envs.helpers import assert_backends_agree, assert_same_runs, play  # noqa: E402
 
 
 def first_safe(obs, mask) -> int:
@@ -37,7 +37,7 @@ def test_reset_is_the_engines_init_for_that_seed():
     assert obs["hatches"][:, 2].tolist() == [0, 1, 1, 1, 1, 1, 0]
     assert obs["bays"][0].tolist() == [1 if b in state["safeBays"] else 0 for b in range(7)]
     # status: loading, voyage 1, 0 turns in, trim 0, level, chain 0, 0 lots, castOffSafe null
-    assert obs["status"].tolist() == [0, 1, 0, 0, 0, 0, 0, -1, 3]
+    assert obs["status"].tolist() == [0, 1, 0, 0, 0, 0, 0, -1]
     terms = obs["terms"][0].tolist()
     assert terms[:9] == [6, 6, 3, 3, 1, 3, 4, 0, 3]  # voyage 1: tolerance 6 ... queueSize 3
     env.close()
@@ -52,6 +52,36 @@ def test_the_encoding_never_reads_rng():
     for key in with_rng:
         assert np.array_equal(with_rng[key], without[key])
         assert np.array_equal(with_rng[key], moved[key])
+
+
+UNPROMISED = ("arms", "voyage", "chain", "lotsShipped", "voyageStartTurn", "drawn", "rng")
+
+
+def test_a_server_that_sends_only_the_rule_texts_fields_encodes_the_same_barge():
+    state = keelhold.init(6)
+    for _ in range(30):  # into voyage 2: all hatches open, a chain and lots on the books
+        if state["phase"] == "port":
+            state = keelhold.step(state, {"type": "CAST_OFF"})
+        elif state["phase"] == "loading":
+            state = keelhold.step(state, {"type": "PLACE", "bay": state["safeBays"][0]})
+    assert state["voyage"] == 2
+    bare = {k: v for k, v in state.items() if k not in UNPROMISED}
+    bare["params"] = {k: v for k, v in state["params"].items() if k != "openBays"}
+    codec = KeelholdCodec()
+    full, thin = codec.encode(state), codec.encode(bare)
+    for key in ("hold", "queue", "hatches", "bays"):
+        assert np.array_equal(full[key], thin[key]), key
+    assert thin["status"].tolist() == [
+        *full["status"][:1].tolist(),
+        0,
+        -1,
+        *full["status"][3:5].tolist(),
+        0,
+        0,
+        full["status"][7],
+    ]
+    with pytest.raises(ValueError, match="missing or bad 'safeBays'"):
+        codec.encode({k: v for k, v in state.items() if k != "safeBays"})
 
 
 def test_a_placed_rush_crate_and_ballast_are_encoded():
@@ -110,3 +140,16 @@ def test_engine_and_embedded_server_give_the_same_observations_and_rewards(seed)
 def test_a_bad_server_option_is_one_clear_error():
     with pytest.raises(ValueError, match="embedded"):
         gym.make("sunbot/Keelhold-v0", server="ftp://example")
+
+
+def test_a_server_url_backend_plays_like_the_engine(loopback):
+    # the same app served over real HTTP on loopback: the client's network path
+    engine = gym.make("sunbot/Keelhold-v0", max_voyages=1)
+    served = gym.make("sunbot/Keelhold-v0", max_voyages=1, server=loopback.url)
+    a, _ = play(engine, 12, first_safe)
+    b, info = play(served, 12, first_safe)
+    assert len(a) > 5
+    assert_same_runs(a, b)
+    assert "divergences" not in info
+    engine.close()
+    served.close()
