@@ -272,10 +272,12 @@ class _Needs(BaseModel):
 
 class _Pressure(BaseModel):
     model_config = _STRICT
-    food: int = Field(ge=0, le=4)
-    joy: int = Field(ge=0, le=4)
-    cleanliness: int = Field(ge=0, le=4)
-    energy: int = Field(ge=0, le=4)
+    # a household modifier: ours are 0..4 (a local choice); the rules cap only the total
+    # loss (8), so any modifier up to that is a faithful server's
+    food: int = Field(ge=0, le=8)
+    joy: int = Field(ge=0, le=8)
+    cleanliness: int = Field(ge=0, le=8)
+    energy: int = Field(ge=0, le=8)
 
 
 def _distinct(cares: list[str]) -> list[str]:

@@ -20,6 +20,7 @@ Hooks module protocol (all take and return plain JSON values):
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -192,7 +193,7 @@ class Mirror:
 
     def check_init(self, response: dict[str, Any]) -> list[Divergence]:
         """Check the init answer (raw JSON); returns the divergences found."""
-        state = response.get("state")
+        state = _position(response)
         if not isinstance(state, dict):
             self.unchecked += 1
             return []
@@ -217,14 +218,14 @@ class Mirror:
 
         ``prev`` and ``response`` are raw answers (JSON objects). Returns the divergences.
         """
-        prev_state = prev.get("state")
+        prev_state = _position(prev)
         if not isinstance(prev_state, dict):
             self.unchecked += 1
             return []
         self.responses_checked += 1
         self._note_envelope(response)
         refused = response.get("ok") is False
-        raw_got = response.get("state") if not refused else None
+        raw_got = _position(response) if not refused else None
         got: dict[str, Any] = self._read(raw_got, "state") if isinstance(raw_got, dict) else {}
         try:
             base = self._base(prev_state)
@@ -232,7 +233,8 @@ class Mirror:
         except IllegalAction as exc:
             if refused:
                 legal = self._expected_envelope(base)["legalActions"]
-                return self._record(step, diff(legal, response.get("legalActions"), "legalActions"))
+                found = same_set(legal, response.get("legalActions"), "legalActions")
+                return self._record(step, found)
             note = f"server accepted an action the rules refuse: {exc}"
             self._forget(raw_got, got)
             return self._record(step, [Finding("ok", False, True, note)])
@@ -279,8 +281,38 @@ class Mirror:
                 got = self._read(response["observation"], "observation")
                 out += self._keep(diff(value, got, key))
                 continue
+            if key == "legalActions":
+                out += same_set(value, response.get(key, _MISSING), key)
+                continue
             out += diff(value, response.get(key, _MISSING), key)
         return out
 
 
-__all__ = ["MISSING_FIELD", "UNKNOWN_FIELD", "Divergence", "Finding", "Mirror", "diff"]
+def _position(response: dict[str, Any]) -> Any:
+    """The position an answer shows: its ``state``, or its ``observation`` when a server
+    sends only that and a token (the observation is all a player is promised)."""
+    state = response.get("state")
+    return state if isinstance(state, dict) else response.get("observation")
+
+
+def same_set(expected: list[Any], got: Any, path: str) -> list[Finding]:
+    """``got`` lists exactly the actions of ``expected``, in any order: the rule texts fix
+    which actions are legal, not the order a server lists them in."""
+    if isinstance(got, list) and sorted(map(_key, got)) == sorted(map(_key, expected)):
+        return []
+    return [Finding(path, expected, got, "the legal actions, in any order")]
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+__all__ = [
+    "MISSING_FIELD",
+    "UNKNOWN_FIELD",
+    "Divergence",
+    "Finding",
+    "Mirror",
+    "diff",
+    "same_set",
+]

@@ -36,7 +36,7 @@ from typing import Any
 
 from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
-from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff
+from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff, same_set
 from sunbot.mirror.fields import pattern
 
 #: Summary fields per phase beyond the always-present ones (§4 table).
@@ -64,11 +64,17 @@ def poll_after(status: str, remain_ms: int) -> int:
 
 
 def poll_after_ok(value: Any, remain_ms: Any) -> bool:
-    """What the rule text fixes of ``pollAfterMs``: a wait of whole milliseconds, shorter than
+    """What the rule text fixes of ``pollAfterMs``: a wait in milliseconds, shorter than
     ``remainMs`` whenever the clock is running."""
-    if type(value) is not int or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         return False
-    return not (isinstance(remain_ms, int) and remain_ms > 0 and value >= remain_ms)
+    running = isinstance(remain_ms, int | float) and remain_ms > 0
+    return not (running and value >= remain_ms)
+
+
+def _round_key(value: Any) -> Any:
+    """A round as a dict key: the server's own value (numbers stay numbers)."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict | list) else value
 
 
 def follows(prev: dict[str, Any], summary: dict[str, Any]) -> bool:
@@ -136,18 +142,6 @@ def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def _same_set(expected: list[Any], got: Any, path: str) -> list[Finding]:
-    """``got`` holds exactly the commands of ``expected``, in any order (the rule text fixes
-    which commands are legal, not their order)."""
-    if isinstance(got, list) and sorted(map(_key, got)) == sorted(map(_key, expected)):
-        return []
-    return [Finding(path, expected, got, "the legal commands, in any order")]
-
-
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
-
-
 def _copy(value: Any) -> Any:
     return None if value is None else json.loads(json.dumps(value))
 
@@ -204,19 +198,31 @@ class MatchMirror:
         self.unchecked = 0
         self.divergences: list[Divergence] = []
         self.unknown_fields: set[str] = set()
-        self._stored: dict[int, list[Any]] = {}
-        self._round_of: dict[tuple[int, str], int] = {}
+        self._stored: dict[Any, list[Any]] = {}
+        self._round_of: dict[tuple[int, str], Any] = {}
         self._prev: dict[str, Any] | None = None
         self._out_night: dict[int, int] = {}
 
-    def note_command(self, round_: int, actions: list[Any]) -> None:
-        """Our seat stored ``actions`` for ``round_`` (its first element applies)."""
-        self._stored[round_] = _copy(actions)
+    def note_command(self, round_: Any, actions: list[Any]) -> None:
+        """Our seat stored ``actions`` for ``round_`` (its first element applies; the round
+        is the server's own value, whatever its form)."""
+        self._stored[_round_key(round_)] = _copy(actions)
 
     def check(self, view: dict[str, Any]) -> list[Divergence]:
-        """Check one view (raw JSON, a GET answer or a command success)."""
+        """Check one view (raw JSON, a GET answer or a command success). Never raises: a
+        view that cannot be read is one finding, and the next views are still checked."""
+        try:
+            return self._check(view)
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+            self._prev = None  # the next beat cannot be recomputed from this one
+            note = f"cannot read this view: {type(exc).__name__}: {exc}"
+            out = [Divergence(self.responses_checked, "data", "a readable view", "?", note)]
+            self.divergences.extend(out)
+            return out
+
+    def _check(self, view: dict[str, Any]) -> list[Divergence]:
         data = view.get("data") or {}
-        rnd = int(data.get("round", 0))
+        rnd = _round_key(data.get("round"))
         summary = data.get("summary") or {}
         if isinstance(summary.get("day"), int) and summary.get("phase") in ORDER:
             self._round_of[(summary["day"], summary["phase"])] = rnd
@@ -225,18 +231,20 @@ class MatchMirror:
         self.responses_checked += 1
         found = self._check_view(view)
         prev = self._prev
-        if prev is not None and view["status"] != "starting" and prev["status"] != "starting":
-            before, p_status = prev["data"]["summary"], prev["status"]
+        status = view.get("status")
+        if prev is not None and status != "starting" and prev.get("status") != "starting":
+            before, p_status = prev["data"]["summary"], prev.get("status")
             beat = (summary.get("day"), summary.get("phase"))
-            same = beat == (before.get("day"), before.get("phase")) and view["status"] == p_status
+            same = beat == (before.get("day"), before.get("phase")) and status == p_status
             if not same and p_status == "running":
                 if follows(before, summary):
                     self.beats_checked += 1
                     found += self._check_beat(before, data)
                 else:
                     self.unchecked += 1
-        self._prev = view
-        out = [Divergence(rnd, *f) for f in self._keep(found)]
+        self._prev = view if isinstance(data.get("summary"), dict) else None
+        step = rnd if isinstance(rnd, int) else self.responses_checked
+        out = [Divergence(step, *f) for f in self._keep(found)]
         self.divergences.extend(out)
         return out
 
@@ -255,28 +263,30 @@ class MatchMirror:
 
     def _check_view(self, view: dict[str, Any]) -> list[Finding]:
         out: list[Finding] = []
-        status, remain = view["status"], view["remainMs"]
+        remain = view.get("remainMs")
         if not poll_after_ok(view.get("pollAfterMs"), remain):
             note = "a wait shorter than remainMs while the clock runs"
             out.append(Finding("pollAfterMs", f"0..{remain}", view.get("pollAfterMs"), note))
-        data, s = view["data"], view["data"]["summary"]
-        nxt = view["next"]
-        if status == "done" and nxt is not None:
-            out.append(Finding("next", None, nxt, "next is null when done"))
-        if nxt is not None and nxt.get("rel") == "act" and "pending" in data:
-            out.append(Finding("next.rel", "poll", "act", "a seat with pending cannot act"))
+        data = view.get("data") or {}
+        s = data.get("summary")
+        if not isinstance(s, dict):
+            return out  # a view before the first beat, or a bare answer: nothing to check
         phase = s["phase"]
-        if type(data.get("round")) is not int:
-            out.append(Finding("data.round", "a round number", data.get("round"), "sent back"))
-        out += diff(phase, data["phase"], "data.phase")
+        if data.get("round") is None:
+            out.append(Finding("data.round", "a round", None, "commands send it back"))
+        if "phase" in data:  # our own mirror of summary.phase, not promised
+            out += diff(phase, data["phase"], "data.phase")
         out += diff(s["foods"][s["you"]], s["food"], "data.summary.food")
         out += diff(s["you"] in s["aliveSeats"], s["alive"], "data.summary.alive")
         for seat, f in enumerate(s["foods"]):
             if seat not in s["aliveSeats"] and f != 0:
                 out.append(Finding(f"data.summary.foods[{seat}]", 0.0, f, "a seat that is out"))
-        have = OPTIONAL & set(s)
-        if have != PRESENT.get(phase, have):
-            out.append(Finding("data.summary", sorted(PRESENT[phase]), sorted(have), "§4 table"))
+        have = {k for k in OPTIONAL if s.get(k) not in (None, [], {})}  # empty is absent
+        allowed = PRESENT.get(phase, have)
+        needed = allowed - {"caught", "collided"}  # present only when there is something
+        if not have <= allowed or not needed <= set(k for k in OPTIONAL if k in s):
+            note = "fields that appear as their beat resolves and clear when a day opens"
+            out.append(Finding("data.summary", sorted(allowed), sorted(have), note))
         if phase in ("diary", "done"):
             out += diff(None, s.get("nightCost"), "data.summary.nightCost")
         out += diff([3.0, 1.0], [s["nightCostBase"], s["nightCostIfGuard"]], "data.summary.costs")
@@ -284,7 +294,7 @@ class MatchMirror:
             st = state_from_summary(s)
             if phase == "action":
                 legal = hw.legal_commands(st, s["you"]) or []
-                out += _same_set(legal, data.get("legal"), "data.legal")
+                out += same_set(legal, data.get("legal"), "data.legal")
             else:
                 schema = data.get("schema")
                 example = schema.get("example") if isinstance(schema, dict) else None
@@ -333,7 +343,7 @@ class MatchMirror:
             note = f"not reachable by the rules after {act} from {prev['food']}"
             out.append(Finding("data.summary.food", sorted(options), got["food"], note))
         now_living = [s for s in living if got["foods"][s] > 0]
-        out += diff(now_living, got["aliveSeats"], "data.summary.aliveSeats")
+        out += diff(now_living, sorted(got["aliveSeats"]), "data.summary.aliveSeats")
         went_out = [s for s in living if s not in got["aliveSeats"]]
         for s in went_out:
             self._out_night[s] = day

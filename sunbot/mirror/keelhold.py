@@ -35,7 +35,6 @@ class ReplayDraws:
         queue = got.get("queue")
         self.new_crates: list[Any] = queue[self.offset :] if isinstance(queue, list) else []
         self.drawn = 0
-        self.jammed: tuple[int, int] | None = None
         self.findings: list[Finding] = []
 
     def crate(
@@ -68,20 +67,9 @@ class ReplayDraws:
         return cargo, weight
 
     def jam(self, state: dict[str, Any], candidates: list[int]) -> int | None:
-        now = state["turn"] + 1
-        jams = self.got.get("jammedUntil")
-        hits = [
-            h
-            for h in candidates
-            if isinstance(jams, list) and h < len(jams) and _is_int(jams[h]) and jams[h] > now
-        ]
-        if not hits:
-            note = f"a jam is due: one of hatches {candidates} jammed past turn {now}"
-            self.findings.append(Finding("state.jammedUntil", "a new jam", jams, note))
-            return None
-        assert isinstance(jams, list)
-        self.jammed = (hits[0], jams[hits[0]])  # how long it stays shut is the server's
-        return hits[0]
+        """No jam here: when a hatch jams and for how long is the server's timing (the text
+        gives a cadence, not its phase); :func:`_adopt_jams` checks the server's jams."""
+        return None
 
     def voyage(
         self, state: dict[str, Any], voyage: int, prev_conditions: list[str]
@@ -115,7 +103,7 @@ def _first(exc: ValidationError) -> str:
 #: these are divergences when a server leaves them out. The table with the rule behind each
 #: is in ``docs/rules/keelhold.md``.
 _TERMS: tuple[str, ...] = ("tolerance", "capacity", "manifestSize", "cargoTypes", "jamEvery")
-_TERMS += ("maxJams", "quota", "wind", "rushWindow", "conditions")
+_TERMS += ("maxJams", "quota", "wind", "conditions")
 PROMISED: frozenset[str] = frozenset(
     [
         *("state.seed", "state.turn", "state.phase", "state.cause", "state.trim"),
@@ -171,6 +159,13 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
             s[part] = _complete_terms(s[part], v)
     if "arms" not in s and isinstance(s.get("params"), dict):
         s["arms"] = kh.arms_for(s["params"].get("conditions", []))
+    hold = s.get("hold")
+    hatches = hold if isinstance(hold, list) else []
+    for crates in [s.get("queue"), *hatches]:
+        for c in crates if isinstance(crates, list) else []:
+            if isinstance(c, dict):  # a plain crate may come without its rush fields
+                c.setdefault("rushWindow", None)
+                c.setdefault("due", None)
     return kh.planning_state(s)
 
 
@@ -209,10 +204,53 @@ def expected_after(
     draws = ReplayDraws(prev, got)
     expected = kh.step_with_draws(prev, action, draws)
     _adopt_draws(expected, draws)
+    if action.get("type") == "PLACE":
+        _adopt_jams(prev, expected, got, draws.findings)
+    elif isinstance(got.get("jammedUntil"), list):  # free is free: 0 or a past turn
+        now, theirs = expected["turn"], got["jammedUntil"]
+        expected["jammedUntil"] = [
+            t if _is_int(t) and t <= now and e <= now else e
+            for e, t in zip(expected["jammedUntil"], theirs, strict=False)
+        ] + expected["jammedUntil"][len(theirs) :]
     for key in ("rng", "drawn", "nextCrateId"):  # our counters, not the rules': theirs stand
         if key in got:
             expected[key] = got[key]
+    theirs = got.get("cause")
+    if expected.get("cause") in ("ended", "guard") and isinstance(theirs, str) and theirs:
+        expected["cause"] = theirs  # the text names no cause for END_RUN or the guard
     return expected, draws.findings
+
+
+def _adopt_jams(
+    prev: dict[str, Any], expected: dict[str, Any], got: dict[str, Any], out: list[Finding]
+) -> None:
+    """The server's jams, when the rules allow them: a new jam only on a voyage that has
+    jams, on an open hatch other than the keel that was free, ending after the new turn, with
+    at most ``maxJams`` shut at once; a running jam keeps its end. A value at or below the
+    turn means free (0 or an expired turn: both readings are the rules'). Safety is then
+    recomputed on the hatches as the server shut them."""
+    jams = got.get("jammedUntil")
+    now, p = expected["turn"], expected["params"]
+    if not (isinstance(jams, list) and len(jams) == kh.HATCHES and all(map(_is_int, jams))):
+        return  # the comparison reports it
+    before = prev["jammedUntil"]
+    shut = [h for h in range(kh.HATCHES) if jams[h] > now]
+    for h in shut:
+        if before[h] > prev["turn"] and jams[h] == before[h]:
+            continue  # still shut, as before
+        if not p.get("jamEvery") or h == kh.KEEL or h not in p["openBays"] or before[h] > now:
+            note = "a hatch jams only on voyages with jams, never the keel nor a jammed hatch"
+            out.append(
+                Finding(f"state.jammedUntil[{h}]", expected["jammedUntil"][h], jams[h], note)
+            )
+            return
+    if len(shut) > p["maxJams"]:
+        note = f"at most {p['maxJams']} hatch(es) jammed at once"
+        out.append(Finding("state.jammedUntil", f"<= {p['maxJams']} jams", jams, note))
+        return
+    expected["jammedUntil"] = list(jams)
+    if expected["phase"] != "over":
+        kh.refresh(expected)
 
 
 def _adopt_draws(expected: dict[str, Any], draws: ReplayDraws) -> None:
@@ -226,6 +264,3 @@ def _adopt_draws(expected: dict[str, Any], draws: ReplayDraws) -> None:
             for key in ("id", "rushWindow"):
                 if key in crate:
                     queue[at][key] = crate[key]
-    if draws.jammed is not None:
-        hatch, until = draws.jammed
-        expected["jammedUntil"][hatch] = until

@@ -260,7 +260,7 @@ def expected_after(
     """
     ours = sl.step(prev, action)  # raises IllegalAction when refused
     if action.get("type") != "NEXT_DAY":
-        return ours, []
+        return _their_result(ours, got), []
     old = [c["tile"] for c in prev["cats"]]
     findings = check_room({**got, "day": ours["day"]}, old)
     exp = copy_state(ours)
@@ -280,6 +280,44 @@ def template_states() -> list[dict[str, Any]]:
     return [sl.init(1), copy_state(sl.init(1))]
 
 
-#: Every field but the cursor: the rule text hides nothing else (field table:
-#: ``docs/rules/sunloaf.md``). A server may leave the cursor out.
-PROMISED: frozenset[str] = frozenset(f"state.{k}" for k in _STATE_KEYS if k != "rng")
+#: Fields whose absence is a divergence: what the rule text names or fixes (field table:
+#: ``docs/rules/sunloaf.md``). The cursor, the seed, the dogs' tiles (derived from the
+#: loops) and the band's width are not promised; a server may leave them out.
+PROMISED: frozenset[str] = frozenset(
+    f"state.{k}" for k in _STATE_KEYS if k not in ("rng", "seed", "dogs", "bandWidth")
+)
+
+
+def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
+    """``state`` with what the rules do not promise filled in where a server left it out:
+    the cursor (a placeholder: a new room is always taken from the server's answer), the
+    seed, the dogs on their loops at this turn, the band's two lines, which cat is big (ours:
+    id 3), and the day's dwell, length and multiplier from the day as the text fixes them."""
+    s = dict(state)
+    s.setdefault("rng", 0)
+    s.setdefault("seed", 0)
+    s.setdefault("bandWidth", 2)
+    day = s.get("day")
+    if _is_int(day) and day >= 1:
+        prm = gen.day_params(day)
+        s.setdefault("bandDwell", prm.band_dwell)
+        s.setdefault("turnsInDay", 7 * prm.band_dwell)
+        s.setdefault("mult", gen.mult(day))
+    lay, turn = s.get("layout"), s.get("turn", 0)
+    if "dogs" not in s and isinstance(lay, dict) and _is_int(turn):
+        loops, speed = lay.get("dogLoops") or [], lay.get("dogSpeed") or 1
+        s["dogs"] = [lp[(turn * speed) % len(lp)] for lp in loops if isinstance(lp, list) and lp]
+    if isinstance(s.get("cats"), list):
+        s["cats"] = [
+            {"big": c.get("id") == 3, **c} if isinstance(c, dict) else c for c in s["cats"]
+        ]
+    return s
+
+
+def _their_result(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
+    """The wording of ``result`` is the server's (the text names no results); that the run
+    is over (``phase``) is still checked."""
+    theirs = got.get("result")
+    if expected.get("result") is not None and isinstance(theirs, str) and theirs:
+        expected["result"] = theirs
+    return expected

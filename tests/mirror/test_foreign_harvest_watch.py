@@ -49,7 +49,9 @@ def foreign(events: list[Event]) -> list[Event]:
         if kind == "view":
             data = rec.get("data") or {}
             if isinstance(data.get("round"), int):
-                data["round"] += 1000
+                data["round"] = f"r-{data['round'] + 1000}"  # a round id of its own form
+            data.pop("phase", None)  # our copy of summary.phase: not promised
+            rec.pop("next", None)
             remain = rec.get("remainMs", 0)
             rec["pollAfterMs"] = remain // 3 if remain > 0 else 250
             rec["serverClock"] = "t+1"
@@ -57,10 +59,12 @@ def foreign(events: list[Event]) -> list[Event]:
             if isinstance(summary, dict):
                 summary["lastPublic"] = "~ " + str(summary.get("lastPublic", ""))[::-1]
                 summary["mood"] = "calm"
+                for key in ("caught", "collided"):  # always sent, empty when nothing
+                    summary.setdefault(key, [])
             if isinstance(data.get("legal"), list):
                 data["legal"].reverse()
         elif kind == "command" and isinstance(rec.get("round"), int):
-            rec["round"] += 1000
+            rec["round"] = f"r-{rec['round'] + 1000}"
         out.append((seat, kind, rec))
     return out
 

@@ -101,3 +101,28 @@ def test_safe_greedy_chooses_the_same_without_the_cursor() -> None:
         legal = kh.legal_actions(state)
         assert bot.choose(bare, legal) == bot.choose(obs, legal)
         state = kh.step(state, bot.choose(obs, legal))
+
+
+def test_expired_jams_left_in_the_past_and_legal_actions_in_another_order() -> None:
+    answers = copy.deepcopy(run(7, 150))
+    last = [0] * 7
+    jams_seen = 0
+    for _, answer in answers:
+        for part in (answer["state"], answer["observation"]):
+            jams = part["jammedUntil"]
+            for h in range(7):
+                if jams[h] == 0 and 0 < last[h] <= part["turn"]:
+                    jams[h] = last[h]  # the expired end stays: a reading the rules allow
+        last = list(answer["state"]["jammedUntil"])
+        jams_seen += sum(1 for u in last if u > answer["state"]["turn"])
+        answer["legalActions"].reverse()
+    assert jams_seen > 0
+    assert check(answers).divergences == []
+
+
+def test_a_jam_on_the_keel_is_flagged() -> None:
+    answers = copy.deepcopy(run(7, 150))
+    i = next(i for i, (_, a) in enumerate(answers) if i and a["state"]["phase"] == "loading")
+    for part in (answers[i][1]["state"], answers[i][1]["observation"]):
+        part["jammedUntil"][3] = part["turn"] + 4
+    assert "state.jammedUntil[3]" in {d.path for d in check(answers).divergences}

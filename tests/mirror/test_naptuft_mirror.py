@@ -170,7 +170,7 @@ def test_next_day_adopts_any_well_formed_reveal_but_checks_window_0_and_the_wish
     ("edit", "path"),
     [
         (
-            lambda s: s["forecast"][2]["pressure"].__setitem__("joy", 5),
+            lambda s: s["forecast"][2]["pressure"].__setitem__("joy", 9),
             "state.forecast[2].pressure.joy",
         ),
         (

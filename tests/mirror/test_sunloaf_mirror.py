@@ -380,3 +380,20 @@ def test_opening_that_cannot_be_checked_is_one_finding():
     found = hooks.check_initial({"day": 1})
     assert found and all(f.path.startswith("state") for f in found)
     assert hooks.check_initial({"day": 1, "cats": "x", "layout": 3}) != []
+
+
+def test_a_run_without_what_the_text_does_not_promise_is_checked_to_the_end():
+    answers = copy.deepcopy(honest(sl.init(3), 70, seed=2))
+    assert any(a == NEXT for a, _ in answers)
+    for _, ans in answers:
+        for part in (ans["state"], ans["observation"]):
+            for key in ("rng", "seed", "dogs", "bandWidth"):
+                part.pop(key, None)
+            part["weather"] = "sunny"
+        ans["legalActions"].reverse()
+    m, found = check_run(answers)
+    assert found == [] and m.responses_checked == len(answers)
+    assert m.unknown_fields == {"state.weather", "observation.weather"}
+    answers[-2][1]["state"]["score"] += 1  # a planted wrong award late in the run
+    _, found = check_run(answers)
+    assert [d.path for d in found][:1] == ["state.score"]
