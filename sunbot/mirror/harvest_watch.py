@@ -178,6 +178,52 @@ def own_food_options(
     return found
 
 
+#: One representative of each kind of act (the target does not change what a seat's own
+#: store can become: that depends only on the kind, and on the others' secret acts).
+_ACT_KINDS: tuple[dict[str, Any], ...] = (
+    {"act": "farm"},
+    {"act": "farm_coop", "with": -1},
+    {"act": "guard"},
+    {"act": "steal", "target": -1},
+    {"act": "donate", "to": -1},
+)
+
+
+def seat_food_options(opening: list[int], living: list[int], seat: int) -> set[int]:
+    """Every food (tenths, after the night) ``seat`` can end with, whatever it played:
+    the union of :func:`own_food_options` over the kinds of act it may choose (donate only
+    with at least 1.0 food as the beat opens)."""
+    found: set[int] = set()
+    for act in _ACT_KINDS:
+        if act["act"] == "donate" and opening[seat] < hw.DONATION:
+            continue
+        found |= own_food_options(opening, living, seat, act)
+    return found
+
+
+def _conserves(opening: list[int], living: list[int], final: list[int]) -> bool:
+    """Whether some choice of act kinds explains the total: thefts and donations only move
+    food, so the living seats' stores before the night cost add up to the opening total plus
+    what they produced (2.0 a farm or one-sided coop, 2.5 each in a mutual pair, nothing for
+    guard, theft or donation); then a seat pays 1.0 (guard) or 3.0. A seat still in had its
+    final store plus that cost; a seat that went out had at most its cost left."""
+    kinds: tuple[tuple[int, int, int], ...] = (
+        *((hw.FARM, hw.COST_BASE, 0), (hw.COOP, hw.COST_BASE, 1)),
+        *((0, hw.COST_GUARD, 0), (0, hw.COST_BASE, 0)),
+    )
+    # (produced, lowest and highest pre-cost total, seats in mutual pairs mod 2)
+    reach: set[tuple[int, int, int, int]] = {(0, 0, 0, 0)}
+    for s in living:
+        nxt: set[tuple[int, int, int, int]] = set()
+        for prod_sum, low, high, paired in reach:
+            for prod, cost, pair in kinds:
+                lo, hi = (final[s] + cost, final[s] + cost) if final[s] > 0 else (0, cost)
+                nxt.add((prod_sum + prod, low + lo, high + hi, (paired + pair) % 2))
+        reach = nxt
+    total = sum(opening[s] for s in living)
+    return any(paired == 0 and low <= total + prod <= high for prod, low, high, paired in reach)
+
+
 class MatchMirror:
     """Checks one seat's stream of views; keeps the count and the divergences.
 
@@ -342,6 +388,7 @@ class MatchMirror:
         if prev["alive"] and mine not in options:
             note = f"not reachable by the rules after {act} from {prev['food']}"
             out.append(Finding("data.summary.food", sorted(options), got["food"], note))
+        out += self._check_others(opening, living, got["foods"])
         now_living = [s for s in living if got["foods"][s] > 0]
         out += diff(now_living, sorted(got["aliveSeats"]), "data.summary.aliveSeats")
         went_out = [s for s in living if s not in got["aliveSeats"]]
@@ -366,6 +413,27 @@ class MatchMirror:
         if not isinstance(ranks, list) or len(ranks) != len(got["foods"]):
             return [*out, Finding("data.result.ranks", "one rank per seat", ranks)]
         return out + self._check_ranks(ranks, got["aliveSeats"])
+
+    def _check_others(
+        self, opening: list[int], living: list[int], foods: list[float]
+    ) -> list[Finding]:
+        """Every other living seat's food after the night must be one some act of its own
+        allows (farm, a coop, guard, a theft, a donation), with any donations in and thefts
+        against it the other seats could have made (their acts stay secret), and the total
+        food can change only by what the seats produced less what the night cost them."""
+        out: list[Finding] = []
+        for seat in living:
+            if seat == self.seat:
+                continue
+            allowed = seat_food_options(opening, living, seat)
+            if tenths(foods[seat]) not in allowed:
+                note = f"no act of seat {seat} from {opening[seat] / 10} explains it"
+                path = f"data.summary.foods[{seat}]"
+                out.append(Finding(path, "a reachable store", foods[seat], note))
+        if not _conserves(opening, living, [tenths(f) for f in foods]):
+            note = "food changes only by what the seats produce less the night's cost"
+            out.append(Finding("data.summary.foods", "a total the night allows", foods, note))
+        return out
 
     def _check_ranks(self, ranks: list[int], survivors: list[int]) -> list[Finding]:
         out: list[Finding] = []

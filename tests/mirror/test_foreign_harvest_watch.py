@@ -107,3 +107,16 @@ async def test_a_wrong_food_and_a_pace_past_the_clock_are_flagged() -> None:
     found = {(d.path) for m in check(events).values() for d in m.divergences}
     assert "pollAfterMs" in found
     assert any(p.startswith("data.summary.food") for p in found)
+
+
+async def test_another_seats_food_after_a_night_must_be_explainable() -> None:
+    events = await record_match()
+    views = [i for i, (_, kind, rec) in enumerate(events) if kind == "view"]
+    # the first diary view of some seat: the night has just resolved
+    k = next(i for i in views if events[i][2]["data"].get("summary", {}).get("phase") == "diary")
+    seat, rec = events[k][0], events[k][2]
+    summary = rec["data"]["summary"]
+    other = next(s for s in summary["aliveSeats"] if s != seat)
+    summary["foods"][other] = round(summary["foods"][other] + 0.7, 1)  # food from nowhere
+    found = {(d.path) for d in check(events)[seat].divergences}
+    assert found & {f"data.summary.foods[{other}]", "data.summary.foods"}
