@@ -7,7 +7,6 @@ code path) or on ``--server URL``; ``sunbot serve`` runs the local server with u
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +16,7 @@ from rich.table import Table
 import sunbot
 from sunbot import strategies
 from sunbot.bench.cli import bench_command
+from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_rules import rules_command
 from sunbot.cli_transcripts import export_command, replay_command
@@ -30,17 +30,6 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-
-
-class LogLevel(StrEnum):
-    """uvicorn's log levels."""
-
-    critical = "critical"
-    error = "error"
-    warning = "warning"
-    info = "info"
-    debug = "debug"
-    trace = "trace"
 
 
 @app.command()
@@ -57,7 +46,10 @@ def serve(
             ".decode())'); default: SUNBOT_SERVER_KEYS, else a fresh key.",
         ),
     ] = None,
-    log_level: Annotated[LogLevel, typer.Option(help="uvicorn log level.")] = LogLevel.warning,
+    log_level: Annotated[
+        LogLevel, typer.Option(help="Log level of uvicorn and sunbot on stderr.")
+    ] = LogLevel.warning,
+    verbose: Verbose = 0,
     faults: Annotated[
         str | None,
         typer.Option(
@@ -72,6 +64,7 @@ def serve(
     ] = None,
 ) -> None:
     """Run the local Gameboard-compatible server with uvicorn."""
+    setup_logging(verbose, log_level if log_level is not LogLevel.warning or not verbose else None)
     import uvicorn
 
     from sunbot.server.faults import FaultInjector, FaultPlan
@@ -96,8 +89,9 @@ def serve(
 
 
 @app.command()
-def games() -> None:
+def games(verbose: Verbose = 0, log_level: LogLevelOption = None) -> None:
     """List the games and their strategies (default first)."""
+    setup_logging(verbose, log_level)
     table = Table(title="sunbot games")
     for col in ("slug", "name", "kind", "strategies"):
         table.add_column(col)

@@ -18,9 +18,12 @@ import httpx
 import typer
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.text import Text
 
 from sunbot import strategies, views
 from sunbot.api import run_cap
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
+from sunbot.cli_logging import verbose as verbose_on
 from sunbot.client import GameboardClient, Position
 from sunbot.games import GameInfo, get_game
 from sunbot.html.after_run import after_run, page_after_run
@@ -88,6 +91,17 @@ class StopOnInterrupt:
             signal.signal(signal.SIGINT, self._previous)
 
 
+def show_traceback(text: str | None, transcript: Path | None) -> None:
+    """A failed run's traceback on stderr at ``-v``; otherwise where to find it."""
+    if not text:
+        return
+    if verbose_on():
+        err_console.print(Text(text.rstrip()), soft_wrap=True)
+        return
+    where = f" and in {transcript}'s result line" if transcript else ""
+    err_console.print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)
+
+
 def check_server_url(server: str | None) -> None:
     """Refuse a ``--server`` that is not an absolute http(s) URL (exit 2)."""
     if server is None:
@@ -148,8 +162,11 @@ def play_command(
     html: Annotated[
         Path | None, typer.Option("--html", help="After the run, write its replay page here.")
     ] = None,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
     """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
+    setup_logging(verbose, log_level)
     check_server_url(server)
     if seed is not None and not -(2**63) < seed < 2**63:
         raise fail("--seed must fit in 64 bits")
@@ -327,6 +344,7 @@ def _run(
         err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.ended_by == "error":
+        show_traceback(summary.error_traceback, summary.transcript)
         raise typer.Exit(EXIT_ERROR)
     if summary.ended_by == "strict" or (strict and summary.divergences):
         raise typer.Exit(EXIT_DIVERGED)

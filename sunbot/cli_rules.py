@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_play import check_server_url, console, fail
 from sunbot.client import ClientError, GameboardClient, ServerRefused
 from sunbot.games import get_game
@@ -77,8 +78,11 @@ def rules_command(
         str | None, typer.Option(help="Ask this server (default: the embedded one).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the spec as JSON.")] = False,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
     """Print the rules and action grammar the server serves for GAME (its ``spec``)."""
+    setup_logging(verbose, log_level)
     check_server_url(server)
     try:
         info = get_game(game)

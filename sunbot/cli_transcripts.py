@@ -14,6 +14,7 @@ from rich.rule import Rule
 from rich.table import Table
 
 from sunbot import views
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
@@ -53,8 +54,11 @@ def replay_command(
         Path | None,
         typer.Option("--html", help="Also write a self-contained replay page (HTML) here."),
     ] = None,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
+    setup_logging(verbose, log_level)
     t = _load(file)
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
@@ -159,8 +163,11 @@ def export_command(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing --out file (never the transcript).")
     ] = False,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
     """Turn a transcript into a per-step table (action, score, key state)."""
+    setup_logging(verbose, log_level)
     if out is not None and out.exists():
         same = out.resolve() == file.resolve()
         if same or out.is_dir() or not force:

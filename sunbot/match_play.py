@@ -196,6 +196,7 @@ async def run_match(
         "retries": retries,
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
         "error": error or (errors[0] if errors else None),
+        "errorTraceback": next((r.error_traceback for r in results if r.error_traceback), None),
         "final": redact(rec.latest) if rec.latest else None,
         "mirrorDivergences": rec.divergences,
     }
@@ -277,6 +278,10 @@ def play_match_command(
     _print_summary(console, result, seed, name)
     if path is not None:
         console.print(f"transcript: {path}")
+    if result["endedBy"] == "error":
+        from sunbot.cli_play import show_traceback
+
+        show_traceback(result.get("errorTraceback"), path)
     if result["endedBy"] == "strict" or (strict and result["divergences"]):
         return EXIT_DIVERGED
     return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR

@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -53,7 +54,8 @@ OnPosition = Callable[[Position, int, list[Divergence]], None]
 class RunSummary:
     """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
     ``interrupted`` (the user stopped it; ``--resume`` continues it),
-    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``).
+    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``, and
+    ``error_traceback``, the Python traceback when the error was an exception).
     Match games (Harvest Watch) also fill ``match_id`` and ``ranks`` (1 is best); their
     ``score`` is the number of seats ranked below ours."""
 
@@ -73,6 +75,7 @@ class RunSummary:
     elapsed_s: float = 0.0
     transcript: Path | None = None
     unknown_fields: list[str] = field(default_factory=list)
+    error_traceback: str | None = None
     match_id: str | None = None
     ranks: list[int] | None = None
 
@@ -190,6 +193,7 @@ async def play_run(
         log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"
         summary.error = f"{type(exc).__name__}: {exc}"
+        summary.error_traceback = traceback.format_exc()
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped hard: still resumable
         summary.ended_by = "interrupted"
         raise
@@ -302,5 +306,6 @@ def _result_record(s: RunSummary) -> dict[str, Any]:
         "retries": s.retries,
         "elapsedMs": round(s.elapsed_s * 1000, 1),
         "error": s.error,
+        "errorTraceback": s.error_traceback,
         "unknownFields": s.unknown_fields,
     }

@@ -98,6 +98,11 @@ class ResultRecord(_Record):
     retries: int = 0
     elapsedMs: float = 0
     error: str | None = None
+    errorTraceback: str | None = Field(
+        default=None,
+        description="When the run ended on an exception (a strategy's included): its Python "
+        "traceback, as text.",
+    )
     unknownFields: list[str] = Field(
         default_factory=list,
         description="Path patterns of fields the server sent that the rules do not define "

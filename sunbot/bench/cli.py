@@ -39,6 +39,7 @@ from sunbot.bench.backends import BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import Job, Result
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 
 console = Console()
@@ -160,8 +161,11 @@ def bench_command(
         tuple[str, str] | None,
         typer.Option(metavar="RUN_A RUN_B", help="Show two stored runs side by side."),
     ] = None,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
     """Benchmark strategies on many seeds on the engines (no HTTP); or --compare two runs."""
+    setup_logging(verbose, log_level)
     if compare is not None:
         if game is not None or strategy or resume:
             raise _fail("--compare takes only RUN_A RUN_B (and --out)")
@@ -227,8 +231,11 @@ def bench_command(
     }
     errors = _show(info.slug, label, results, names, out / label, meta)
     if errors:
+        count, first = errors
         err_console.print(
-            f"[yellow]{plural(errors, 'job')} ended on an error (see the 'error' column)"
+            f"[yellow]{plural(count, 'job')} ended on an error and are left out of the score"
+            f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
+            soft_wrap=True,
         )
         raise typer.Exit(EXIT_ERROR)
 
@@ -330,8 +337,9 @@ def _show(
     names: list[str],
     where: Path,
     meta: dict[str, str],
-) -> int:
-    """Print the tables, write the CSV and the report; returns the jobs that errored."""
+) -> tuple[int, str] | None:
+    """Print the tables, write the CSV and the report; returns how many jobs errored and
+    the first error (``strategy seed N: message``), or ``None``."""
     from sunbot.bench.report import analyse, paired_table, summary_table, write_report
 
     analysis = analyse(game, results, names)
@@ -349,7 +357,9 @@ def _show(
             EXIT_ERROR,
         ) from None
     console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
-    return sum(s.errors for s in analysis.strategies)
+    count = sum(s.errors for s in analysis.strategies)
+    first = next((f"{s.name} {s.first_error}" for s in analysis.strategies if s.first_error), "")
+    return (count, first) if count else None
 
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:

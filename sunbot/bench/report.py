@@ -38,6 +38,10 @@ from sunbot.bench.jobs import Result
 class StrategyStats:
     """One strategy's rows and their statistics.
 
+    ``results`` are the rows that ended without an error: every statistic (score, progress,
+    wins, the paired comparisons) is theirs alone. Errored jobs are only counted
+    (``errors``); ``first_error`` is the lowest seed's error message.
+
     Match games: ``wins`` counts rank-1 finishes (sole wins and draws, spec §3.9; the
     project's Harvest Watch figures use the same rate) with its Wilson interval, ``sole``
     the sole wins, ``draws`` the shared rank 1s.
@@ -55,6 +59,7 @@ class StrategyStats:
     wins: stats.WinRate | None = None
     sole: int = 0
     draws: int = 0
+    first_error: str | None = None
 
 
 @dataclass
@@ -75,7 +80,9 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
     horizon = max((r.progress for r in results), default=0)
     field_name = results[0].progress_field if results else "day"
     out: list[StrategyStats] = []
-    for name, rows in by_name.items():
+    for name, every in by_name.items():
+        rows = [r for r in every if r.ended_by != "error"]  # an errored job has no score
+        errored = [r for r in every if r.ended_by == "error"]
         p50 = [r.decision_p50_ms for r in rows if r.decision_p50_ms is not None]
         p95 = [r.decision_p95_ms for r in rows if r.decision_p95_ms is not None]
         s = StrategyStats(
@@ -84,7 +91,8 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
             score=stats.summarize([r.score for r in rows]),
             progress=stats.summarize([r.progress for r in rows]),
             survival=stats.survival([r.progress for r in rows], horizon),
-            errors=sum(r.ended_by == "error" for r in rows),
+            errors=len(errored),
+            first_error=_first_error(errored),
             capped=sum(r.ended_by == "cap" for r in rows),
             decision_p50_ms=float(np.median(p50)) if p50 else math.nan,
             decision_p95_ms=float(np.median(p95)) if p95 else math.nan,
@@ -99,6 +107,14 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
         for a, b in itertools.combinations(out, 2)
     ]
     return Analysis(game, field_name, out, pairs)
+
+
+def _first_error(rows: Sequence[Result]) -> str | None:
+    """``seed N: error`` of the lowest-seeded errored row, or ``None``."""
+    if not rows:
+        return None
+    first = min(rows, key=lambda r: r.seed)
+    return f"seed {first.seed}: {first.error}"
 
 
 def _scores(rows: Sequence[Result]) -> dict[int, float]:

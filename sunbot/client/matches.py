@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import traceback
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -269,6 +270,7 @@ class SeatResult:
     polls: int = 0
     clamped_polls: int = 0
     error: str | None = None
+    error_traceback: str | None = None
 
 
 async def _poll(
@@ -363,6 +365,7 @@ async def play_seat(
         raise RuntimeError(f"no end of the match after {MAX_SEAT_REQUESTS} requests")
     except Exception as exc:  # one seat's failure must not stop its siblings
         res.error = f"{type(exc).__name__}: {exc}"
+        res.error_traceback = traceback.format_exc()
         last = res.last.get("data") if res.last else None
         _notify_end(strategy, last, res)
         return res

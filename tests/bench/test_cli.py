@@ -182,7 +182,9 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
     monkeypatch.setattr(bench_cli, "run_jobs", _inline)
     res = bench("keelhold", "-s", "crash", "--seeds", "1-2", "--out", str(tmp_path))
     assert res.exit_code == 1
-    assert "2 jobs ended on an error" in res.output
+    out = " ".join(res.output.split())
+    assert "2 jobs ended on an error and are left out of the score statistics" in out
+    assert "first: crash seed 1: " in out
 
 
 @pytest.mark.parametrize(

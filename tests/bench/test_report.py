@@ -125,3 +125,18 @@ def test_tables_show_names_and_labels_verbatim_not_as_rich_markup():
     assert "run [ray]x" in render(summary_table(a, "run [ray]x"))
     text = render(compare_table("[ray]a", a, "[i]b", a))
     assert "[ray]a (A) vs [i]b (B)" in text and "│ [bold]s[/] " in text
+
+
+def test_errored_jobs_are_counted_not_averaged_in():
+    ok = rows("a", [100, 300], [2, 4])
+    bad = [
+        replace(BASE, strategy="a", seed=9, score=0, ended_by="error", error="KeyError: 'x'"),
+        replace(BASE, strategy="a", seed=7, score=0, ended_by="error", error="ValueError: y"),
+    ]
+    other = rows("b", [50, 50], [1, 1])
+    (a, b) = analyse("keelhold", [*ok, *bad, *other], ["a", "b"]).strategies
+    assert (a.score.n, a.score.mean, a.progress.median) == (2, 200, 3)  # not (0+0+100+300)/4
+    assert (a.errors, a.first_error) == (2, "seed 7: ValueError: y")
+    assert (b.errors, b.first_error) == (0, None)
+    (_, _, paired) = analyse("keelhold", [*ok, *bad, *other], ["a", "b"]).pairs[0]
+    assert paired.n == 2  # seeds 1 and 2 only

@@ -1,0 +1,74 @@
+"""``-v/--verbose`` and ``--log-level`` for every ``sunbot`` command, in one place.
+
+Logs go to standard error through rich (never into an output file on stdout). Default
+level: ``warning``. ``-v``: ``info`` (and a failed strategy's traceback in the terminal),
+``-vv``: ``debug``; ``--log-level`` names the level outright and wins over ``-v``.
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+
+
+class LogLevel(StrEnum):
+    """Log levels (uvicorn's names; ``trace`` is ``debug`` for sunbot's own loggers)."""
+
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+    trace = "trace"
+
+
+Verbose = Annotated[
+    int,
+    typer.Option(
+        "--verbose",
+        "-v",
+        count=True,
+        help="More output on stderr: -v info and strategy tracebacks, -vv debug.",
+    ),
+]
+LogLevelOption = Annotated[
+    LogLevel | None,
+    typer.Option("--log-level", help="Log level on stderr (default warning; wins over -v)."),
+]
+
+_HANDLER_NAME = "sunbot-cli"
+
+
+def level_of(verbose: int, log_level: LogLevel | str | None) -> int:
+    """The ``logging`` level for ``-v`` counted ``verbose`` times and ``--log-level``."""
+    if log_level is not None:
+        name = str(log_level).upper()
+        return logging.DEBUG if name == "TRACE" else logging.getLevelNamesMapping()[name]
+    return {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
+
+
+def setup_logging(verbose: int = 0, log_level: LogLevel | str | None = None) -> int:
+    """Send the ``sunbot`` loggers to standard error at the chosen level; returns it.
+
+    Calling it again (another command in the same process, a test) replaces the handler.
+    """
+    level = level_of(verbose, log_level)
+    root = logging.getLogger("sunbot")
+    for handler in list(root.handlers):
+        if handler.get_name() == _HANDLER_NAME:
+            root.removeHandler(handler)
+    handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
+    handler.set_name(_HANDLER_NAME)
+    root.addHandler(handler)
+    root.setLevel(level)
+    return level
+
+
+def verbose() -> bool:
+    """True when ``info`` messages are shown (``-v`` or a lower ``--log-level``)."""
+    return logging.getLogger("sunbot").isEnabledFor(logging.INFO)
