@@ -61,7 +61,8 @@ def test_levels():
     assert setup_logging(1) == logging.INFO and logging.getLogger("sunbot.x").isEnabledFor(20)
     setup_logging()
     assert not logging.getLogger("sunbot.x").isEnabledFor(logging.INFO)
-    assert len([h for h in logging.getLogger("sunbot").handlers if h.get_name()]) == 1
+    named = [h for h in logging.getLogger("sunbot").handlers if h.get_name() == "sunbot-cli"]
+    assert len(named) == 1  # replaced, not stacked
 
 
 def test_every_command_takes_v_and_log_level(tmp_path):
