@@ -53,7 +53,8 @@ def test_cli_play_seed7_max_days_10_has_no_divergence(tmp_path, monkeypatch):
     assert days == list(range(2, 11))
     kinds = {s["action"]["type"] for s in t.steps}
     assert {"MOVE", "NEXT_DAY", "END_RUN"} <= kinds
-    assert t.result["score"] == final["score"] > 0
+    # the budget is counted in search nodes, so the run is the same on any machine and load
+    assert t.result["score"] == final["score"] == 111_622 and t.result["steps"] == 167
     assert "divergences" in res.output and "day" in res.output
 
 
