@@ -17,7 +17,9 @@ from sunbot.client.matches import seat_score
 from sunbot.engines import harvest_watch as hw
 from sunbot.observations.harvest_watch import ballots, legal_actions
 from sunbot.server import TokenCodec, create_app
+from sunbot.server.clock import FakeClock
 from sunbot.server.match_state import seat_data
+from tests.client.test_match_loop import fake_sleep
 
 
 def _at(phase: str) -> dict[str, Any]:
@@ -86,12 +88,15 @@ class FirstLegal:
 
 async def test_a_two_argument_bot_plays_a_served_match_without_refusals():
     FirstLegal.ended.clear()
-    transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+    clock = FakeClock()  # a fake clock: a busy machine must not make the seats late
+    transport = httpx.ASGITransport(app=create_app(TokenCodec(), clock=clock))
     beats = {"speech": 200, "vote": 200, "action": 200, "diary": 200}
     async with MatchClient(transport=transport) as mc:
         mid, tickets = await mc.create("harvest-watch", seats=2, seed=5, beat_ms=beats, start_ms=0)
         players = [(t, FirstLegal(random.Random(i))) for i, t in enumerate(tickets)]
-        results = await play_match(mc, mid, players)  # type: ignore[arg-type]
+        results = await play_match(  # type: ignore[arg-type]
+            mc, mid, players, sleep=fake_sleep(clock, [])
+        )
     for r in results:
         assert r.error is None and r.ranks is not None
         assert sum(r.refusals.values()) == 0
