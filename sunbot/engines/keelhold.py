@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from sunbot.engines import IllegalAction
-from sunbot.engines.keelhold_gen import RNG_DRAWS, Draws, draw_voyage, params_for
+from sunbot.engines.keelhold_gen import RNG_DRAWS, Draws, params_for
 from sunbot.engines.rng import MASK32
 
 SLUG = "keelhold"
@@ -264,11 +264,21 @@ def init(seed: int) -> State:
 
     Voyage 1's terms, the shown ``next`` (voyage 2, drawn), then ``queueSize`` crates.
     """
-    params = params_for(1, [], 0)
-    cursor, nxt = draw_voyage(int(seed) & MASK32, 2, [])
+    return init_with_draws(seed, RNG_DRAWS, params_for(1, [], 0), [int(seed) & MASK32])
+
+
+def init_with_draws(seed: int, draws: Draws, first: dict[str, Any], rng: Any) -> State:
+    """:func:`init` with another generation: voyage 1's terms ``first`` (a ``params``
+    object), the draws from ``draws`` (``next``, then the opening crates, in that order) and
+    ``rng`` as the starting cursor (whatever ``draws`` keeps there; ``None`` for none).
+
+    Another Gameboard server's local choices plug in here (``sunbot.testing.otherserver``);
+    the rules applied to the result are the same.
+    """
+    params = _clone_params(first)
     s: State = {
         "seed": int(seed),
-        "rng": [cursor],
+        "rng": rng,
         "voyage": 1,
         "turn": 0,
         "voyageStartTurn": 0,
@@ -284,15 +294,16 @@ def init(seed: int) -> State:
         "jammedUntil": [0] * HATCHES,
         "queue": [],
         "params": params,
-        "next": nxt,
+        "next": None,
         "safeBays": [],
         "listingBays": [],
         "castOffSafe": None,
         "nextCrateId": 1,
         "drawn": 0,
     }
+    s["next"] = draws.voyage(s, 2, params["conditions"])
     while len(s["queue"]) < params["queueSize"]:
-        s["queue"].append(_draw_crate(s, RNG_DRAWS))
+        s["queue"].append(_draw_crate(s, draws))
     s["trim"] = compute_trim(s)
     s["listing"] = abs(s["trim"]) > params["tolerance"]
     refresh(s)

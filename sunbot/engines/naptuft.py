@@ -10,6 +10,7 @@ resolver serves a player who sees only the observation (:func:`step_observation`
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
@@ -38,6 +39,8 @@ HIDDEN: tuple[str, ...] = ("seed", "cursor", "version")
 
 State = dict[str, Any]
 Action = dict[str, Any]
+#: A deck: ``deck(seed, k)`` is descriptor ``k`` (``{wish, pressure}``) of ``seed`` (§4).
+Deck = Callable[[int, int], dict[str, Any]]
 
 END_RUN: Action = {"type": "end-run"}
 NEXT_DAY: Action = {"type": "next-day"}
@@ -81,17 +84,23 @@ def loss(pressure: int) -> int:
 
 def init(seed: int) -> State:
     """Opening state of ``seed`` (§3 "Initial state"): observation keys then hidden ones."""
-    forecast = [descriptor(seed, k) for k in range(WINDOWS_PER_DAY)]
+    return init_with(seed, descriptor, INITIAL_NEED)
+
+
+def init_with(seed: int, deck: Deck, initial_need: int) -> State:
+    """:func:`init` with another server's deck (``deck(seed, k)`` gives descriptor ``k``)
+    and starting need value (both local choices, §3 and §4)."""
+    forecast = [deck(seed, k) for k in range(WINDOWS_PER_DAY)]
     return {
         "day": 1,
         "moment": 0,
         "window": 0,
         "phase": "care",
-        "needs": dict.fromkeys(NEEDS, INITIAL_NEED),
+        "needs": dict.fromkeys(NEEDS, initial_need),
         "wish": {"actions": list(forecast[0]["wish"]), "progress": 0},
         "wishStreak": 0,
         "forecast": forecast,
-        "nextWindow": descriptor(seed, WINDOWS_PER_DAY),
+        "nextWindow": deck(seed, WINDOWS_PER_DAY),
         "lastCare": None,
         "score": 0,
         "result": None,
@@ -196,13 +205,22 @@ def step(state: State, action: Action) -> State:
     Raises:
         IllegalAction: refused (§6.1); the message is ``"<code>: <sentence>"``.
     """
+    return step_with(state, action, descriptor)
+
+
+def step_with(state: State, action: Action, deck: Deck) -> State:
+    """:func:`step` with another server's deck (``deck(seed, k)``, a local choice).
+
+    Raises:
+        IllegalAction: refused (§6.1); the message is ``"<code>: <sentence>"``.
+    """
     reason = refusal(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     fresh = None
     if action["type"] == "next-day":
         base = WINDOWS_PER_DAY * state["day"]  # the new day's first deck index
-        fresh = [descriptor(state["seed"], base + i) for i in range(WINDOWS_PER_DAY + 1)]
+        fresh = [deck(state["seed"], base + i) for i in range(WINDOWS_PER_DAY + 1)]
     new = _resolve(state, action, fresh)
     new["cursor"] = WINDOWS_PER_DAY * (new["day"] - 1) + new["window"]
     return new

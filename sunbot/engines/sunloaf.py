@@ -246,9 +246,9 @@ def _doze_stops(s: dict[str, Any], t: int) -> bool:
     return (t in lay["cloudTurns"]) != (n in lay["cloudTurns"])
 
 
-def _start_day(s: dict[str, Any], day: int) -> None:
+def _start_day(s: dict[str, Any], day: int, generation: gen.Generation) -> None:
     """NEXT_DAY steps 1-5 (§8) in place: day fields, settled 0, room (§9), dogs, par, quota."""
-    prm = gen.day_params(day)
+    prm = generation.day_params(day)
     s.update(
         day=day,
         mult=gen.mult(day),
@@ -258,23 +258,40 @@ def _start_day(s: dict[str, Any], day: int) -> None:
     )
     for cat in s["cats"]:
         cat["settled"] = 0
-    gen.generate_room(s)
+    generation.generate_room(s)
     s.update(turn=0, dayCosyRaw=0, phase="day", dayQuota=0)
     s["dogs"] = [loop[0] for loop in s["layout"]["dogLoops"]]
-    s["dayPar"] = gen.day_par(s)
+    s["dayPar"] = generation.day_par(s)
     s["dayQuota"] = gen.quota(s["dayPar"], day)
 
 
 def init(seed: int = 0) -> dict[str, Any]:
     """Opening state for ``seed`` (§8 init): cursor ``seed & 0xFFFFFFFF``, then day 1 is built."""
+    return init_with(seed, gen.LOCAL, seed & 0xFFFFFFFF)
+
+
+def init_with(seed: int, generation: gen.Generation, rng: Any) -> dict[str, Any]:
+    """:func:`init` with another server's local choices (``generation``) and starting
+    cursor ``rng`` (whatever ``generation`` keeps there)."""
     s: dict[str, Any] = dict.fromkeys(_KEYS)
-    s.update(seed=seed, rng=seed & 0xFFFFFFFF, score=0, chain=0, cats=[], result=None)
-    _start_day(s, 1)
+    s.update(seed=seed, rng=rng, score=0, chain=0, cats=[], result=None)
+    _start_day(s, 1, generation)
     return s
 
 
 def step(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """Next state after ``action`` (§6-§8); the input is never mutated.
+
+    Raises:
+        IllegalAction: the action is malformed or not legal now; nothing changes.
+    """
+    return step_with(state, action, gen.LOCAL)
+
+
+def step_with(
+    state: dict[str, Any], action: dict[str, Any], generation: gen.Generation
+) -> dict[str, Any]:
+    """:func:`step` with another server's local choices for the next day (``generation``).
 
     Raises:
         IllegalAction: the action is malformed or not legal now; nothing changes.
@@ -285,7 +302,7 @@ def step(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         s["result"] = "win" if s["phase"] == "sunset" else "goodGame"
         s["phase"] = "over"
     elif kind == "NEXT_DAY":
-        _start_day(s, s["day"] + 1)
+        _start_day(s, s["day"] + 1, generation)
     elif kind == "MOVE":
         _resolve_turn(s, action["cat"], action["tile"])
     elif kind == "REST":

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.rng import rand_int
@@ -170,3 +170,41 @@ def day_par(state: dict[str, Any]) -> int:
     """``dayPar`` of §10 for a day-start state: the reference policy's raw cosy, chain 0."""
     ctx, fs = fast.to_fast(state)
     return fast.fast_day_par(ctx, fs)
+
+
+class Generation(Protocol):
+    """A server's local choices for a new day (§4 ramp, §9 room, §10 par).
+
+    The rules engine asks this object, so another Gameboard server's choices plug into the
+    same rules (:func:`sunbot.engines.sunloaf.init_with`); :data:`LOCAL` is ours. Only the
+    ramp columns the rule text leaves open may differ: ``band_dwell``, ``dog_speed``,
+    ``lattice``, the dog count and the double serves are the text's.
+    """
+
+    def day_params(self, day: int) -> DayParams:
+        """The ramp row of ``day``."""
+        ...
+
+    def generate_room(self, state: dict[str, Any]) -> None:
+        """Build ``layout``, ``bowls``, the joining cats (and the cursor) in place."""
+        ...
+
+    def day_par(self, state: dict[str, Any]) -> int:
+        """``dayPar`` of a day-start state."""
+        ...
+
+
+class LocalGeneration:
+    """Our own choices: :func:`day_params`, :func:`generate_room`, :func:`day_par`."""
+
+    def day_params(self, day: int) -> DayParams:
+        return day_params(day)
+
+    def generate_room(self, state: dict[str, Any]) -> None:
+        generate_room(state)
+
+    def day_par(self, state: dict[str, Any]) -> int:
+        return day_par(state)
+
+
+LOCAL = LocalGeneration()

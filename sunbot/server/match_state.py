@@ -19,6 +19,7 @@ import hmac
 import json
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -45,6 +46,10 @@ SWEEP_EVERY_MS = 1_000
 MAX_OPEN_MATCHES = 1_000
 
 Command = dict[str, Any]
+#: A house-bot policy: ``(state, seat, memory, rng, house_seats=...) -> command`` (§2.7);
+#: ours is :func:`sunbot.engines.harvest_watch.house_command`. Another server's bots (a
+#: local choice) plug in through :meth:`Match.create`.
+HousePolicy = Callable[..., Command]
 
 
 def beat_key(phase: str) -> str:
@@ -124,6 +129,7 @@ class Match:
     resolutions: int = 0
     finished_at: int | None = None
     tokens: dict[int, str] = field(default_factory=dict, repr=False)
+    house_policy: HousePolicy = field(default=hw.house_command, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @classmethod
@@ -135,13 +141,14 @@ class Match:
         beat_ms: dict[str, int],
         start_ms: int,
         now: int,
+        house_policy: HousePolicy = hw.house_command,
     ) -> tuple[Match, list[tuple[int, str]]]:
         """A new match and the caller's ``(seat, token)`` pairs, sorted by seat (§2.1).
 
         The caller's ``seats`` are drawn from 0-5 with the match RNG
         (``random.Random(seed)``; a random seed when ``None``), which the house bots then
         keep using. With ``start_ms == 0`` house bots fill the free seats and the match
-        starts before this returns.
+        starts before this returns. ``house_policy`` plays the house seats.
         """
         if seed is None:
             seed = secrets.randbelow(2**31)
@@ -154,6 +161,7 @@ class Match:
             rng=rng,
             state=hw.init(seed, SEATS),
             start_at=now + start_ms,
+            house_policy=house_policy,
         )
         out = [(s, match._issue(s)) for s in taken]
         match.catch_up(now)
@@ -215,7 +223,7 @@ class Match:
         self.stored = {}
         for seat in self.house:  # ascending: the order of the match RNG draws
             if self.state["alive"][seat]:
-                cmd = hw.house_command(
+                cmd = self.house_policy(
                     self.state, seat, self.memory[seat], self.rng, house_seats=self.house
                 )
                 self.stored[seat] = [cmd]
