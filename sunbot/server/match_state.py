@@ -50,6 +50,9 @@ Command = dict[str, Any]
 #: ours is :func:`sunbot.engines.harvest_watch.house_command`. Another server's bots (a
 #: local choice) plug in through :meth:`Match.create`.
 HousePolicy = Callable[..., Command]
+#: How a beat resolves: ``(state, commands) -> state``; ours is
+#: :func:`sunbot.engines.harvest_watch.resolve_beat` (tests plant rule bugs through it).
+Resolver = Callable[[dict[str, Any], dict[int, list[Any]]], dict[str, Any]]
 
 
 def beat_key(phase: str) -> str:
@@ -130,6 +133,7 @@ class Match:
     finished_at: int | None = None
     tokens: dict[int, str] = field(default_factory=dict, repr=False)
     house_policy: HousePolicy = field(default=hw.house_command, repr=False)
+    resolver: Resolver = field(default=hw.resolve_beat, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @classmethod
@@ -142,13 +146,15 @@ class Match:
         start_ms: int,
         now: int,
         house_policy: HousePolicy = hw.house_command,
+        resolver: Resolver = hw.resolve_beat,
     ) -> tuple[Match, list[tuple[int, str]]]:
         """A new match and the caller's ``(seat, token)`` pairs, sorted by seat (§2.1).
 
         The caller's ``seats`` are drawn from 0-5 with the match RNG
         (``random.Random(seed)``; a random seed when ``None``), which the house bots then
         keep using. With ``start_ms == 0`` house bots fill the free seats and the match
-        starts before this returns. ``house_policy`` plays the house seats.
+        starts before this returns. ``house_policy`` plays the house seats and
+        ``resolver`` resolves each beat (both default to the rules engine's).
         """
         if seed is None:
             seed = secrets.randbelow(2**31)
@@ -162,6 +168,7 @@ class Match:
             state=hw.init(seed, SEATS),
             start_at=now + start_ms,
             house_policy=house_policy,
+            resolver=resolver,
         )
         out = [(s, match._issue(s)) for s in taken]
         match.catch_up(now)
@@ -238,7 +245,7 @@ class Match:
             self._resolve(at)
 
     def _resolve(self, at: int) -> None:
-        self.state = hw.resolve_beat(self.state, self.stored)
+        self.state = self.resolver(self.state, self.stored)
         self.resolutions += 1
         self.stored = {}
         if self.state["status"] == "done":

@@ -1,0 +1,1 @@
+"""Tools for testing sunbot against servers other than its own (``otherserver``)."""
