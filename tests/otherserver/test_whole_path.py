@@ -16,7 +16,6 @@ from tests.otherserver.conftest import CAPS, other_server, play, records, runner
 
 from sunbot.cli import app  # isort: skip
 
-GAP_RNG = "issue 11: the default strategy steps the engine on the observation and needs `rng`"
 GAP_FIELDS = "issue 11: unknown fields and local choices are reported as divergences"
 GAP_SUNLOAF = "issue 11: the planner and the mirror need `rng`; local choices are flagged"
 GAP_REPLAY = (
@@ -40,7 +39,7 @@ def _clean(path: Path) -> dict:
     return result
 
 
-@pytest.mark.parametrize("game", _games(keelhold=GAP_RNG, sunloaf=GAP_SUNLOAF, naptuft=GAP_FIELDS))
+@pytest.mark.parametrize("game", _games(keelhold=None, sunloaf=GAP_SUNLOAF, naptuft=GAP_FIELDS))
 def test_play_ends_with_zero_divergences(tmp_path, game):
     path = tmp_path / "run.jsonl"
     with other_server() as (srv, _):
@@ -50,9 +49,7 @@ def test_play_ends_with_zero_divergences(tmp_path, game):
     assert result["retries"] > 0  # the throttle's 429s were met and retried
 
 
-@pytest.mark.parametrize(
-    "game", _games(keelhold=GAP_REPLAY, sunloaf=GAP_REPLAY, naptuft=GAP_REPLAY)
-)
+@pytest.mark.parametrize("game", _games(keelhold=None, sunloaf=GAP_REPLAY, naptuft=GAP_REPLAY))
 def test_random_policy_run_replays_strictly(tmp_path, game):
     path = tmp_path / "run.jsonl"
     with other_server() as (srv, _):
@@ -63,9 +60,7 @@ def test_random_policy_run_replays_strictly(tmp_path, game):
     assert again.exit_code == 0, again.output
 
 
-@pytest.mark.parametrize(
-    "game", _games(keelhold=GAP_FIELDS, sunloaf=GAP_FIELDS, naptuft=GAP_FIELDS)
-)
+@pytest.mark.parametrize("game", _games(keelhold=None, sunloaf=GAP_FIELDS, naptuft=GAP_FIELDS))
 def test_cut_run_resumes_to_the_same_end(tmp_path, game):
     whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
     with other_server() as (srv, _):
