@@ -109,8 +109,8 @@ def _acts(after: State) -> dict[int, dict[str, Any]]:
 def _guard_cost(before: State, after: State) -> bool:
     hit = False
     for seat, act in _acts(after).items():
-        if act == {"act": "guard"} and after["alive"][seat] and after["food"][seat] > 10:
-            after["food"][seat] -= 10
+        if act == {"act": "guard"} and after["alive"][seat] and after["food"][seat] > 5:
+            after["food"][seat] -= 5
             hit = True
     return hit
 
@@ -168,11 +168,11 @@ BUGS: dict[str, Bug] = {
         Bug(
             "hw-guard-cost",
             "harvest-watch",
-            "foods",
-            "a guard's night costs 2.0, not 1.0",
+            "food",
+            "a guard's night costs 1.5, not 1.0",
             _guard_cost,
         ),
-        Bug("hw-farm", "harvest-watch", "foods", "farm adds 1.5, not 2.0", _farm),
+        Bug("hw-farm", "harvest-watch", "food", "farm adds 1.5, not 2.0", _farm),
         Bug(
             "hw-fine-share",
             "harvest-watch",
