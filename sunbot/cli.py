@@ -21,6 +21,7 @@ from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_rules import rules_command
 from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.games import available
+from sunbot.probe import probe_command
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 
@@ -105,6 +106,7 @@ app.command("rules")(rules_command)
 app.command("replay")(replay_command)
 app.command("export")(export_command)
 app.command("bench")(bench_command)
+app.command("probe")(probe_command)
 
 
 def _version(value: bool) -> None:

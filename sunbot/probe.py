@@ -1,0 +1,291 @@
+"""``sunbot probe URL``: what to run first against a Gameboard server we did not write.
+
+It reads ``/api/games``, starts each of our single-player games with a seed, plays a few
+legal steps and reports, per game: the fields our strategies and mirror read that the
+server does not send, the fields it sends that we do not know (ignored, but listed), how
+its action grammar (``spec``) differs from ours (:mod:`sunbot.probe_grammar`), how it
+carries a position (``stateToken`` or the ``{state}`` form) and the rate-limit headers and
+429s met. For Harvest Watch it creates a one-seat match (unless ``--no-match``) and reads
+one view, else it reports the routes the index lists. Exit 0 when every game can be
+played, 1 otherwise, 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sunbot.client import (
+    ClientError,
+    GameboardClient,
+    MatchClient,
+    Position,
+    Rejected,
+    RetryPolicy,
+)
+from sunbot.games import GameInfo, available
+from sunbot.probe_grammar import GrammarDiff, compare
+
+#: Envelope fields of the protocol (``shared/spec/README.md``).
+ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
+#: Seat-summary fields the rule text of Harvest Watch promises on every beat.
+SUMMARY = ("you", "day", "phase", "food", "foods", "alive", "aliveSeats", "lastPublic")
+#: Actions that end a run: the probe never sends them.
+ENDING = ("END_RUN", "end-run")
+#: Header names (lower case) that tell of rate limits.
+RATE_HEADERS = ("retry-after", "ratelimit", "x-ratelimit", "x-rate-limit")
+
+
+@dataclass
+class GameReport:
+    """One game's compatibility (see the module doc); ``playable`` decides the exit code."""
+
+    slug: str
+    listed: bool = False
+    playable: bool = False
+    carry: str | None = None
+    steps: int = 0
+    missing: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    grammar: GrammarDiff | None = None
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+class Recorder(httpx.AsyncBaseTransport):
+    """A transport that counts 429s and keeps the rate-limit headers it sees."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.throttled = 0
+        self.headers: dict[str, str] = {}
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        resp = await self.inner.handle_async_request(request)
+        if resp.status_code == 429:
+            self.throttled += 1
+        for name, value in resp.headers.items():
+            if name.lower().startswith(RATE_HEADERS):
+                self.headers[name.lower()] = value
+        return resp
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _needed(game: GameInfo, seed: int) -> tuple[set[str], set[str]]:
+    """The state and observation fields our engine gives (what strategies and the mirror
+    read), without our own cursor ``rng``."""
+    eng = game.engine
+    state = eng.init(seed)
+    obs = set(eng.observation(state)) - {"rng"}
+    return (obs if game.hidden else set(state) - {"rng"}), obs
+
+
+def _diff(where: str, got: dict[str, Any] | None, ours: set[str], rep: GameReport) -> None:
+    if got is None:
+        return
+    for name in sorted(ours - set(got)):
+        entry = f"{where}.{name}"
+        if entry not in rep.missing:
+            rep.missing.append(entry)
+    for name in sorted(set(got) - ours - {"rng"}):  # our own cursor is known, if optional
+        entry = f"{where}.{name}"
+        if entry not in rep.unknown:
+            rep.unknown.append(entry)
+
+
+def _observe(
+    pos: Position, game: GameInfo, needed: tuple[set[str], set[str]], rep: GameReport
+) -> None:
+    _diff("envelope", pos.raw, set(ENVELOPE), rep)
+    rep.missing = [m for m in rep.missing if not m.startswith("envelope.")]  # optional ones
+    _diff("state", pos.state, needed[0], rep)
+    _diff("observation", pos.envelope.observation, needed[1], rep)
+
+
+def _choices(pos: Position) -> list[Any]:
+    """Legal actions that do not end the run; Keelhold's safe hatches first (a hatch
+    outside ``safeBays`` is legal but ends the run)."""
+    keep = [a for a in pos.legal_actions if not (isinstance(a, dict) and a.get("type") in ENDING)]
+    safe = (pos.state or {}).get("safeBays")
+    if isinstance(safe, list):
+        keep.sort(key=lambda a: not (isinstance(a, dict) and a.get("bay") in safe))
+    return keep
+
+
+async def probe_single(
+    client: GameboardClient, game: GameInfo, seed: int, steps: int
+) -> GameReport:
+    """Init ``game`` with ``seed`` and play up to ``steps`` legal, non-ending actions."""
+    rep = GameReport(game.slug, listed=True)
+    needed = _needed(game, seed)
+    try:
+        pos = await client.init(game.slug, seed)
+        rep.carry = "stateToken" if pos.envelope.stateToken else "state only"
+        offered: list[Any] = list(pos.legal_actions)
+        _observe(pos, game, needed, rep)
+        for _ in range(steps):
+            choices = _choices(pos)
+            if pos.game_over or not choices:
+                break
+            got = await client.act(game.slug, pos, choices[0])
+            if isinstance(got, Rejected):
+                rep.error = f"a legal action was refused: {got.reason}"
+                break
+            pos = got
+            rep.steps += 1
+            offered.extend(pos.legal_actions)
+            _observe(pos, game, needed, rep)
+        spec = (await client.init(game.slug, seed)).envelope.spec
+        ours = game.spec.get("actionSchema", {})
+        rep.grammar = compare(ours, spec, offered)
+    except (ClientError, httpx.HTTPError) as exc:
+        rep.error = f"{type(exc).__name__}: {exc}"
+    rep.playable = rep.error is None and rep.steps > 0 and not rep.missing
+    return rep
+
+
+async def probe_match(
+    client: MatchClient, entry: dict[str, Any] | None, create: bool
+) -> GameReport:
+    """Create a one-seat Harvest Watch match and read one view (or report the routes)."""
+    rep = GameReport("harvest-watch", listed=entry is not None)
+    if entry is not None:
+        routes = {k: entry.get(k) for k in ("initUrl", "actionUrl", "docsUrl") if entry.get(k)}
+        rep.notes.append(f"routes listed: {json.dumps(routes)}")
+    if not create:
+        rep.notes.append("no match created (--no-match)")
+        rep.playable = entry is not None
+        return rep
+    try:
+        match_id, seats = await client.create("harvest-watch", seats=1)
+        ans = await client.view(match_id, seats[0].token)
+        view = ans.view
+        if view is None:
+            raise ClientError("the view was refused")
+        rep.carry = "seat token"
+        rep.notes.append(
+            f"match {match_id}: {view.status}, round {view.data.round}, "
+            f"pollAfterMs {view.pollAfterMs} of remainMs {view.remainMs}"
+        )
+        summary = ans.raw.get("data", {}).get("summary", {})
+        _diff("summary", summary, set(SUMMARY), rep)
+        rep.unknown = [u for u in rep.unknown if u.split(".", 1)[1] not in _SUMMARY_KNOWN]
+        rep.playable = not rep.missing
+    except (ClientError, httpx.HTTPError) as exc:
+        rep.error = f"{type(exc).__name__}: {exc}"
+    return rep
+
+
+_SUMMARY_KNOWN = frozenset(
+    (
+        *SUMMARY,
+        "nightCostBase",
+        "nightCostIfGuard",
+        "nightCost",
+        "speeches1",
+        "speeches2",
+        "votes",
+        "punishResult",
+        "caught",
+        "collided",
+    )
+)
+
+
+async def run_probe(
+    url: str,
+    seed: int,
+    steps: int,
+    create_match: bool,
+    transport: httpx.AsyncBaseTransport | None = None,
+    policy: RetryPolicy | None = None,
+) -> tuple[list[GameReport], Recorder]:
+    """Probe ``url``; returns one report per game of ours, in table order, and the
+    transport's record of 429s and rate-limit headers."""
+    rec = Recorder(transport or httpx.AsyncHTTPTransport())
+    reports: list[GameReport] = []
+    async with GameboardClient(url, transport=rec, policy=policy) as client:
+        index = await client.games()
+        listed = {g.slug: g.model_dump() for g in index.games}
+        for game in available():
+            if game.kind == "match":
+                async with MatchClient(url, transport=rec, policy=policy) as matches:
+                    reports.append(await probe_match(matches, listed.get(game.slug), create_match))
+            elif game.slug in listed:
+                reports.append(await probe_single(client, game, seed, steps))
+            else:
+                reports.append(GameReport(game.slug, error="not listed in /api/games"))
+    return reports, rec
+
+
+def _show(console: Console, reports: list[GameReport], rec: Recorder) -> None:
+    table = Table(title="compatibility")
+    for col in ("game", "playable", "carry", "steps", "missing", "unknown", "grammar"):
+        table.add_column(col)
+    for r in reports:
+        grammar = "-" if r.grammar is None else "same" if r.grammar.same else "differs"
+        table.add_row(
+            r.slug,
+            "yes" if r.playable else "NO",
+            r.carry or "-",
+            str(r.steps),
+            str(len(r.missing)),
+            str(len(r.unknown)),
+            grammar,
+        )
+    console.print(table)
+    for r in reports:
+        lines = [f"missing: {', '.join(r.missing)}"] if r.missing else []
+        lines += [f"unknown (ignored): {', '.join(r.unknown)}"] if r.unknown else []
+        if r.grammar is not None and not r.grammar.same:
+            g = r.grammar
+            lines.append(
+                f"grammar ({g.found_at}): {g.error or ''} only ours accept "
+                f"{json.dumps(g.only_ours)}; only theirs accept {json.dumps(g.only_theirs)}"
+            )
+        lines += r.notes + ([f"error: {r.error}"] if r.error else [])
+        for line in lines:
+            console.print(f"{r.slug}: {line}", markup=False, highlight=False)
+    heads = ", ".join(f"{k}: {v}" for k, v in sorted(rec.headers.items())) or "none"
+    console.print(f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}", markup=False)
+
+
+def probe_command(
+    url: Annotated[str, typer.Argument(help="Server origin, e.g. https://gameboard.gg")],
+    seed: Annotated[int, typer.Option(help="Seed of every run.")] = 7,
+    steps: Annotated[int, typer.Option(min=1, max=50, help="Legal steps per game.")] = 5,
+    match: Annotated[bool, typer.Option(help="Create a one-seat Harvest Watch match.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    retry_seconds: Annotated[
+        float, typer.Option(min=0.1, max=600, help="Retry budget of each request, seconds.")
+    ] = 60.0,
+) -> None:
+    """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
+    if not url.startswith(("http://", "https://")):
+        raise typer.BadParameter("URL must start with http:// or https://")
+    console = Console()
+    try:
+        policy = RetryPolicy(total_seconds=retry_seconds)
+        reports, rec = asyncio.run(run_probe(url, seed, steps, match, policy=policy))
+    except (ClientError, httpx.HTTPError) as exc:
+        Console(stderr=True).print(f"probe: cannot read {url}/api/games: {exc}", markup=False)
+        raise typer.Exit(1) from None
+    if as_json:
+        body = {
+            "games": [asdict(r) for r in reports],
+            "throttled": rec.throttled,
+            "rateHeaders": rec.headers,
+        }
+        console.print_json(json.dumps(body))
+    else:
+        _show(console, reports, rec)
+    raise typer.Exit(0 if all(r.playable for r in reports) else 1)

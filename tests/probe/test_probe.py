@@ -1,0 +1,107 @@
+"""``sunbot probe``: against our own server (in process) and the other server (loopback)."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from sunbot.cli import app
+from sunbot.probe import run_probe
+from sunbot.probe_grammar import compare, find_grammar, samples_of
+from sunbot.server import TokenCodec, create_app
+from sunbot.testing.otherserver import OtherOptions, create_other_app
+from sunbot.testing.otherserver.games import OtherGame
+from tests.conftest import LoopbackServer
+
+runner = CliRunner()
+SINGLE = ("keelhold", "sunloaf", "naptuft")
+
+
+def test_our_own_server_is_fully_compatible():
+    transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+    reports, rec = asyncio.run(run_probe("http://ours", 7, 4, True, transport))
+    by = {r.slug: r for r in reports}
+    assert list(by) == [*SINGLE, "harvest-watch"]
+    for slug in SINGLE:
+        r = by[slug]
+        assert r.playable and r.error is None and r.steps == 4, r
+        assert r.carry == "stateToken" and r.missing == [] and r.unknown == []
+        assert r.grammar is not None and r.grammar.same and r.grammar.found_at == "actionSchema"
+    hw = by["harvest-watch"]
+    assert hw.playable and hw.missing == [] and hw.carry == "seat token"
+    assert any("round 1" in n for n in hw.notes)
+    assert rec.throttled == 0
+
+
+def test_other_server_over_loopback_reports_its_differences():
+    with LoopbackServer(create_other_app(OtherOptions(throttle_every=4))) as srv:
+        res = runner.invoke(app, ["probe", srv.url, "--json", "--steps", "3"])
+    assert res.exit_code == 0, res.output
+    body = json.loads(res.stdout)
+    by = {g["slug"]: g for g in body["games"]}
+    assert by["keelhold"]["carry"] == "state only" and by["sunloaf"]["carry"] == "stateToken"
+    assert "state.seal" in by["keelhold"]["unknown"] and "envelope.meta" in by["naptuft"]["unknown"]
+    assert all(by[s]["missing"] == [] and by[s]["steps"] == 3 for s in SINGLE)
+    assert by["keelhold"]["grammar"]["found_at"] == "actionGrammar"
+    assert by["keelhold"]["grammar"]["only_ours"] == by["keelhold"]["grammar"]["only_theirs"] == []
+    assert body["throttled"] >= 1 and body["rateHeaders"] == {"retry-after": "0"}
+    assert any("round 41" in n for n in by["harvest-watch"]["notes"])
+
+
+def test_a_missing_field_and_a_looser_grammar_fail_the_probe(monkeypatch):
+    from sunbot.testing.otherserver import games
+
+    looser = OtherGame.spec
+
+    def spec(self: OtherGame) -> dict:
+        out = looser(self)
+        out["actionGrammar"]["oneOf"][0]["additionalProperties"] = True
+        return out
+
+    monkeypatch.setattr(OtherGame, "spec", spec)
+    kept = games.GAMES["naptuft"]
+    monkeypatch.setitem(
+        games.GAMES,
+        "naptuft",
+        OtherGame(**{**kept.__dict__, "served": lambda s: {
+            k: v for k, v in kept.served(s).items() if k != "wishStreak"}}),
+    )  # fmt: skip
+    with LoopbackServer(create_other_app(OtherOptions(throttle_every=0))) as srv:
+        res = runner.invoke(app, ["probe", srv.url, "--no-match"])
+    assert res.exit_code == 1, res.output
+    text = " ".join(res.stdout.split())
+    assert "naptuft: missing: state.wishStreak, observation.wishStreak" in text
+    assert "no match created" in text and "only theirs accept" in text
+
+
+def test_grammar_comparison_names_the_actions_that_differ():
+    from sunbot.games import get_game
+
+    ours = get_game("keelhold").spec["actionSchema"]
+    theirs = copy.deepcopy(ours)
+    theirs["oneOf"][0]["properties"]["bay"]["maximum"] = 5
+    diff = compare(ours, {"grammar": theirs}, [{"type": "PLACE", "bay": 2}])
+    assert diff.found_at == "grammar" and diff.only_theirs == []
+    assert diff.only_ours == [{"type": "PLACE", "bay": 6}]
+    assert compare(ours, {"goal": "x"}, []).error == "no action grammar found in spec"
+    assert "not a valid JSON Schema" in str(compare(ours, {"schema": {"type": 5}}, []).error)
+    assert find_grammar({"whatever": {"anyOf": []}}) == ("whatever", {"anyOf": []})
+    assert {"type": "PLACE", "bay": 7} in samples_of(ours, [])
+
+
+def test_usage_and_unreachable_servers():
+    assert runner.invoke(app, ["probe", "ftp://x"]).exit_code == 2
+    with LoopbackServer(create_app(TokenCodec())) as srv:
+        url = srv.url
+    res = runner.invoke(app, ["probe", url, "--retry-seconds", "0.5"])  # nothing listens
+    assert res.exit_code == 1 and "cannot read" in res.output
+
+
+@pytest.mark.parametrize("steps", ["0", "51"])
+def test_steps_are_bounded(steps):
+    assert runner.invoke(app, ["probe", "http://x", "--steps", steps]).exit_code == 2
