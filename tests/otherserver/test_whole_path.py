@@ -16,8 +16,6 @@ from tests.otherserver.conftest import CAPS, other_server, play, records, runner
 
 from sunbot.cli import app  # isort: skip
 
-GAP_SUNLOAF = "issue 11: the Sunloaf mirror needs `rng` to replay NEXT_DAY (KeyError: 'rng')"
-
 
 def _games(**gaps: str | None) -> list:
     """The single-player games, each marked ``xfail(strict=True)`` with its known gap
@@ -36,7 +34,7 @@ def _clean(path: Path) -> dict:
     return result
 
 
-@pytest.mark.parametrize("game", _games(keelhold=None, sunloaf=GAP_SUNLOAF, naptuft=None))
+@pytest.mark.parametrize("game", _games(keelhold=None, sunloaf=None, naptuft=None))
 def test_play_ends_with_zero_divergences(tmp_path, game):
     path = tmp_path / "run.jsonl"
     with other_server() as (srv, _):
