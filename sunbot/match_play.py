@@ -27,6 +27,7 @@ from rich.markup import escape
 
 from sunbot import strategies
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
+from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
@@ -143,7 +144,7 @@ async def run_match(
     client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
     rec = MatchRecorder(writer, strict)
     if writer is not None:
-        writer.header(game, seed, strategy, server or "embedded")
+        writer.header(game, seed, strategy, public_url(server) if server else "embedded")
     if live is not None:
         live.update(_LiveView(rec))
     started = time.perf_counter()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sunbot.client import GameboardClient, Position, Rejected
+from sunbot.client.http import public_url
 from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
@@ -129,7 +130,8 @@ async def play_run(
         summary.transcript = transcript.path
         if resume is None:
             identity = await identify(client)
-            transcript.header(slug, seed, strategy_name, server_label, cap=cap, identity=identity)
+            label = public_url(server_label)
+            transcript.header(slug, seed, strategy_name, label, cap=cap, identity=identity)
     started = time.perf_counter()
     pos: Position | None = None
     base_checked, base_divergences = 0, []

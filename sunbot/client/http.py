@@ -40,6 +40,18 @@ MAX_BODY_BYTES = 16 * 1024 * 1024
 #: (uvicorn and ``sunbot serve``: 5 s), so the client never reuses a connection the server
 #: is closing at that very moment.
 KEEPALIVE_S = 2.0
+
+
+def public_url(url: str) -> str:
+    """``url`` without its ``user:password@`` part: what a transcript, a log or the screen
+    may show of a ``--server`` URL (the client still sends the credentials)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return "<unreadable URL>"
+    return str(parsed.copy_with(userinfo=b"")) if parsed.userinfo else url
+
+
 #: Base URL used with an in-process transport.
 LOCAL_BASE_URL = "http://sunbot.local"
 
@@ -121,6 +133,9 @@ class GameboardClient:
         timeout: float = 15.0,
         deadline: float | None = None,
     ) -> None:
+        from sunbot.server import redaction  # no cycle: the server never imports the client
+
+        redaction.install()  # httpx logs request URLs, credentials included
         self.base_url = base_url.rstrip("/")
         self.policy = policy or RetryPolicy()
         self.deadline = deadline if deadline is not None else 2 * timeout

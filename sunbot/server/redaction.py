@@ -29,12 +29,15 @@ from urllib.parse import unquote, unquote_plus
 #: Routes whose query strings are redacted whole (the seat-token routes).
 MATCH_ROUTES = "/api/matches"
 REDACTED = "***"
-#: Loggers of a served app: the access log, uvicorn's errors and trace dumps, our own.
-LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn.asgi", "uvicorn", "sunbot")
+#: Loggers of a served app (the access log, uvicorn's errors and trace dumps, our own) and
+#: of a client (httpx logs each request's URL, a ``user:password@`` included).
+LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn.asgi", "uvicorn", "sunbot", "httpx")
 #: A literal ``token=VALUE`` (a message that is not a request target).
 _LITERAL = re.compile(r"(token=)[^&\s\"']+", re.IGNORECASE)
 #: Long runs of token characters (plain or percent-encoded): redacted wherever they stand.
 SECRET_RUN = re.compile(r"[A-Za-z0-9_%-]{32,}")
+#: The ``user:password@`` of a URL.
+_USERINFO = re.compile(r"(?<=://)[^/\s@\"']+@")
 #: Separators of free text into words (a request target never holds them).
 _WORDS = re.compile(r"([\s\"']+)")
 
@@ -78,6 +81,7 @@ def redact(text: str) -> str:
             path, _, query = word.partition("?")
             words[i] = f"{path}?{redact_query(path, query)}"
     out = _LITERAL.sub(rf"\1{REDACTED}", "".join(words))
+    out = _USERINFO.sub(f"{REDACTED}@", out)
     return SECRET_RUN.sub(REDACTED, out)
 
 

@@ -90,3 +90,8 @@ def test_served_match_at_trace_level_logs_no_token(monkeypatch):
     assert "Started scope" in text and "HTTP connection made" in text  # trace was on
     assert f"GET /api/matches/{mid}?*** HTTP/1.1" in text
     assert token not in text
+
+
+def test_url_passwords_are_redacted():
+    line = 'HTTP Request: GET http://player:pw-123@127.0.0.1:8000/api/games "HTTP/1.1 200 OK"'
+    assert redact(line) == 'HTTP Request: GET http://***@127.0.0.1:8000/api/games "HTTP/1.1 200 OK"'
