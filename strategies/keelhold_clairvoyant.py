@@ -59,6 +59,8 @@ class Clairvoyant(Planner):
         return legal_actions[0] if best is None else {"type": "PLACE", "bay": best}
 
     def _leaf(self, s: kf.FastState, queue: list[kf.Crate], index: int) -> float:
-        if index < len(queue) and not kf.safe_bays(s, queue[index]):
-            return DEAD
+        if index < len(queue):
+            crate = queue[index]
+            if not any(kf.place(s, crate, b).safe for b in kf.legal(s)):
+                return DEAD
         return self.eval.value(s)
