@@ -14,7 +14,7 @@ Use it anywhere a strategy name goes::
 
     sunbot bench keelhold -s examples/keelhold_trained_bot.py:TrainedKeelhold -s random \
         --seeds 1001-1100 --cap voyages=4
-    sunbot play keelhold -s examples/keelhold_trained_bot.py:TrainedKeelhold --seed 7
+    sunbot play keelhold --strategy examples/keelhold_trained_bot.py:TrainedKeelhold --seed 7
 
 The weights are read from ``keelhold_policy.json`` beside this file, or from the file named by
 the environment variable ``SUNBOT_KEELHOLD_POLICY``.

@@ -24,26 +24,41 @@ def first_safe(obs, mask) -> int:
     return int(safe[0]) if safe.size else int(np.flatnonzero(mask)[0])
 
 
-def env_score(seed: int, cap: int) -> int:
-    env = gym.make("sunbot/Keelhold-v0", max_voyages=cap)
+def last_but_one(obs, mask) -> int:
+    """The highest legal index below the last legal one (never the end-run action)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[-2] if legal.size > 1 else legal[0])
+
+
+def env_score(env_id: str, policy, seed: int, cap: dict[str, int]) -> int:
+    env = gym.make(env_id, **cap)
     obs, info = env.reset(seed=seed)
     term = trunc = False
     while not (term or trunc):
-        obs, _, term, trunc, info = env.step(first_safe(obs, info["action_mask"]))
+        obs, _, term, trunc, info = env.step(policy(obs, info["action_mask"]))
     env.close()
     return int(info["score"])
 
 
-async def test_the_wrapped_policy_plays_a_run_like_the_environment():
-    bot = PolicyStrategy("keelhold", first_safe, random.Random(1))
+@pytest.mark.parametrize(
+    ("game", "env_id", "policy", "cap"),
+    [
+        ("keelhold", "sunbot/Keelhold-v0", first_safe, {"max_voyages": 2}),
+        ("sunloaf", "sunbot/Sunloaf-v0", last_but_one, {"max_days": 2}),
+        ("naptuft", "sunbot/Naptuft-v0", last_but_one, {"max_days": 2}),
+    ],
+)
+async def test_the_wrapped_policy_plays_a_run_like_the_environment(game, env_id, policy, cap):
+    bot = PolicyStrategy(game, policy, random.Random(1))
     client = GameboardClient(transport=httpx.ASGITransport(app=create_app(TokenCodec())))
     async with client:
         summary = await play_run(
-            client, "keelhold", 4, bot, strategy_name="policy", cap=2, mirror=Mirror("keelhold")
-        )
+            client, game, 4, bot, strategy_name="policy", cap=next(iter(cap.values())),
+            mirror=Mirror(game),
+        )  # fmt: skip
     assert summary.error is None and summary.refused == 0
-    assert summary.divergences == []
-    assert summary.score == env_score(4, 2) > 0
+    assert summary.divergences == [] and summary.steps > 3
+    assert summary.score == env_score(env_id, policy, 4, cap)
 
 
 def test_an_index_outside_the_space_is_a_clear_error():
