@@ -16,7 +16,7 @@ from tests.otherserver.conftest import other_server, play, records
 
 RUNS: dict[str, tuple[str, ...]] = {
     "keelhold": ("--seed", "7", "--max-voyages", "2"),
-    "sunloaf": ("--seed", "7", "--max-days", "2"),
+    "sunloaf": ("--seed", "7", "--max-days", "2", "--strategy", "reference"),
     "naptuft": ("--seed", "7", "--max-days", "4"),
     "harvest-watch": ("--seed", "3", "--seats", "4"),
 }

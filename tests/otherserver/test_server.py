@@ -146,3 +146,18 @@ def test_match_view_has_other_numbering_pacing_and_words(other):
 def test_poll_after_is_always_shorter_than_the_time_left():
     assert all(poll_after("running", r) < r for r in range(1, 5000))
     assert poll_after("starting", 0) == 50 and poll_after("done", 0) == 0
+
+
+def test_serving_entry_refuses_an_unknown_bug_and_a_throttle_of_one():
+    import typer
+    from typer.testing import CliRunner
+
+    from sunbot.testing.otherserver.__main__ import serve
+
+    cli = typer.Typer()
+    cli.command()(serve)
+    res = CliRunner().invoke(cli, ["--bug", "no-such-bug"])
+    assert res.exit_code == 2 and "unknown bug no-such-bug" in res.output
+    res = CliRunner().invoke(cli, ["--throttle-every", "1"])
+    assert res.exit_code == 2 and "--throttle-every 1" in res.output
+    assert "keelhold-trim" in CliRunner().invoke(cli, ["--help"]).output
