@@ -1,9 +1,10 @@
-"""What a benchmark shows: the live progress bar, rich tables and ``report.html`` with PNGs.
+"""What a benchmark shows: the live progress bar, rich tables and a self-contained ``report.html``.
 
 :func:`analyse` turns result rows into per-strategy statistics once; the terminal tables
 (:func:`summary_table`, :func:`paired_table`, :func:`compare_table`) and the HTML report
-(:func:`write_report`: score distribution, survival curve, paired differences; matplotlib
-with the Agg backend) all read that.
+(:func:`write_report`: score distribution, survival curve, paired differences drawn by
+:mod:`sunbot.bench.plots` and put inline as SVG, and one row per run linking its replay page)
+all read that.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from __future__ import annotations
 import html
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -236,60 +236,6 @@ def _mean_ci(s: stats.Summary) -> str:
     return f"{num(s.mean)} {_ci(s.ci_low, s.ci_high)}"
 
 
-def _plots(a: Analysis, out: Path) -> list[tuple[str, str]]:
-    """Write the PNGs into ``out``; returns ``(title, file name)`` pairs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    made: list[tuple[str, str]] = []
-    names = [s.name for s in a.strategies]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    data = [[r.score for r in s.results] for s in a.strategies]
-    ax.boxplot(data, tick_labels=names, showmeans=True)
-    for i, values in enumerate(data, start=1):
-        jitter = np.random.default_rng(i).uniform(-0.15, 0.15, len(values))
-        ax.scatter(np.full(len(values), i) + jitter, values, s=6, alpha=0.35)
-    flat = [v for vs in data for v in vs if v > 0]
-    if flat and max(flat) > 100 * max(1, min(flat)):
-        ax.set_yscale("symlog")
-    ax.set_ylabel("score")
-    ax.set_title(f"{a.game}: score per run")
-    made.append(("Score distribution per strategy", _save(fig, out / "scores.png")))
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for s in a.strategies:
-        t, share = s.survival
-        ax.step(t, share, where="post", label=s.name)
-    ax.set_xlabel(a.progress_field)
-    ax.set_ylabel(f"share of runs alive at that {a.progress_field}")
-    ax.set_ylim(0, 1.05)
-    ax.legend()
-    made.append(("Survival curve", _save(fig, out / "survival.png")))
-    if a.pairs:
-        by = {s.name: s for s in a.strategies}
-        fig, axes = plt.subplots(1, len(a.pairs), figsize=(5 * len(a.pairs), 3.5), squeeze=False)
-        for ax, (x, y, p) in zip(axes[0], a.pairs, strict=True):
-            first, second = _scores(by[x].results), _scores(by[y].results)
-            diff = [first[k] - second[k] for k in sorted(set(first) & set(second))]
-            ax.hist(diff, bins=30)
-            ax.axvline(0, color="black", linewidth=1)
-            ax.axvline(p.mean_diff, color="red", linewidth=1, label=f"mean {num(p.mean_diff)}")
-            ax.set_title(f"{x} - {y} per seed")
-            ax.legend()
-        made.append(("Paired differences", _save(fig, out / "paired.png")))
-    return made
-
-
-def _save(fig: Any, path: Path) -> str:
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path.name
-
-
 def _html_table(head: list[str], rows: list[list[str]]) -> str:
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     body = "".join(
@@ -298,23 +244,50 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><tr>{th}</tr>{body}</table>"
 
 
-def write_report(a: Analysis, out: Path, meta: dict[str, str]) -> Path:
-    """Write ``out/report.html`` and its PNGs (``scores``, ``survival``, ``paired``).
+def _runs_table(a: Analysis, out: Path, pages: Mapping[tuple[str, int], str] | None) -> str:
+    """One row per job; a link to its replay page where one is known or found beside the
+    report (``replays/<strategy>-seed<N>.html``)."""
+    head = ["strategy", "seed", "score", a.progress_field, "ended by", "cause", "steps", "replay"]
+    body = []
+    for s in a.strategies:
+        for r in sorted(s.results, key=lambda r: r.seed):
+            href = (pages or {}).get((r.strategy, r.seed))
+            if href is None and (out / replay_name(r.strategy, r.seed)).exists():
+                href = replay_name(r.strategy, r.seed)
+            cells = [r.strategy, str(r.seed), num(float(r.score)), str(r.progress)]
+            cells += [r.ended_by, r.cause or "-", str(r.steps)]
+            row = "".join(f"<td>{html.escape(c)}</td>" for c in cells)
+            link = f"<a href='{html.escape(href, quote=True)}'>replay</a>" if href else "-"
+            body.append(f"<tr>{row}<td>{link}</td></tr>")
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    return f"<table class='runs'><tr>{th}</tr>{''.join(body)}</table>"
 
-    Args:
-        meta: label -> value lines shown at the top (run, cap, seeds, backend, version...).
 
-    Returns:
-        The path of ``report.html``.
-    """
-    out.mkdir(parents=True, exist_ok=True)
-    plots = _plots(a, out)
+def replay_name(strategy: str, seed: int) -> str:
+    """Where a job's replay page sits, relative to its report."""
+    return f"replays/{strategy}-seed{seed}.html"
+
+
+_STYLE = (
+    "body{font-family:sans-serif;margin:2em;color:#1d2430}table{border-collapse:collapse;"
+    "margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
+    "td:first-child,th:first-child{text-align:left}figure{margin:1em 0}"
+    "figure svg{max-width:100%;height:auto}details summary{cursor:pointer;font-weight:600}"
+)
+
+
+def report_page(
+    a: Analysis, meta: dict[str, str], out: Path, pages: Mapping[tuple[str, int], str] | None = None
+) -> str:
+    """The report as one self-contained HTML document: tables, plots as inline SVG, and the
+    runs with their replay links (see :func:`write_report`)."""
+    from sunbot.bench.plots import figures
+
     parts = [
-        "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>sunbot bench · {html.escape(a.game)}</title><style>",
-        "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}",
-        "td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}",
-        "td:first-child,th:first-child{text-align:left}</style></head><body>",
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; img-src data:\">",
+        f"<title>sunbot bench · {html.escape(a.game)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>sunbot bench · {html.escape(a.game)}</h1><ul>",
         *(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in meta.items()),
         "</ul><h2>Per strategy</h2>",
@@ -322,9 +295,35 @@ def write_report(a: Analysis, out: Path, meta: dict[str, str]) -> Path:
     ]
     if a.pairs:
         parts += ["<h2>Paired on the same seeds</h2>", _html_table(*_pair_rows(a))]
-    for title, name in plots:
-        parts.append(f"<h2>{html.escape(title)}</h2><img src='{html.escape(name)}' alt=''>")
-    parts.append("</body></html>")
+    for title, svg in figures(a):
+        parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
+    runs = sum(len(s.results) for s in a.strategies)
+    parts += [
+        f"<h2>Runs</h2><details><summary>{runs} runs, one row each</summary>",
+        _runs_table(a, out, pages),
+        "</details></body></html>",
+    ]
+    return "\n".join(parts)
+
+
+def write_report(
+    a: Analysis, out: Path, meta: dict[str, str], pages: Mapping[tuple[str, int], str] | None = None
+) -> Path:
+    """Write ``out/report.html``: one self-contained file (plots inline as SVG, no file
+    beside it needed), so it can be copied or mailed alone.
+
+    Args:
+        meta: label -> value lines shown at the top (run, cap, seeds, backend, version...).
+        pages: ``(strategy, seed)`` -> link to that job's replay page; jobs without one
+            link to ``replays/<strategy>-seed<N>.html`` under ``out`` if that file exists.
+
+    Returns:
+        The path of ``report.html``.
+
+    Raises:
+        OSError: ``out`` cannot be created or written.
+    """
+    out.mkdir(parents=True, exist_ok=True)
     path = out / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    path.write_text(report_page(a, meta, out, pages), encoding="utf-8")
     return path

@@ -78,9 +78,7 @@ def test_a_benchmark_then_resume_runs_nothing_new(tmp_path):
     with (out / "t1" / "results.csv").open(newline="") as fh:
         assert len(list(csv.DictReader(fh))) == 12
     page = (out / "t1" / "report.html").read_text()
-    for png in ("scores.png", "survival.png", "paired.png"):
-        assert (out / "t1" / png).stat().st_size > 1000
-        assert f"<img src='{png}'" in page
+    assert page.count("<svg") == 3  # scores, survival, paired: inline
     assert "first-safe" in page and "Wilcoxon p" in page
 
     again = bench(
