@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 from scipy.stats import CensoredData, ecdf
 
 if TYPE_CHECKING:
@@ -121,6 +122,7 @@ def survival_plot(a: Analysis) -> str:
     ax.set_xlabel(f"{a.progress_field} reached")
     ax.set_ylabel(f"share of runs still going at that {a.progress_field}")
     ax.set_ylim(0, 1.05)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole voyages/days
     ax.set_title(f"{a.game}: survival (Kaplan-Meier)")
     ax.legend(fontsize=8)
     return to_svg(fig)
@@ -142,6 +144,7 @@ def paired_plot(a: Analysis) -> str:
         )
         ax.set_xlabel(f"score of {x} minus {y} on the same seed")
         ax.set_ylabel("seeds")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"{x} - {y} per seed")
         ax.legend(fontsize=8)
     return to_svg(fig)
