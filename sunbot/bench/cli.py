@@ -161,6 +161,10 @@ def bench_command(
         tuple[str, str] | None,
         typer.Option(metavar="RUN_A RUN_B", help="Show two stored runs side by side."),
     ] = None,
+    replays: Annotated[
+        int,
+        typer.Option(min=0, help="Keep transcripts and replay pages of N jobs per strategy."),
+    ] = 0,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -229,6 +233,10 @@ def bench_command(
         "sunbot": sunbot.__version__,
         "store": str(out / STORE_NAME),
     }
+    if replays:
+        from sunbot.bench.replays import keep_replays
+
+        keep_replays(results, out / label, replays, console)
     errors = _show(info.slug, label, results, names, out / label, meta)
     if errors:
         count, first = errors
