@@ -149,3 +149,27 @@ def test_hostile_speech_is_shown_as_text_and_runs_nothing(
     assert "foods[4]" in (marked.first.get_attribute("data-field") or "").split()
     assert browser.requests == []
     assert browser.errors == []
+
+
+def test_play_pause_and_the_chart_jump(browser: Browser, make_page: Any) -> None:
+    page = make_page(GOLDEN["naptuft"])
+    browser.open(page)
+    browser.page.select_option("#speed", "40")
+    browser.page.click("#play")
+    assert browser.text("#play") == "pause"
+    for _ in range(100):  # bounded: 100 x 50 ms
+        if int(browser.page.input_value("#slider")) >= 5:
+            break
+        browser.page.wait_for_timeout(50)
+    assert int(browser.page.input_value("#slider")) >= 5
+    browser.page.click("#play")
+    assert browser.text("#play") == "play"
+    stopped = browser.text("#counter")
+    browser.page.wait_for_timeout(300)
+    assert browser.text("#counter") == stopped  # paused: no more steps
+    box = browser.page.locator("#chart").bounding_box()
+    assert box is not None
+    browser.page.mouse.click(box["x"] + box["width"] - 14, box["y"] + box["height"] / 2)
+    last = len(lines(GOLDEN["naptuft"])) - 3  # header, init and result are not steps
+    assert browser.text("#counter").startswith(f"step {last} ")
+    assert browser.requests == []
