@@ -28,7 +28,7 @@ from sunbot.client import GameboardClient, Position
 from sunbot.games import GameInfo, get_game
 from sunbot.html.after_run import after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
-from sunbot.resume import Resume, load_resume
+from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runner import RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
@@ -243,12 +243,15 @@ def _resume_run(
 ) -> None:
     writer = _open_writer(path, append=True)
     assert writer is not None
+    resumed: Resume | None
     try:
         resumed = load_resume(path)
+        head = resumed.header
+    except NoInitAnswer as exc:  # killed before the init answer: run it again, same file
+        resumed, head = None, exc.header
     except (ValueError, OSError) as exc:
         writer.close()
         raise fail(str(exc)) from None
-    head = resumed.header
     if game is not None and game != head["game"]:
         writer.close()
         raise fail(f"{path} is a {head['game']} run, not {game}")
@@ -259,7 +262,7 @@ def _resume_run(
         raise fail(str(exc.args[0])) from None
     if server is None and head["server"] != "embedded":
         server = str(head["server"])
-    writer.truncate(resumed.offset)
+    writer.truncate(resumed.offset if resumed is not None else 0)
     _run(
         info,
         head["seed"],

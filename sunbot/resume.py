@@ -37,12 +37,22 @@ class Resume:
     offset: int = 0
 
 
+class NoInitAnswer(ValueError):
+    """The transcript stops before the server's init answer (killed right after its header):
+    nothing to resume, but the run can start again from ``header`` in the same file."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        super().__init__(f"{path} has no init answer: start a new run instead")
+        self.header = header
+
+
 def load_resume(path: Path) -> Resume:
     """Read ``path`` and work out where its run stopped.
 
     Raises:
-        ValueError: not a transcript, no init answer, or a run that already ended by the
-            rules or its cap (nothing to resume).
+        NoInitAnswer: only a header (the caller may start the run again from it).
+        ValueError: not a transcript, or a run that already ended by the rules or its cap
+            (nothing to resume).
     """
     t = read_transcript(path)
     if t.is_match:
@@ -51,7 +61,7 @@ def load_resume(path: Path) -> Resume:
             "resumed; start a new match"
         )
     if t.init is None:
-        raise ValueError(f"{path} has no init answer: start a new run instead")
+        raise NoInitAnswer(path, dict(t.header))
     if t.result is not None and t.result.get("endedBy") in ("rules", "cap"):
         raise ValueError(f"{path} is a finished run (ended by {t.result['endedBy']})")
     answer = t.init["response"]
