@@ -201,22 +201,46 @@ def seat_food_options(opening: list[int], living: list[int], seat: int) -> set[i
     return found
 
 
-def _conserves(opening: list[int], living: list[int], final: list[int]) -> bool:
-    """Whether some choice of act kinds explains the total: thefts and donations only move
-    food, so the living seats' stores before the night cost add up to the opening total plus
-    what they produced (2.0 a farm or one-sided coop, 2.5 each in a mutual pair, nothing for
-    guard, theft or donation); then a seat pays 1.0 (guard) or 3.0. A seat still in had its
-    final store plus that cost; a seat that went out had at most its cost left."""
-    kinds: tuple[tuple[int, int, int], ...] = (
-        *((hw.FARM, hw.COST_BASE, 0), (hw.COOP, hw.COST_BASE, 1)),
-        *((0, hw.COST_GUARD, 0), (0, hw.COST_BASE, 0)),
-    )
-    # (produced, lowest and highest pre-cost total, seats in mutual pairs mod 2)
+#: Kinds of act by what they do to the total: (produced, night cost, half of a mutual pair,
+#: the acts of that kind).
+_KINDS: tuple[tuple[int, int, int, tuple[dict[str, Any], ...]], ...] = (
+    (hw.FARM, hw.COST_BASE, 0, ({"act": "farm"}, {"act": "farm_coop", "with": -1})),
+    (hw.COOP, hw.COST_BASE, 1, ({"act": "farm_coop", "with": -1},)),
+    (0, hw.COST_GUARD, 0, ({"act": "guard"},)),
+    (0, hw.COST_BASE, 0, ({"act": "steal", "target": -1}, {"act": "donate", "to": -1})),
+)
+
+
+def _kind_of(act: dict[str, Any]) -> set[int]:
+    """The kinds (indices of :data:`_KINDS`) our own act may be (a coop: paired or not)."""
+    return {
+        k
+        for k, (_, _, _, acts) in enumerate(_KINDS)
+        if any(a["act"] == act.get("act") for a in acts)
+    }
+
+
+def _conserves(
+    opening: list[int], living: list[int], final: list[int], known: dict[int, set[int]]
+) -> bool:
+    """Whether some choice of act kinds explains the night: each seat's kind must allow its
+    own final store (:func:`own_food_options`; ``known`` fixes the kinds of seats whose act
+    we know), and the totals must match, since thefts and donations only move food: the
+    living seats' stores before the night cost add up to the opening total plus what they
+    produced (2.0 a farm or one-sided coop, 2.5 each in a mutual pair, nothing for guard,
+    theft or donation); a seat still in had its final store plus its cost (1.0 guard, else
+    3.0), a seat that went out had at most its cost left."""
     reach: set[tuple[int, int, int, int]] = {(0, 0, 0, 0)}
     for s in living:
+        kinds = known.get(s) or {
+            k
+            for k, (_, _, _, acts) in enumerate(_KINDS)
+            if any(final[s] in own_food_options(opening, living, s, a) for a in acts)
+        }
         nxt: set[tuple[int, int, int, int]] = set()
         for prod_sum, low, high, paired in reach:
-            for prod, cost, pair in kinds:
+            for k in kinds:
+                prod, cost, pair, _ = _KINDS[k]
                 lo, hi = (final[s] + cost, final[s] + cost) if final[s] > 0 else (0, cost)
                 nxt.add((prod_sum + prod, low + lo, high + hi, (paired + pair) % 2))
         reach = nxt
@@ -244,6 +268,7 @@ class MatchMirror:
         self.unchecked = 0
         self.divergences: list[Divergence] = []
         self.unknown_fields: set[str] = set()
+        self._act: dict[str, Any] = {}
         self._stored: dict[Any, list[Any]] = {}
         self._round_of: dict[tuple[int, str], Any] = {}
         self._prev: dict[str, Any] | None = None
@@ -381,7 +406,7 @@ class MatchMirror:
     ) -> list[Finding]:
         out: list[Finding] = []
         me, living, day = self.seat, prev["aliveSeats"], prev["day"]
-        act = self._own(prev)
+        act = self._act = self._own(prev)
         opening = [tenths(f) for f in prev["foods"]]
         options = own_food_options(opening, living, me, act)
         mine = tenths(got["food"])
@@ -430,7 +455,8 @@ class MatchMirror:
                 note = f"no act of seat {seat} from {opening[seat] / 10} explains it"
                 path = f"data.summary.foods[{seat}]"
                 out.append(Finding(path, "a reachable store", foods[seat], note))
-        if not _conserves(opening, living, [tenths(f) for f in foods]):
+        known = {self.seat: _kind_of(self._act)} if self.seat in living else {}
+        if not _conserves(opening, living, [tenths(f) for f in foods], known):
             note = "food changes only by what the seats produce less the night's cost"
             out.append(Finding("data.summary.foods", "a total the night allows", foods, note))
         return out
