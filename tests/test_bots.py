@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot
-from sunbot import bots, strategies
+from sunbot import bots, match_play, strategies
 from sunbot.cli import app
 
 ROOT = Path(__file__).parents[1]
@@ -26,7 +26,10 @@ def _play(*args: str):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_example_bot_plays_through_the_cli(game, tmp_path):
+def test_example_bot_plays_through_the_cli(game, tmp_path, monkeypatch):
+    # long beats: a busy machine must not make our seat late (stale_round refusals); the
+    # match still runs fast, as a beat resolves once every seat has stored its command
+    monkeypatch.setattr(match_play, "LOCAL_BEAT_MS", dict.fromkeys(match_play.LOCAL_BEAT_MS, 5000))
     spec = f"{EXAMPLES / (game.replace('-', '_') + '_bot.py')}:Bot"
     path = tmp_path / "t.jsonl"
     res = _play(game, "--seed", "3", "--strategy", spec, "--transcript", str(path))
