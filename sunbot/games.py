@@ -104,6 +104,7 @@ GAMES: dict[str, GameInfo] = {
         cap_phase="port",
         end_action={"type": "END_RUN"},
         default_strategy="planner",
+        default_cap=30,  # the planner's runs last hundreds of voyages (docs/decisions.md)
     ),
     "sunloaf": GameInfo(
         slug="sunloaf",

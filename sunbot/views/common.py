@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -9,6 +10,19 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
+
+#: Unicode categories a terminal must never receive from a server or another player:
+#: controls (ESC, NUL, CR, LF...), format characters (bidi overrides), surrogates, private
+#: use, line and paragraph separators.
+_UNPRINTABLE = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
+
+
+def printable(value: Any) -> str:
+    """``value`` as one line of text safe to print: every control or format character
+    (terminal escapes, NUL, line breaks, bidi overrides) becomes ``\ufffd``. Use it on any
+    text a server or another player chose (speeches, ``lastPublic``, causes)."""
+    return "".join("\ufffd" if unicodedata.category(c) in _UNPRINTABLE else c for c in str(value))
 
 
 def summary_table(title: str, rows: dict[str, Any]) -> Table:
@@ -20,8 +34,8 @@ def summary_table(title: str, rows: dict[str, Any]) -> Table:
         bad = (key == "divergences" and value not in (0, "0")) or (
             key == "ended by" and "(" in str(value)
         )
-        text = "-" if value is None else str(value)
-        table.add_row(key, f"[red]{text}[/]" if bad else text)
+        text = "-" if value is None else printable(value)
+        table.add_row(Text(printable(key)), Text(text, style="red" if bad else ""))
     return table
 
 

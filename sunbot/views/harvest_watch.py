@@ -14,6 +14,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sunbot.views.common import printable
+
 
 def _split(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(outer, data)`` for a whole view or a bare ``data`` object."""
@@ -54,9 +56,9 @@ def render(view: dict[str, Any]) -> RenderableType:
             Text(name, style=style),
             Text(f"{food:.1f}", style=style),
             Text(state, style="red" if state == "out" else "green"),
-            sp1.get(str(seat), ""),
-            sp2.get(str(seat), ""),
-            vote,
+            Text(printable(sp1.get(str(seat), ""))),  # another player's words: text only
+            Text(printable(sp2.get(str(seat), ""))),
+            Text(vote),
         )
     lines: list[RenderableType] = [head, table]
     pr = s.get("punishResult")
@@ -67,8 +69,8 @@ def render(view: dict[str, Any]) -> RenderableType:
         if s.get(key):
             lines.append(Text(f"{key}: {s[key]}", style="yellow"))
     if "pending" in data:
-        lines.append(Text(f"our pending command: {data['pending']}", style="dim"))
-    lines.append(Text(str(s.get("lastPublic", "")), style="italic"))
+        lines.append(Text(printable(f"our pending command: {data['pending']}"), style="dim"))
+    lines.append(Text(printable(s.get("lastPublic", "")), style="italic"))
     return Group(*lines)
 
 

@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sunbot.views.common import printable
+
 CARGO_STYLES = ("cyan", "magenta", "yellow", "green", "blue", "red", "bright_white")
 
 
@@ -50,7 +52,8 @@ def render(state: dict[str, Any]) -> RenderableType:
         ("score ", "dim"),
         (f"{state['score']}", "bold"),
         f"  turn {state['turn']}  lots {state['lotsShipped']}/{p['quota']}  chain {state['chain']}",
-        f"  phase {state['phase']}" + (f" ({state['cause']})" if state.get("cause") else ""),
+        printable(f"  phase {state['phase']}")
+        + (printable(f" ({state['cause']})") if state.get("cause") else ""),
     )
     listing = abs(state["trim"]) > p["tolerance"]
     trim_line = Text.assemble(

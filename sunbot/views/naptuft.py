@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot.engines import naptuft as nt
+from sunbot.views.common import printable
 
 #: Comfort (§6.2 step 5) and day-bonus (§6.2 step 8) thresholds, marked on the bars.
 COMFORT, DAY_MIN = nt.COMFORT_MIN, nt.DAY_MIN
@@ -51,7 +52,7 @@ def _pressure(desc: dict[str, Any]) -> str:
 def render(state: dict[str, Any]) -> RenderableType:
     """The whole observation as a rich group (see the module docstring)."""
     phase = state["phase"]
-    ending = f" ({state['result']}: {state['cause']})" if phase == "over" else ""
+    ending = printable(f" ({state['result']}: {state['cause']})") if phase == "over" else ""
     head = Text.assemble(
         ("Naptuft ", "bold"),
         f"day {state['day']}  moment {state['moment'] + 1}/12  window {state['window'] + 1}/3  ",
