@@ -22,6 +22,7 @@ from rich.text import Text
 
 from sunbot import strategies, views
 from sunbot.api import run_cap
+from sunbot.bots import is_file_spec
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
 from sunbot.client import GameboardClient, Position
@@ -179,7 +180,6 @@ def play_command(
             name
             for name, value in (
                 ("--seed", seed),
-                ("--strategy", strategy),
                 ("--max-voyages", max_voyages),
                 ("--max-days", max_days),
                 ("--transcript", transcript),
@@ -192,7 +192,7 @@ def play_command(
                 f"transcript: drop {', '.join(given)}"
             )
         with page_after_run(html, resume, console):
-            _resume_run(resume, game, server, strict, quiet)
+            _resume_run(resume, game, server, strict, quiet, strategy)
         return
     if game is None:
         raise fail("give a GAME to play (or --resume FILE)")
@@ -239,7 +239,12 @@ def play_command(
 
 
 def _resume_run(
-    path: Path, game: str | None, server: str | None, strict: bool, quiet: bool
+    path: Path,
+    game: str | None,
+    server: str | None,
+    strict: bool,
+    quiet: bool,
+    strategy: str | None = None,
 ) -> None:
     writer = _open_writer(path, append=True)
     assert writer is not None
@@ -252,6 +257,16 @@ def _resume_run(
     except (ValueError, OSError) as exc:
         writer.close()
         raise fail(str(exc)) from None
+    recorded = str(head["strategy"])
+    if strategy is not None and strategy != recorded:
+        writer.close()
+        raise fail("--resume continues the recorded run with its own strategy: drop --strategy")
+    if is_file_spec(recorded) and strategy != recorded:
+        writer.close()  # a shared transcript must not run code its reader never chose
+        raise fail(
+            f"this run's strategy is the bot file {recorded!r}: resuming runs its code; "
+            f"add --strategy {recorded!r} to confirm"
+        )
     if game is not None and game != head["game"]:
         writer.close()
         raise fail(f"{path} is a {head['game']} run, not {game}")

@@ -214,10 +214,14 @@ def _invalid(line: str) -> str | None:
         rec = json.loads(line)
     except json.JSONDecodeError as exc:
         return f"not JSON ({exc.msg})"
+    except RecursionError:  # a hand-made line nested thousands deep
+        return "nested too deeply to read"
     if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
         return "not a transcript record (an object with a 'type')"
     try:
         RECORD.validate_python(rec)
+    except RecursionError:
+        return "nested too deeply to read"
     except ValidationError as exc:
         err = exc.errors()[0]
         if err["type"] == "union_tag_invalid":

@@ -122,3 +122,20 @@ def test_the_guide_links_every_example_bot_and_they_exist():
     linked = set(re.findall(r"\(\.\./(examples/bots/\w+\.py)\)", guide))
     assert linked == {f"examples/bots/{g.replace('-', '_')}_bot.py" for g in GAMES}
     assert all((ROOT / p).is_file() for p in linked)
+
+
+def test_resuming_a_file_bot_run_needs_the_readers_consent(tmp_path):
+    spec = f"{EXAMPLES / 'keelhold_bot.py'}:Bot"
+    path = tmp_path / "t.jsonl"
+    res = _play("keelhold", "--seed", "3", "--max-voyages", "2", "--strategy", spec,
+                "--transcript", str(path))  # fmt: skip
+    assert res.exit_code == 0, res.output
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n")  # cut: a run to resume
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"])
+    assert res.exit_code == 2 and "resuming runs its code" in " ".join(res.output.split())
+    assert path.read_text().count("\n") == len(lines) // 2  # nothing written
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet", "--strategy", spec])
+    assert res.exit_code == 0, res.output
+    res2 = runner.invoke(app, ["play", "--resume", str(path), "--strategy", "random"])
+    assert res2.exit_code == 2

@@ -287,3 +287,14 @@ def test_export_of_a_cut_file_keeps_warnings_out_of_the_data(recorded, tmp_path)
     assert "transcript cut" not in res.stdout
     rows_out = list(csv.DictReader(io.StringIO(res.stdout)))
     assert len(rows_out) == 7 and rows_out[0]["ok"] == "true" and rows_out[0]["cause"] == ""
+
+
+def test_a_line_nested_too_deeply_is_unreadable_not_a_crash(recorded, tmp_path):
+    lines = _lines(recorded)
+    step = json.loads(lines[3])
+    deep = "[" * 100_000 + "]" * 100_000
+    bad = json.dumps(step)[:-1] + ',"x":' + deep + "}"
+    path = tmp_path / "deep.jsonl"
+    path.write_text("\n".join([*lines[:3], bad, *lines[4:]]) + "\n")
+    t = read_transcript(path)
+    assert t.error is not None and "nested too deeply" in t.error and len(t.steps) == 1

@@ -260,7 +260,7 @@ def test_compare_names_the_stored_runs_and_one_game(tmp_path, monkeypatch):
         "k",
         "--resume",
     )
-    assert res.exit_code == 2 and "holds keelhold with cap None" in " ".join(res.output.split())
+    assert res.exit_code == 2 and "holds keelhold with cap 30" in " ".join(res.output.split())
 
 
 def test_without_cap_runs_use_the_games_default_cap(tmp_path, monkeypatch):
