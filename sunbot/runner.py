@@ -228,8 +228,8 @@ async def identify(client: GameboardClient) -> dict[str, Any] | None:
     (:data:`sunbot.games.LOCAL_CHOICES`). ``None`` when the index cannot be read (a run
     does not need it).
     """
-    try:
-        index = await client.games()
+    try:  # no retries but a rate limit's: a broken server must not cost a second budget
+        index = await client.games(retry=False)
     except Exception as exc:  # an index we cannot read only costs the re-play
         log.info("server index not read (%s): transcripts will be mirrored, not re-played", exc)
         return None

@@ -227,9 +227,11 @@ class GameboardClient:
         except ValueError:
             raise MalformedResponse(f"HTTP {status} body is not JSON ({len(raw)} bytes)") from None
 
-    async def games(self) -> GameIndex:
-        """``GET /api/games``: the index of games."""
-        data = await self.request_json("games", parse=_parse_index)
+    async def games(self, *, retry: bool = True) -> GameIndex:
+        """``GET /api/games``: the index of games. ``retry=False``: only a rate limit (429)
+        is waited out; any other failure ends the call at once."""
+        retry_on = is_retryable if retry else _rate_limited
+        data = await self.request_json("games", parse=_parse_index, retry_on=retry_on)
         return _parse_index(data)
 
     async def spec(self, slug: str) -> dict[str, Any]:
@@ -273,6 +275,10 @@ def _encode(body: dict[str, Any] | None) -> bytes | None:
     """The request body as ASCII JSON: text that UTF-8 cannot carry (a lone surrogate from a
     strategy) goes out as a JSON escape for the server to judge, instead of failing here."""
     return None if body is None else json.dumps(body, separators=(",", ":")).encode("ascii")
+
+
+def _rate_limited(exc: BaseException) -> bool:
+    return isinstance(exc, TransientHTTPError) and exc.status == 429
 
 
 def _parse_index(data: Any) -> GameIndex:
