@@ -18,6 +18,7 @@ Example ``pyproject.toml`` of a plug-in::
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import random
@@ -135,19 +136,51 @@ class UnknownStrategy(ValueError):
     """No strategy of that name for that game; the message lists the valid names."""
 
 
-def _plugins(game: str) -> dict[str, Any]:
-    found: dict[str, Any] = {}
+@functools.cache
+def _loaded_plugins() -> tuple[tuple[str, str, Any], ...]:
+    """Every plug-in that loads, as ``(name, source, factory)``, loaded once per process, so
+    a broken one is reported once (not on every lookup)."""
+    out: list[tuple[str, str, Any]] = []
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             obj = ep.load()
         except Exception as exc:  # a broken plug-in must not hide the built-in strategies
             log.warning(
-                "strategy plug-in %r did not load: %s: %s", ep.name, type(exc).__name__, exc
+                "strategy plug-in %r (%s) did not load: %s: %s",
+                ep.name,
+                ep.value,
+                type(exc).__name__,
+                exc,
             )
             continue
+        out.append((ep.name, ep.value, obj))
+    return tuple(out)
+
+
+@functools.cache
+def _warn_shadowed(game: str, name: str, source: str) -> None:
+    log.warning(
+        "strategy plug-in %r (%s) has the name of a built-in %s strategy and is not used: "
+        "rename its entry point",
+        name,
+        source,
+        game,
+    )
+
+
+def _plugins(game: str) -> dict[str, Any]:
+    """Plug-ins that play ``game``, by name; one named like a built-in is left out, with a
+    warning (once per process)."""
+    builtin = BUILTIN.get(game, {})
+    found: dict[str, Any] = {}
+    for name, source, obj in _loaded_plugins():
         games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
-        if game in games:
-            found[ep.name] = obj
+        if game not in games:
+            continue
+        if name in builtin:
+            _warn_shadowed(game, name, source)
+            continue
+        found[name] = obj
     return found
 
 

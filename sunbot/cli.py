@@ -7,10 +7,12 @@ code path) or on ``--server URL``; ``sunbot serve`` runs the local server with u
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 import sunbot
@@ -31,6 +33,24 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+def check_port(host: str, port: int) -> None:
+    """Exit 2 with a clear message when ``host:port`` cannot be listened on (in use, not an
+    address of this machine, no permission), by binding it once as uvicorn will."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise fail(f"--host {host}: {exc.strerror}") from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(addr)
+        except OSError as exc:
+            raise fail(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+                " (another server there? pick --port)"
+            ) from None
 
 
 @app.command()
@@ -76,7 +96,9 @@ def serve(
     except (BadKey, OSError) as exc:
         raise fail(f"server keys: {exc}") from None
     if key_file is not None and key_file.stat().st_mode & 0o077:
-        err_console.print(f"[yellow]warning:[/] {key_file} is readable by others: chmod 600 it")
+        err_console.print(
+            f"[yellow]warning:[/] {escape(str(key_file))} is readable by others: chmod 600 it"
+        )
     asgi: Any = create_app(codec)
     if faults:
         try:
@@ -85,6 +107,7 @@ def serve(
             raise fail(str(exc)) from None
         asgi = FaultInjector(asgi, plan, fault_seed)
         console.print(f"fault injection on: {plan.rates}")
+    check_port(host, port)  # before the banner: a busy port is an error, not a served line
     console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
     uvicorn.Server(serve_config(asgi, host=host, port=port, log_level=log_level.value)).run()
 

@@ -10,6 +10,7 @@ from typing import Annotated
 import click
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 
@@ -29,7 +30,7 @@ def _load(path: Path) -> Transcript:
     try:
         return read_transcript(path)
     except (ValueError, OSError) as exc:
-        console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -63,20 +64,22 @@ def replay_command(
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
     console.print(
-        f"[bold]{head['game']}[/] seed {head['seed']} · {head['strategy']} · server "
-        f"{head['server']} · sunbot {head['sunbotVersion']} · {count}"
+        f"[bold]{escape(str(head['game']))}[/] seed {head['seed']} · "
+        + escape(f"{head['strategy']} · server {head['server']} · sunbot {head['sunbotVersion']}")
+        + f" · {count}"
     )
     if t.error:
         console.print(
-            f"[yellow]transcript cut:[/] {t.error}; replaying up to there", soft_wrap=True
+            f"[yellow]transcript cut:[/] {escape(str(t.error))}; replaying up to there",
+            soft_wrap=True,
         )
     try:
         report = replay(t, local)
     except KeyError as exc:
-        console.print(f"[bold red]error:[/] {exc.args[0]}")
+        err.print(f"[bold red]error:[/] {escape(str(exc.args[0]))}")
         raise typer.Exit(2) from None
     if step and not sys.stdin.isatty():
-        console.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
+        err.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
         raise typer.Exit(2)
     if show or step:
         for index, state in report.positions:
@@ -85,7 +88,7 @@ def replay_command(
             if step and click.getchar() in ("q", "Q"):
                 break
     _print_findings("mirror divergence", report.divergences)
-    _print_findings("re-play mismatch", report.mismatches)
+    _print_findings("re-play mismatch", report.mismatches, plural=("", "es"))
     _print_findings("result-line inconsistenc", report.inconsistent, plural=("y", "ies"))
     if report.replayed:
         replayed = "re-played through the engine"
@@ -117,9 +120,12 @@ def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path)
         size = write_replay_page(t, out, extra, source)
     except (ValueError, KeyError, OSError) as exc:
         why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
-        err.print(f"[bold red]error:[/] cannot write the replay page {out}: {why}", soft_wrap=True)
+        err.print(
+            f"[bold red]error:[/] {escape(f'cannot write the replay page {out}: {why}')}",
+            soft_wrap=True,
+        )
         raise typer.Exit(2) from None
-    console.print(f"wrote replay page {out} ({size / 1e6:.2f} MB)", highlight=False)
+    console.print(escape(f"wrote replay page {out} ({size / 1e6:.2f} MB)"), highlight=False)
 
 
 def _n(count: int, one: str, many: str | None = None) -> str:
@@ -173,7 +179,7 @@ def export_command(
         if same or out.is_dir() or not force:
             why = "is the transcript" if same else "exists"
             hint = "" if same or out.is_dir() else " (--force replaces it)"
-            err.print(f"[bold red]error:[/] {out} {why}{hint}", soft_wrap=True)
+            err.print(f"[bold red]error:[/] {escape(f'{out} {why}{hint}')}", soft_wrap=True)
             raise typer.Exit(2)
     t = _load(file)
     text = to_csv(t) if format is ExportFormat.csv else to_markdown(t)
@@ -183,8 +189,10 @@ def export_command(
         try:
             out.write_text(text, encoding="utf-8")
         except OSError as exc:
-            err.print(f"[bold red]error:[/] cannot write {out}: {exc.strerror or exc}")
+            err.print(f"[bold red]error:[/] {escape(f'cannot write {out}: {exc.strerror or exc}')}")
             raise typer.Exit(2) from None
-        err.print(f"wrote {out} ({len(rows(t))} rows)")
+        err.print(escape(f"wrote {out} ({len(rows(t))} rows)"))
     if t.error:
-        err.print(f"[yellow]transcript cut:[/] {t.error}", highlight=False, soft_wrap=True)
+        err.print(
+            f"[yellow]transcript cut:[/] {escape(str(t.error))}", highlight=False, soft_wrap=True
+        )

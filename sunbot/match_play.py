@@ -278,7 +278,7 @@ def play_match_command(
             writer.close()
     _print_summary(console, result, seed, name)
     if path is not None:
-        console.print(f"transcript: {path}")
+        console.print(f"transcript: {escape(str(path))}", soft_wrap=True)
     if result["endedBy"] == "error":
         from sunbot.cli_play import show_traceback
 

@@ -32,6 +32,16 @@ def test_unknown_strategy_lists_valid_names():
     assert "safe-greedy" in str(err.value) and "first-safe" in str(err.value)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_plugins():
+    """Plug-ins are loaded once per process: start and end each test with none loaded."""
+    strategies._loaded_plugins.cache_clear()
+    strategies._warn_shadowed.cache_clear()
+    yield
+    strategies._loaded_plugins.cache_clear()
+    strategies._warn_shadowed.cache_clear()
+
+
 def test_entry_point_plugins_are_found(monkeypatch):
     ep = EntryPoint(
         name="my-bot", value="tests.test_strategies:PluginBot", group="sunbot.strategies"
@@ -46,6 +56,22 @@ def test_entry_point_plugins_are_found(monkeypatch):
     assert "my-bot" not in strategies.names("sunloaf")
     bot = strategies.create("keelhold", "my-bot", random.Random(0))
     assert isinstance(bot, PluginBot) and isinstance(bot, strategies.Strategy)
+
+
+def test_a_broken_plugin_warns_once_and_a_shadowing_one_is_refused_loudly(monkeypatch, caplog):
+    shadow = EntryPoint(
+        name="safe-greedy", value="tests.test_strategies:PluginBot", group="sunbot.strategies"
+    )
+    broken = EntryPoint(name="broken", value="no.such.module:X", group="sunbot.strategies")
+    monkeypatch.setattr(strategies, "entry_points", lambda group: [shadow, broken])
+    for _ in range(3):
+        names = strategies.names("keelhold")
+        bot = strategies.create("keelhold", "safe-greedy", random.Random(0))
+    assert names.count("safe-greedy") == 1 and not isinstance(bot, PluginBot)
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("'broken' (no.such.module:X) did not load" in m for m in messages) == 1
+    (warned,) = [m for m in messages if "has the name of a built-in" in m]
+    assert "'safe-greedy' (tests.test_strategies:PluginBot)" in warned and "rename" in warned
 
 
 @pytest.mark.parametrize("name", ["planner", "safe-greedy", "first-safe"])

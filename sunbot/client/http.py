@@ -40,6 +40,8 @@ MAX_BODY_BYTES = 16 * 1024 * 1024
 #: (uvicorn and ``sunbot serve``: 5 s), so the client never reuses a connection the server
 #: is closing at that very moment.
 KEEPALIVE_S = 2.0
+#: Redirects followed per request (a loop of redirects is then an error, not a hang).
+MAX_REDIRECTS = 5
 
 
 def public_url(url: str) -> str:
@@ -145,6 +147,8 @@ class GameboardClient:
             transport=transport,
             timeout=timeout,
             limits=httpx.Limits(keepalive_expiry=KEEPALIVE_S),
+            follow_redirects=True,  # http -> https, a moved origin
+            max_redirects=MAX_REDIRECTS,
             headers={"user-agent": "sunbot", "accept": "application/json"},
         )
 
@@ -221,11 +225,13 @@ class GameboardClient:
                 status, _reason(raw), parse_retry_after(resp.headers.get("retry-after"))
             )
         if status >= 400:
-            raise ServerRefused(status, _reason(raw))
+            raise ServerRefused(status, _reason(raw, resp))
         try:
             return json.loads(raw)
         except ValueError:
-            raise MalformedResponse(f"HTTP {status} body is not JSON ({len(raw)} bytes)") from None
+            raise MalformedResponse(
+                f"HTTP {status} {_not_json(raw, resp)}: is the server URL the API's origin?"
+            ) from None
 
     async def games(self, *, retry: bool = True) -> GameIndex:
         """``GET /api/games``: the index of games. ``retry=False``: only a rate limit (429)
@@ -301,10 +307,20 @@ def _first(exc: ValidationError) -> str:
     return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"
 
 
-def _reason(raw: bytes) -> str:
+def _not_json(raw: bytes, resp: httpx.Response) -> str:
+    """``from GET https://host/path is not JSON (text/html, 1234 bytes)``: the URL without
+    its query (a seat token travels there), the content type, never the body itself."""
+    url = resp.request.url.copy_with(query=None, userinfo=b"")
+    kind = resp.headers.get("content-type", "no content type").split(";")[0]
+    return f"from {resp.request.method} {url} is not JSON ({kind}, {len(raw)} bytes)"
+
+
+def _reason(raw: bytes, resp: httpx.Response | None = None) -> str:
     try:
         data = json.loads(raw)
     except ValueError:
+        if resp is not None:
+            return f"the answer {_not_json(raw, resp)}"
         return raw[:120].decode("utf-8", "replace") or "no body"
     if isinstance(data, dict) and isinstance(data.get("reason"), str):
         return str(data["reason"])

@@ -27,7 +27,7 @@ def printable(value: Any) -> str:
 
 def summary_table(title: str, rows: dict[str, Any]) -> Table:
     """A two-column table of ``rows``; divergences above 0 and an errored end show in red."""
-    table = Table(title=title, show_header=False)
+    table = Table(title=Text(title), show_header=False)  # plain text: names may hold '['
     table.add_column(style="bold")
     table.add_column()
     for key, value in rows.items():
