@@ -104,13 +104,16 @@ async def play_async(
         error) is not raised: ``ended_by == "error"`` and ``error`` says why.
 
     Raises:
-        ValueError: an unknown game or strategy, an option that does not apply, a bad seed.
+        ValueError: an unknown game or strategy, an option that does not apply, a bad seed,
+            a transcript in a folder that does not exist.
         FileExistsError, OSError: the transcript cannot be created.
     """
     try:
         info = get_game(game)
     except KeyError as exc:
         raise ValueError(exc.args[0]) from None
+    if transcript is not None and not Path(transcript).parent.is_dir():
+        raise ValueError(f"transcript {transcript}: no folder {Path(transcript).parent}")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     elif not -(2**63) < seed < 2**63:

@@ -8,6 +8,7 @@ level: ``warning``. ``-v``: ``info`` (and a failed strategy's traceback in the t
 from __future__ import annotations
 
 import logging
+import os
 from enum import StrEnum
 from typing import Annotated
 
@@ -52,11 +53,22 @@ def level_of(verbose: int, log_level: LogLevel | str | None) -> int:
     return {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
 
 
-def setup_logging(verbose: int = 0, log_level: LogLevel | str | None = None) -> int:
+#: Width of a console whose output is piped (rich would cut tables at 80 columns).
+PIPED_WIDTH = 1000
+
+
+def setup_logging(
+    verbose: int = 0, log_level: LogLevel | str | None = None, *consoles: Console
+) -> int:
     """Send the ``sunbot`` loggers to standard error at the chosen level; returns it.
 
+    ``consoles``: the command's consoles; one that writes to a pipe or a file (and no
+    ``COLUMNS`` says otherwise) gets :data:`PIPED_WIDTH` columns, so piped tables are whole.
     Calling it again (another command in the same process, a test) replaces the handler.
     """
+    for console in consoles:
+        piped = not console.is_terminal and not os.environ.get("COLUMNS")
+        console._width = PIPED_WIDTH if piped else None  # None: rich asks the terminal
     level = level_of(verbose, log_level)
     root = logging.getLogger("sunbot")
     for handler in list(root.handlers):

@@ -8,6 +8,7 @@ and either way the transcript is whole and ``--resume`` continues it.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import signal
 from pathlib import Path
@@ -30,7 +31,7 @@ from sunbot.games import GameInfo, get_game
 from sunbot.html.after_run import after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import NoInitAnswer, Resume, load_resume
-from sunbot.runner import RunSummary, play_run
+from sunbot.runner import RunSummary, play_run, result_record
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 from sunbot.transcripts import TranscriptWriter, default_path
@@ -38,6 +39,9 @@ from sunbot.views.common import live_view, summary_table
 
 console = Console()
 err_console = Console(stderr=True)
+
+#: ``--json``: the summary is one JSON object on stdout (set per command).
+_AS_JSON = False
 
 #: Exit codes of ``sunbot play``.
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -163,11 +167,26 @@ def play_command(
     html: Annotated[
         Path | None, typer.Option("--html", help="After the run, write its replay page here.")
     ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="Print the summary as one JSON object; no live view."),
+    ] = False,
+    wait: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=3600,
+            help="Match games: create the match on --server, print its id, and wait this many"
+            " seconds for others to join (sunbot play harvest-watch --server URL --match ID).",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
     """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
-    setup_logging(verbose, log_level)
+    setup_logging(verbose, log_level, console, err_console)
+    global _AS_JSON
+    _AS_JSON, quiet = as_json, quiet or as_json
     check_server_url(server)
     if seed is not None and not -(2**63) < seed < 2**63:
         raise fail("--seed must fit in 64 bits")
@@ -202,6 +221,8 @@ def play_command(
         raise fail(str(exc.args[0])) from None
     if not no_transcript and transcript is not None and transcript.exists():
         raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
+    if not no_transcript and transcript is not None and not transcript.parent.is_dir():
+        raise fail(f"--transcript {transcript}: no folder {transcript.parent} (create it first)")
     if info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
@@ -223,13 +244,19 @@ def play_command(
             strict=strict,
             quiet=quiet,
             console=console,
+            as_json=as_json,
+            wait=wait,
         )
         after_run(html, transcript, console)
         raise typer.Exit(code)
-    if match is not None or seats != 1:
-        raise fail("--seats and --match apply to match games only")
+    if match is not None or seats != 1 or wait is not None:
+        raise fail("--seats, --match and --wait apply to match games only")
     cap = _cap(info, max_voyages, max_days)
     name = strategy or strategies.default_name(info.slug)
+    try:  # before the transcript exists: a usage error leaves no empty file behind
+        strategies.check(info.slug, name)
+    except strategies.UnknownStrategy as exc:
+        raise fail(str(exc)) from None
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     path = None if no_transcript else (transcript or default_path(info.slug, seed, name))
@@ -357,6 +384,8 @@ def _run(
     finally:
         if writer is not None:
             writer.close()
+            if resume is None and writer.path.exists() and writer.path.stat().st_size == 0:
+                writer.path.unlink()  # stopped before its header: nothing to keep
     _print_summary(summary)
     if summary.ended_by == "interrupted":
         err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
@@ -417,9 +446,21 @@ async def _play(
 
 
 def _print_summary(s: RunSummary) -> None:
+    if _AS_JSON:
+        record = {"game": s.game, "seed": s.seed, "strategy": s.strategy}
+        record.update(result_record(s))
+        record["transcript"] = str(s.transcript) if s.transcript else None
+        print(json.dumps(record))
+        return
     rows: dict[str, Any] = {"score": s.score}
     if s.final_state:
         rows.update(views.summary(s.game, s.final_state))
+    if s.ended_by == "cap":  # the game's own word for an END_RUN (Sunloaf: "win") misleads
+        for key in ("result", "cause"):
+            if key in rows:
+                rows[key] = (
+                    f"capped ({s.final_state and s.final_state.get(key)} in the rules' words)"
+                )
     rows.update(
         {
             "steps": s.steps,

@@ -82,7 +82,7 @@ def rules_command(
     log_level: LogLevelOption = None,
 ) -> None:
     """Print the rules and action grammar the server serves for GAME (its ``spec``)."""
-    setup_logging(verbose, log_level)
+    setup_logging(verbose, log_level, console)
     check_server_url(server)
     try:
         info = get_game(game)

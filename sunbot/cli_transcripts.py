@@ -59,7 +59,7 @@ def replay_command(
     log_level: LogLevelOption = None,
 ) -> None:
     """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
-    setup_logging(verbose, log_level)
+    setup_logging(verbose, log_level, console, err)
     t = _load(file)
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
@@ -173,7 +173,7 @@ def export_command(
     log_level: LogLevelOption = None,
 ) -> None:
     """Turn a transcript into a per-step table (action, score, key state)."""
-    setup_logging(verbose, log_level)
+    setup_logging(verbose, log_level, console, err)
     if out is not None and out.exists():
         same = out.resolve() == file.resolve()
         if same or out.is_dir() or not force:

@@ -12,13 +12,15 @@ goes to the JSON Lines transcript (``docs/transcripts.md``).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
+import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import httpx
 from rich.console import Console, RenderableType
@@ -40,7 +42,9 @@ from sunbot.views.common import live_view, summary_table
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
 #: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
 LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+T = TypeVar("T")
+err_console = Console(stderr=True)
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
 
 
@@ -110,13 +114,19 @@ class _LiveView:
 
 
 async def _seats(
-    client: MatchClient, game: str, seed: int, seats: int, server: str | None, match_id: str | None
+    client: MatchClient,
+    game: str,
+    seed: int,
+    seats: int,
+    server: str | None,
+    match_id: str | None,
+    start_ms: int | None = None,
 ) -> tuple[str, list[SeatTicket]]:
     if match_id is not None:
         return match_id, [await client.join(match_id) for _ in range(seats)]
     if server is None:
         return await client.create(game, seats=seats, beat_ms=LOCAL_BEAT_MS, start_ms=0, seed=seed)
-    return await client.create(game, seats=seats, seed=seed)
+    return await client.create(game, seats=seats, seed=seed, start_ms=start_ms)
 
 
 async def run_match(
@@ -133,11 +143,16 @@ async def run_match(
     transport: httpx.AsyncBaseTransport | None = None,
     policy: RetryPolicy | None = None,
     make: Callable[[random.Random], MatchStrategy] | None = None,
+    start_ms: int | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play one match and return the transcript's ``result`` record (see the module doc),
     plus ``final`` (the last view) and ``mirrorDivergences`` (the list), which the transcript
     does not get. ``make(rng)`` builds each seat's strategy (default: ``strategy`` from the
-    registry). Whatever the retry ``policy`` could not absorb ends the match with
+    registry). ``start_ms``: a created match's countdown (others may join meanwhile);
+    ``announce(match_id)`` is called once the match exists. Cancelling the task (Ctrl-C)
+    ends it with ``endedBy: interrupted`` and the result line still written. Whatever the
+    retry ``policy`` could not absorb ends the match with
     ``endedBy: error`` and a one-line ``error``, never an exception."""
     if server is None and transport is None:
         transport = httpx.ASGITransport(app=create_app(TokenCodec()))
@@ -147,13 +162,16 @@ async def run_match(
         writer.header(game, seed, strategy, public_url(server) if server else "embedded")
     if live is not None:
         live.update(_LiveView(rec))
+    interrupted = False
     started = time.perf_counter()
     results: list[SeatResult] = []
     error: str | None = None
     mid = match_id
     try:
         async with client:
-            mid, tickets = await _seats(client, game, seed, seats, server, match_id)
+            mid, tickets = await _seats(client, game, seed, seats, server, match_id, start_ms)
+            if announce is not None:
+                announce(mid)
             for t in tickets:
                 rec.mirrors[t.seat] = MatchMirror(t.seat)
             build = make or (
@@ -163,6 +181,8 @@ async def run_match(
             results = await play_match(client, mid, players, on_event=rec.on_event)
     except (ClientError, httpx.HTTPError, OSError) as exc:
         error = f"{type(exc).__name__}: {exc}"
+    except asyncio.CancelledError:  # Ctrl-C: stop here, but say so in the result line
+        interrupted = True
     retries = client.retries
     errors = [r.error for r in results if r.error]
     ranks = next((r.ranks for r in results if r.ranks), None)
@@ -170,6 +190,8 @@ async def run_match(
     ended = "rules" if ranks and not errors and error is None else "error"
     if errors and all("StrictStop" in e for e in errors):
         ended = "strict"
+    if interrupted:
+        ended = "interrupted"
     result = {
         "type": "result",
         "matchId": mid,
@@ -228,6 +250,34 @@ def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str
     console.print(summary_table(f"harvest-watch · seed {seed} · {strategy}", rows))
 
 
+def _announce(mid: str, server: str | None, joined: str | None) -> None:
+    """Print the match id as soon as it exists, and how others join a created one."""
+    if server is None:
+        err_console.print(f"match {escape(mid)} (embedded server)", soft_wrap=True)
+    elif joined is None:
+        how = f"sunbot play harvest-watch --server {server} --match {mid}"
+        err_console.print(f"match {escape(mid)}: others join with {escape(how)}", soft_wrap=True)
+    else:
+        err_console.print(f"joined match {escape(mid)} on {escape(server)}", soft_wrap=True)
+
+
+async def until_interrupted(run: Coroutine[Any, Any, T]) -> T:
+    """Await ``run``; the first Ctrl-C cancels it (``run`` then writes its result line and
+    returns). Outside the main thread, or where signals cannot be handled, it only awaits."""
+    task = asyncio.ensure_future(run)
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+        handled = True
+    except (NotImplementedError, RuntimeError, ValueError):
+        handled = False
+    try:
+        return await task
+    finally:
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
 def play_match_command(
     *,
     game: str,
@@ -241,10 +291,16 @@ def play_match_command(
     strict: bool,
     quiet: bool,
     console: Console,
+    as_json: bool = False,
+    wait: int | None = None,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
-    ``--strict``."""
+    ``--strict``, 130 interrupted (Ctrl-C; the result line is written). ``wait``: seconds a
+    created match on ``server`` waits for other players (its id is printed at once)."""
+    if wait is not None and (server is None or match_id is not None):
+        console.print("[red]error:[/] --wait creates a match on --server that others can join")
+        return EXIT_USAGE
     if match_id is not None and server is None:
         console.print("[red]error:[/] --match needs --server (the match lives there)")
         return EXIT_USAGE
@@ -261,23 +317,37 @@ def play_match_command(
     try:
         with live_view(console, "starting…", quiet) as live:
             result = asyncio.run(
-                run_match(
-                    game=game,
-                    seed=seed,
-                    strategy=name,
-                    server=server,
-                    match_id=match_id,
-                    seats=seats,
-                    writer=writer,
-                    strict=strict,
-                    live=live,
+                until_interrupted(
+                    run_match(
+                        game=game,
+                        seed=seed,
+                        strategy=name,
+                        server=server,
+                        match_id=match_id,
+                        seats=seats,
+                        writer=writer,
+                        strict=strict,
+                        live=live,
+                        start_ms=None if wait is None else wait * 1000,
+                        announce=lambda mid: _announce(mid, server, match_id),
+                    ),
                 )
             )
     finally:
         if writer is not None:
             writer.close()
-    _print_summary(console, result, seed, name)
-    if path is not None:
+    if as_json:
+        shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
+        print(json.dumps({"game": game, "seed": seed, "strategy": name, **shown,
+                          "transcript": str(path) if path else None}))  # fmt: skip
+    else:
+        _print_summary(console, result, seed, name)
+    if result["endedBy"] == "interrupted":
+        err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
+        return EXIT_INTERRUPTED
+    if as_json:
+        pass
+    elif path is not None:
         console.print(f"transcript: {escape(str(path))}", soft_wrap=True)
     if result["endedBy"] == "error":
         from sunbot.cli_play import show_traceback

@@ -294,6 +294,11 @@ def _report(cb: OnPosition | None, pos: Position, step: int, found: list[Diverge
         cb(pos, step, found)
 
 
+def result_record(s: RunSummary) -> dict[str, Any]:
+    """The transcript's ``result`` line for ``s`` (``docs/transcripts.md``)."""
+    return _result_record(s)
+
+
 def _result_record(s: RunSummary) -> dict[str, Any]:
     return {
         "type": "result",

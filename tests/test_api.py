@@ -89,6 +89,7 @@ def test_harvest_watch_match_through_the_api():
         ({"game": "harvest-watch", "max_voyages": 2}, "do not apply to harvest-watch"),
         ({"game": "keelhold", "seats": 2}, "match games only"),
         ({"game": "keelhold", "seed": 2**63}, "64 bits"),
+        ({"game": "keelhold", "transcript": "/no/such/dir/x.jsonl"}, "no folder /no/such/dir"),
     ],
 )
 def test_bad_arguments_are_value_errors(kwargs, message):

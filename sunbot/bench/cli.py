@@ -169,7 +169,7 @@ def bench_command(
     log_level: LogLevelOption = None,
 ) -> None:
     """Benchmark strategies on many seeds on the engines (no HTTP); or --compare two runs."""
-    setup_logging(verbose, log_level)
+    setup_logging(verbose, log_level, console, err_console)
     if compare is not None:
         if game is not None or strategy or resume:
             raise _fail("--compare takes only RUN_A RUN_B (and --out)")
