@@ -83,13 +83,22 @@ def serve(
         int | None,
         typer.Option(min=1, help="Seconds a state token stays valid (default: forever)."),
     ] = None,
+    request_deadline: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Seconds a client has to send a whole request (head and body); past it "
+            "the connection is closed (408), so half-sent requests cannot pile up "
+            "(default: 10).",
+        ),
+    ] = None,
 ) -> None:
     """Run the local Gameboard-compatible server with uvicorn."""
     setup_logging(verbose, log_level if log_level is not LogLevel.warning or not verbose else None)
     import uvicorn
 
     from sunbot.server.faults import FaultInjector, FaultPlan
-    from sunbot.server.serving import serve_config
+    from sunbot.server.serving import REQUEST_DEADLINE_S, serve_config
 
     try:
         codec = TokenCodec.from_environment(key_file, token_ttl)
@@ -109,7 +118,14 @@ def serve(
         console.print(f"fault injection on: {plan.rates}")
     check_port(host, port)  # before the banner: a busy port is an error, not a served line
     console.print(f"sunbot {sunbot.__version__} serving on http://{host}:{port}/api/games")
-    uvicorn.Server(serve_config(asgi, host=host, port=port, log_level=log_level.value)).run()
+    config = serve_config(
+        asgi,
+        host=host,
+        port=port,
+        log_level=log_level.value,
+        request_deadline_s=request_deadline or REQUEST_DEADLINE_S,
+    )
+    uvicorn.Server(config).run()
 
 
 @app.command()

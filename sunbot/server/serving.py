@@ -6,13 +6,20 @@
   connection is closed after :data:`KEEP_ALIVE_S`; at most :data:`MAX_CONNECTIONS`
   connections and requests at once (more are answered 503 at once, the fault a client
   retries); a request line plus headers over :data:`MAX_HEAD_BYTES` is refused (h11).
+- A client that never finishes its request (slowloris: half a head, or a byte a second
+  forever) is closed by :class:`RequestDeadlineH11`: uvicorn itself has no such timeout
+  (its keep-alive timer only runs between requests and every byte received resets it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from sunbot.server.redaction import uvicorn_log_config
 
@@ -24,17 +31,99 @@ MAX_CONNECTIONS = 512
 #: Largest request head (request line and headers) h11 buffers, bytes: room for a 60 KB
 #: request target, and a bound on what one slow client can make the server hold.
 MAX_HEAD_BYTES = 80 * 1024
+#: Seconds a client has to send one whole request (head and body, at most 1 MiB) from the
+#: moment the server waits for it: a new connection, or the first byte after keep-alive.
+REQUEST_DEADLINE_S = 10.0
+
+log = logging.getLogger("uvicorn.error")
+#: h11 states of the client while its request is not yet wholly received.
+_RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
 
-def serve_config(app: Any, *, host: str, port: int, log_level: str) -> uvicorn.Config:
-    """The :class:`uvicorn.Config` of ``sunbot serve`` for ``app`` (any ASGI app)."""
+class RequestDeadlineH11(H11Protocol):
+    """uvicorn's h11 protocol with a request-receipt deadline.
+
+    From ``connection_made`` (and from the first byte of each later request on a kept-alive
+    connection) the client has :attr:`deadline_s` seconds to send its whole request; past
+    that the server answers ``408`` when it has not begun an answer, and closes the
+    connection either way. The timer is disarmed as soon as the request is wholly in, so
+    the time the app takes to answer never counts. Set ``deadline_s`` per server with
+    :func:`with_request_deadline`.
+    """
+
+    deadline_s: float = REQUEST_DEADLINE_S
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        if self._deadline is None and self.conn.their_state in _RECEIVING:
+            self._arm()
+        super().data_received(data)
+        if self.conn.their_state not in _RECEIVING:
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.deadline_s, self._expired)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _expired(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing() or self.conn.their_state not in _RECEIVING:
+            return
+        log.info("closed a connection that sent no whole request within %g s", self.deadline_s)
+        if self.conn.our_state is h11.IDLE:  # no answer begun: say why (408) before closing
+            try:
+                headers = [(b"connection", b"close"), (b"content-length", b"0")]
+                self.transport.write(self.conn.send(h11.Response(status_code=408, headers=headers)))
+                self.transport.write(self.conn.send(h11.EndOfMessage()) or b"")
+            except h11.LocalProtocolError:  # pragma: no cover - h11 refused: just close
+                pass
+        self.transport.close()
+
+
+def with_request_deadline(seconds: float) -> type[RequestDeadlineH11]:
+    """A :class:`RequestDeadlineH11` subclass whose deadline is ``seconds`` (> 0)."""
+    if not seconds > 0:
+        raise ValueError(f"the request deadline must be above 0 s, got {seconds}")
+    return type("RequestDeadlineH11", (RequestDeadlineH11,), {"deadline_s": float(seconds)})
+
+
+def serve_config(
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    log_level: str,
+    request_deadline_s: float = REQUEST_DEADLINE_S,
+) -> uvicorn.Config:
+    """The :class:`uvicorn.Config` of ``sunbot serve`` for ``app`` (any ASGI app);
+    ``request_deadline_s``: see :class:`RequestDeadlineH11`.
+
+    Raises:
+        ValueError: ``request_deadline_s`` is not above 0.
+    """
     return uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
         log_config=uvicorn_log_config(),
-        http="h11",
+        http=with_request_deadline(request_deadline_s),
         timeout_keep_alive=KEEP_ALIVE_S,
         limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,

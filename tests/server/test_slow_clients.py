@@ -1,0 +1,194 @@
+"""Slow and idle clients (issue 12 case 8): a connection that never finishes its request is
+closed at ``sunbot serve``'s request deadline and does not stall other clients.
+
+The first test runs a real ``sunbot serve`` process; the others run the same uvicorn
+configuration in this process with a short deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+import sunbot
+from sunbot.server import TokenCodec, create_app, serving
+from tests.conftest import LoopbackServer, free_port
+
+HALF_HEAD = b"GET /api/games HTTP/1.1\r\nHost: sunbot\r\nAccept: "
+SLOW_SOCKETS = 300
+DEADLINE_S = 8.0
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    """``sunbot serve`` in its own process, its request deadline at :data:`DEADLINE_S`."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "sunbot", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*cmd, "--request-deadline", str(DEADLINE_S)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(400):
+            try:
+                httpx.get(f"{url}/api/games", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("sunbot serve did not start")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+async def _until_closed(reader: asyncio.StreamReader, opened: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes, and the seconds since ``opened``."""
+    got = await reader.read()
+    return got, time.monotonic() - opened
+
+
+async def _trickle(writer: asyncio.StreamWriter) -> int:
+    """Send a request head one byte a second until the server closes; bytes sent."""
+    sent = 0
+    for byte in (HALF_HEAD * 10)[:60]:
+        try:
+            writer.write(bytes([byte]))
+            await writer.drain()
+        except ConnectionError:
+            break
+        sent += 1
+        await asyncio.sleep(1.0)
+    return sent
+
+
+async def test_slow_clients_are_closed_and_do_not_stall_a_run(served):
+    """300 half-sent heads, one idle socket and a 1 byte/s trickle are held open while a
+    normal client plays a Keelhold run to its cap; then the server closes every one of
+    them at the deadline (408), the trickle included although it keeps sending."""
+    host, port = served.removeprefix("http://").split(":")
+    conns = []
+    for i in range(SLOW_SOCKETS + 2):
+        reader, writer = await asyncio.open_connection(host, int(port))
+        if i < SLOW_SOCKETS:
+            writer.write(HALF_HEAD)
+        conns.append((reader, writer, time.monotonic()))
+    closing = [asyncio.create_task(_until_closed(r, t)) for r, _, t in conns]
+    trickle = asyncio.create_task(_trickle(conns[-1][1]))
+
+    t0 = time.monotonic()
+    run = await asyncio.wait_for(
+        sunbot.play_async("keelhold", seed=7, strategy="safe-greedy", max_voyages=3, server=served),
+        timeout=60,
+    )
+    took = time.monotonic() - t0
+    assert run.error is None and run.ended_by == "cap" and run.steps > 30
+    assert run.divergences == []
+    # the run did not wait for the deadline: every slow socket was still open when it ended
+    assert took < DEADLINE_S - 1 and not any(task.done() for task in closing)
+
+    closed = await asyncio.wait_for(asyncio.gather(*closing), timeout=DEADLINE_S + 20)
+    for got, after in closed:
+        assert got.startswith(b"HTTP/1.1 408 ")
+        assert DEADLINE_S - 0.5 <= after <= DEADLINE_S + 15
+    sent = await asyncio.wait_for(trickle, timeout=5)
+    assert DEADLINE_S - 2 <= sent <= DEADLINE_S + 15  # it kept sending until it was closed
+    for _, writer, _ in conns:
+        writer.close()
+    httpx.get(f"{served}/api/games", timeout=5).raise_for_status()  # and the server serves on
+
+
+class _SlowApp:
+    """An ASGI app that reads the body, then answers after ``delay`` seconds."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.bodies: list[bytes] = []
+        self.disconnects = 0
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                self.disconnects += 1
+                return
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        self.bodies.append(body)
+        await asyncio.sleep(self.delay)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"done"})
+
+
+def _loopback(app: object, deadline: float) -> LoopbackServer:
+    def config(port: int) -> uvicorn.Config:
+        cfg = serving.serve_config(
+            app, host="127.0.0.1", port=port, log_level="error", request_deadline_s=deadline
+        )
+        cfg.lifespan = "off"
+        return cfg
+
+    return LoopbackServer(None, config)
+
+
+def _read_all(sock: socket.socket) -> tuple[bytes, float]:
+    t0 = time.monotonic()
+    chunks = []
+    while chunk := sock.recv(4096):
+        chunks.append(chunk)
+    return b"".join(chunks), time.monotonic() - t0
+
+
+def test_the_deadline_does_not_cut_a_slow_answer():
+    """The deadline counts receiving the request only: an answer that takes three
+    deadlines to compute still arrives."""
+    app = _SlowApp(delay=1.5)
+    with _loopback(app, 0.5) as srv:
+        got = httpx.post(f"{srv.url}/x", content=b"abc", timeout=10)
+    assert got.status_code == 200 and got.text == "done" and app.bodies == [b"abc"]
+
+
+def test_a_trickled_body_is_cut_at_the_deadline():
+    """A head that promises 10 body bytes and sends 2: closed at the deadline (the app
+    sees a disconnect), not held for ever; no answer was begun, none is sent."""
+    app = _SlowApp(delay=0)
+    with _loopback(app, 0.5) as srv, socket.create_connection(("127.0.0.1", srv.port)) as s:
+        s.settimeout(10)
+        s.sendall(b"POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nab")
+        got, after = _read_all(s)
+    assert got == b"" and 0.4 <= after <= 5 and app.bodies == [] and app.disconnects == 1
+
+
+def test_the_deadline_starts_again_for_each_request_on_a_kept_connection():
+    """After a whole request and its answer the connection is idle (keep-alive, 5 s);
+    half of a second request is then cut at the deadline with a 408."""
+    app = create_app(TokenCodec())
+    with _loopback(app, 0.5) as srv, socket.create_connection(("127.0.0.1", srv.port)) as s:
+        s.settimeout(10)
+        s.sendall(b"GET /api/games HTTP/1.1\r\nHost: t\r\n\r\n")
+        first = s.recv(65536)
+        time.sleep(0.8)  # longer than the deadline: idle time between requests is keep-alive's
+        s.sendall(HALF_HEAD)
+        got, after = _read_all(s)
+    answers = (first + got).split(b"HTTP/1.1 ")
+    assert [a[:4] for a in answers] == [b"", b"200 ", b"408 "] and 0.4 <= after <= 5
+
+
+def test_the_deadline_must_be_positive():
+    with pytest.raises(ValueError, match="above 0"):
+        serving.with_request_deadline(0)
+    assert serving.with_request_deadline(2.5).deadline_s == 2.5
