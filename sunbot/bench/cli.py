@@ -3,6 +3,8 @@
     sunbot bench GAME --strategy A --strategy B [--seeds 1-500 | --seeds-file F]
                  [--cap voyages=20|days=30] [--workers N] [--backend local|ray]
                  [--ray-address ADDR] [--out DIR] [--run LABEL] [--resume]
+    sunbot bench harvest-watch -s A [--table guard,guard,guard,guard,guard]...
+                 [--seating shuffled|server]
     sunbot bench --compare RUN_A RUN_B [--out DIR]
 
 Without ``--cap`` runs are capped at the game's ``default_cap`` (the games table), exactly as
@@ -12,6 +14,12 @@ Files under ``--out`` (default ``bench-out``; a directory, created if missing):
 ``bench.sqlite`` (every run's rows) and, per run, ``<run>/results.csv``, ``<run>/report.html``
 and its PNGs. A run label is a file name: 1 to 64 letters, digits, ``.``, ``_`` or ``-``,
 starting with a letter or digit (:data:`RUN_LABEL`), so a run's files stay under ``--out``.
+
+Harvest Watch: ``--table`` names the other five seats (strategy names, ``house`` for the
+server's house bots; missing names are house bots), repeatable for one result group per
+table; ``--seating shuffled`` (default) shuffles all six seats uniformly from the seed,
+``server`` seats us where the match RNG draws a one-seat match
+(:func:`sunbot.bench.jobs.seating`).
 
 Exit codes: 0 done; 1 some job ended on an error, or the backend failed; 2 bad usage (an
 unwritable ``--out`` included); 130 interrupted (the finished jobs are stored: rerun with
@@ -36,7 +44,7 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot.bench.backends import BackendError, default_workers, run_jobs
-from sunbot.bench.jobs import Job, Result
+from sunbot.bench.jobs import HOUSE, MATCH_SEATS, Job, Result, group_of, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
@@ -49,6 +57,13 @@ DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
 #: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
 RUN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+class Seating(StrEnum):
+    """How a Harvest Watch job seats the six players (:func:`sunbot.bench.jobs.seating`)."""
+
+    shuffled = "shuffled"
+    server = "server"
 
 
 class BackendName(StrEnum):
@@ -165,6 +180,24 @@ def bench_command(
         int,
         typer.Option(min=0, help="Keep transcripts and replay pages of N jobs per strategy."),
     ] = 0,
+    table: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME,NAME,...",
+            help="Harvest Watch: the other five seats, e.g. guard,guard,guard,guard,guard"
+            " (strategy names; 'house' = the server's house bots; missing names are house"
+            " bots). Repeat for several tables, one result group each (default: 5 house).",
+        ),
+    ] = None,
+    seating: Annotated[
+        Seating | None,
+        typer.Option(
+            help="Harvest Watch: 'shuffled' (default): all six seats shuffled uniformly by"
+            " random.Random('sunbot-bench-seating/SEED'), so a seed always seats the same;"
+            " 'server': our seat drawn by the match RNG as the server draws it, the table in"
+            " the other seats in ascending order.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -182,6 +215,8 @@ def bench_command(
     except KeyError as exc:
         raise _fail(str(exc.args[0])) from None
     names = _strategies(info, strategy or [])
+    tables = _tables(info, table or [], seating)
+    seat_mode = (seating or Seating.shuffled).value if info.kind == "match" else ""
     seed_list = _seeds(seeds, seeds_file)
     cap_value = _cap(info, cap)
     if ray_address is not None and backend is not BackendName.ray:
@@ -200,12 +235,17 @@ def bench_command(
         if (out / label).exists() and not (out / label).is_dir():
             raise _fail(f"{out / label} (the run's directory) exists and is not a directory")
         try:
-            store.check_run(label, info.slug, cap_value)
+            store.check_run(label, info.slug, cap_value, seat_mode)
         except RunMismatch as exc:
             raise _fail(f"{exc}; choose another --run") from None
-        jobs = [Job(info.slug, s, seed, cap_value) for s in names for seed in seed_list.values]
+        jobs = [
+            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value)
+            for s in names
+            for t in tables
+            for seed in seed_list.values
+        ]
         stored = store.done(label)
-        todo = [j for j in jobs if (j.strategy, j.seed) not in stored]
+        todo = [j for j in jobs if job_key(j) not in stored]
         if len(todo) < len(jobs) and not resume:
             raise _fail(
                 f"run {label!r} already holds {len(jobs) - len(todo)} of these jobs;"
@@ -216,8 +256,11 @@ def bench_command(
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
         elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
-        wanted = set(seed_list.values)
-        results = [r for r in store.results(label, names) if r.seed in wanted]
+        wanted = {job_key(j) for j in jobs}
+        results = [
+            r for r in store.results(label, names) if (r.strategy, r.table, r.seed) in wanted
+        ]
+        groups = list(dict.fromkeys(group_of(r) for r in results))
     if todo:
         console.print(
             f"{plural(len(todo), 'job')} in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
@@ -227,6 +270,8 @@ def bench_command(
         "run": label,
         "game": info.slug,
         "strategies": ", ".join(names),
+        **({"tables": "; ".join(",".join(t) for t in tables)} if seat_mode else {}),
+        **({"seating": seat_mode} if seat_mode else {}),
         "seeds": f"{seed_list.text} ({plural(len(seed_list.values), 'seed')})",
         "cap": _cap_text(info, cap_value, given=cap is not None),
         "backend": f"{backend.value}, {slots}",
@@ -237,7 +282,7 @@ def bench_command(
         from sunbot.bench.replays import keep_replays
 
         keep_replays(results, out / label, replays, console)
-    errors = _show(info.slug, label, results, names, out / label, meta)
+    errors = _show(info.slug, label, results, groups or names, out / label, meta)
     if errors:
         count, first = errors
         err_console.print(
@@ -259,6 +304,34 @@ def _strategies(info: GameInfo, given: list[str]) -> list[str]:
         except strategies.UnknownStrategy as exc:
             raise _fail(str(exc)) from None
     return chosen
+
+
+def _tables(info: GameInfo, given: list[str], seating: Seating | None) -> list[tuple[str, ...]]:
+    """The ``--table`` values as tuples of five names, in order, without repeats."""
+    if info.kind != "match":
+        if given or seating is not None:
+            raise _fail(f"--table and --seating are for match games; {info.slug} has no table")
+        return [()]
+    out: list[tuple[str, ...]] = []
+    for text in given or [",".join((HOUSE,) * (MATCH_SEATS - 1))]:
+        names = [n.strip() for n in text.split(",")]
+        if len(names) > MATCH_SEATS - 1:
+            raise _fail(
+                f"--table {text!r}: {len(names)} names, but a table has {MATCH_SEATS - 1} other"
+                " seats (fewer names: the rest are house bots)"
+            )
+        for name in names:
+            if not name:
+                raise _fail(f"--table {text!r}: an empty name; separate names with one comma")
+            if name == HOUSE:
+                continue
+            try:
+                strategies.check(info.slug, name)
+            except strategies.UnknownStrategy as exc:
+                raise _fail(f"--table {text!r}: {exc}") from None
+        names += [HOUSE] * (MATCH_SEATS - 1 - len(names))
+        out.append(tuple(names))
+    return list(dict.fromkeys(out))
 
 
 def _seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
@@ -384,7 +457,11 @@ def _compare(path: Path, run_a: str, run_b: str) -> None:
         a, b = (i for i in infos if i is not None)
         if a.game != b.game:
             raise _fail(f"{run_a} is {a.game} and {run_b} is {b.game}: compare runs of one game")
-        analyses = [analyse(i.game, store.results(i.run), i.strategies) for i in (a, b)]
+        rows = [store.results(i.run) for i in (a, b)]
+        analyses = [
+            analyse(i.game, r, list(dict.fromkeys(group_of(x) for x in r)))
+            for i, r in zip((a, b), rows, strict=True)
+        ]
     for i in (a, b):
         cap = "none" if i.cap is None else str(i.cap)
         console.print(

@@ -8,12 +8,13 @@ counts as refused; :data:`MAX_REFUSALS_IN_A_ROW` in a row (the runner's), or any
 from the strategy or engine, ends the job with ``ended_by == "error"`` and the reason in
 ``error`` (the row is still written).
 
-Match games (Harvest Watch) are whole matches: our strategy in one seat, house bots
-(``house_command``) in the others; see :func:`run_match`.
+Match games (Harvest Watch) are whole matches: our strategy in one seat, the job's
+``table`` in the other five (house bots, ``house_command``, or named strategies); see
+:func:`run_match` and :func:`seating`.
 
 Determinism: the strategy gets the ``random.Random`` that ``sunbot play`` gives it (``seed``;
-matches: ``seed * 1000``); everything in a :class:`Result` except :data:`TIMING_FIELDS`
-depends on the job alone.
+matches: ``seed * 1000``, the table's k-th strategy ``seed * 1000 + k``); everything in a
+:class:`Result` except :data:`TIMING_FIELDS` depends on the job alone.
 This module is what workers import: it must stay free of SciPy and matplotlib.
 """
 
@@ -35,6 +36,14 @@ EndedBy = Literal["rules", "cap", "error"]
 TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
 #: Seats at a Harvest Watch table (the published game).
 MATCH_SEATS = 6
+#: A table seat played by the server's house bots (spec §2.7), not by a strategy.
+HOUSE = "house"
+#: The default table: five house bots, as a one-seat match on the server.
+HOUSE_TABLE: tuple[str, ...] = (HOUSE,) * (MATCH_SEATS - 1)
+#: How a match job seats the players: ``shuffled`` (a uniform shuffle of all six seats from
+#: the seed, :func:`seating`) or ``server`` (our seat drawn by the match RNG as the local
+#: server draws a one-seat match; the table fills the other seats in ascending order).
+SEATINGS: tuple[str, ...] = ("shuffled", "server")
 #: ``sunbot.runner.MAX_REFUSALS_IN_A_ROW`` (a test keeps them equal): copied, because
 #: importing the runner pulls in the HTTP client and costs every spawned worker ~0.2 s.
 MAX_REFUSALS_IN_A_ROW = 3
@@ -50,12 +59,17 @@ class Job:
         seed: the run's (or match's) seed.
         cap: end the run once this many voyages/days are done (the games table's
             ``cap_field``); ``None`` plays until the rules end the run.
+        table: match games: the strategies of the other five seats (:data:`HOUSE` for a
+            house bot; :data:`HOUSE_TABLE` when empty); ignored by single-player games.
+        seating: match games: one of :data:`SEATINGS` (default ``shuffled``).
     """
 
     game: str
     strategy: str
     seed: int
     cap: int | None = None
+    table: tuple[str, ...] = ()
+    seating: str = "shuffled"
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,11 @@ class Result:
         refused: actions the rules refused.
         decisions: ``choose`` calls.
         seat, rank: Harvest Watch: our seat and its final rank (1 is best); else ``None``.
+        table: Harvest Watch: the other five seats' strategies as asked, comma-separated
+            (``house`` = a house bot); ``""`` for single-player games.
+        seating: Harvest Watch: ``shuffled`` or ``server`` (:data:`SEATINGS`); else ``""``.
+        lineup: Harvest Watch: the strategy in each of seats 0-5, comma-separated (ours is
+            at ``seat``); else ``""``.
         decision_p50_ms, decision_p95_ms: ``choose`` time percentiles in milliseconds
             (``None`` without decisions).
         wall_s: the job's wall time in seconds.
@@ -96,6 +115,9 @@ class Result:
     decisions: int
     seat: int | None
     rank: int | None
+    table: str
+    seating: str
+    lineup: str
     decision_p50_ms: float | None
     decision_p95_ms: float | None
     wall_s: float
@@ -122,8 +144,34 @@ class _Tally:
     ended_by: EndedBy = "rules"
     seat: int | None = None
     rank: int | None = None
+    lineup: tuple[str, ...] = ()
     bot: Any = None
     last: dict[str, Any] | None = None
+
+
+def job_key(job: Job) -> tuple[str, str, int]:
+    """``(strategy, table, seed)``: what identifies ``job`` in a run (the store's key).
+
+    ``table`` is :func:`table_of` comma-joined for a match game, ``""`` otherwise.
+    """
+    match = get_game(job.game).kind == "match"
+    return job.strategy, ",".join(table_of(job)) if match else "", job.seed
+
+
+def table_label(table: str) -> str:
+    """A table as people say it: ``"5 house"``, ``"2 house + 2 guard + random"``."""
+    counts: dict[str, int] = {}
+    for name in table.split(","):
+        counts[name] = counts.get(name, 0) + 1
+    return " + ".join(name if n == 1 else f"{n} {name}" for name, n in counts.items())
+
+
+def group_of(result: Result) -> str:
+    """The group a row's statistics belong to: the strategy, and its table if it has one
+    (``"coalition vs 5 guard"``)."""
+    if not result.table:
+        return result.strategy
+    return f"{result.strategy} vs {table_label(result.table)}"
 
 
 def run_job(job: Job) -> Result:
@@ -170,6 +218,9 @@ def run_job(job: Job) -> Result:
         decisions=len(timings),
         seat=tally.seat,
         rank=tally.rank,
+        table=",".join(table_of(job)) if info.kind == "match" else "",
+        seating=job.seating if info.kind == "match" else "",
+        lineup=",".join(tally.lineup),
         decision_p50_ms=p50,
         decision_p95_ms=p95,
         wall_s=time.perf_counter() - started,
@@ -239,21 +290,54 @@ def _run_single(
     return state
 
 
+def table_of(job: Job) -> tuple[str, ...]:
+    """The five other seats of ``job``'s match: its ``table`` padded with :data:`HOUSE`.
+
+    Raises:
+        ValueError: more than five names.
+    """
+    if len(job.table) > MATCH_SEATS - 1:
+        raise ValueError(f"a table has at most {MATCH_SEATS - 1} other seats, not {len(job.table)}")
+    return (*job.table, *(HOUSE,) * (MATCH_SEATS - 1 - len(job.table)))
+
+
+def seating(seed: int, mode: str, match_rng: random.Random) -> list[int]:
+    """Where the six players sit: element 0 is our seat, element ``k`` the table's k-th's.
+
+    Both modes first draw a seat from the match RNG exactly as the match server draws a
+    one-seat match (``sorted(match_rng.sample(range(6), 1))``), so the house bots see the
+    server's RNG stream. ``server``: we sit there and the table fills the other seats in
+    ascending order. ``shuffled``: all six players are shuffled uniformly by
+    ``random.Random(f"sunbot-bench-seating/{seed}").sample(range(6), 6)``, from the seed
+    alone (reproducible, independent of the match RNG).
+
+    Raises:
+        ValueError: ``mode`` not in :data:`SEATINGS`.
+    """
+    drawn = sorted(match_rng.sample(range(MATCH_SEATS), 1))[0]
+    if mode == "server":
+        return [drawn, *(s for s in range(MATCH_SEATS) if s != drawn)]
+    if mode == "shuffled":
+        return random.Random(f"sunbot-bench-seating/{seed}").sample(range(MATCH_SEATS), MATCH_SEATS)
+    raise ValueError(f"unknown seating {mode!r}: use one of {', '.join(SEATINGS)}")
+
+
 def run_match(
     info: GameInfo, job: Job, timings: list[float], tally: _Tally
 ) -> dict[str, Any] | None:
-    """One Harvest Watch match: our strategy in one seat, house bots in the other five.
+    """One Harvest Watch match: our strategy in one seat, :func:`table_of` in the other five.
 
     Mirrors the match server (``sunbot.server.match_state.Match``) with no clock: the match
-    RNG is ``random.Random(seed)``; it first draws our seat
-    (``sorted(rng.sample(range(6), 1))``), then drives the house bots, which store their
-    commands in ascending seat order as each beat opens. Our strategy follows the
-    strategy contract: ``choose(data, legal_actions(data)) -> command`` with ``data`` the
-    view's ``data`` object its seat would be served (``seat_data(..., can_act=True)``) and
-    :func:`~sunbot.observations.harvest_watch.legal_actions` of it; it is built with
-    ``random.Random(seed * 1000)``, as ``sunbot play`` builds its first seat's strategy. A
-    command the rules refuse counts as refused and the seat takes the beat's default, as if
-    it had missed the beat.
+    RNG is ``random.Random(seed)``; it first draws a seat (:func:`seating` places everyone),
+    then drives the house bots, which store their commands in ascending seat order as each
+    beat opens and partner only with house seats. Every strategy seat follows the strategy
+    contract: ``choose(data, legal_actions(data)) -> command`` with ``data`` the view's
+    ``data`` object its seat would be served (``seat_data(..., can_act=True)``) and
+    :func:`~sunbot.observations.harvest_watch.legal_actions` of it; ours is built with
+    ``random.Random(seed * 1000)`` (as ``sunbot play`` builds its first seat's strategy), the
+    table's k-th (1-5) with ``random.Random(seed * 1000 + k)``. A command the rules refuse
+    takes the beat's default, as if the seat had missed the beat (ours counts as refused).
+    A table strategy that raises ends the job as an error naming its seat.
     """
     from sunbot.observations.harvest_watch import legal_actions
     from sunbot.server.match_state import seat_data
@@ -261,12 +345,21 @@ def run_match(
     engine = info.engine
     state: dict[str, Any] | None = None
     try:
+        table = table_of(job)
         match_rng = random.Random(job.seed)
-        seat = sorted(match_rng.sample(range(MATCH_SEATS), 1))[0]
-        tally.seat = seat
-        house = [s for s in range(MATCH_SEATS) if s != seat]
+        seats = seating(job.seed, job.seating, match_rng)
+        seat = tally.seat = seats[0]
+        lineup = [""] * MATCH_SEATS
+        for s, name in zip(seats, (job.strategy, *table), strict=True):
+            lineup[s] = name
+        tally.lineup = tuple(lineup)
+        house = sorted(s for s, name in zip(seats[1:], table, strict=True) if name == HOUSE)
+        others = {
+            s: (name, strategies.create(job.game, name, random.Random(job.seed * 1000 + k)))
+            for k, (s, name) in enumerate(zip(seats[1:], table, strict=True), start=1)
+            if name != HOUSE
+        }
         memories: dict[int, dict[str, Any]] = {s: {} for s in house}
-        # as `sunbot play` builds the strategy of its i-th seat (here i = 0)
         bot: Any = strategies.create(job.game, job.strategy, random.Random(job.seed * 1000))
         tally.bot = bot
         state = engine.init(job.seed, MATCH_SEATS)
@@ -276,6 +369,11 @@ def run_match(
                 if state["alive"][s]:
                     cmd = engine.house_command(state, s, memories[s], match_rng, house_seats=house)
                     commands[s] = [cmd]
+            for s, (name, other) in others.items():
+                if state["alive"][s]:
+                    cmd = _table_choice(state, s, name, other)
+                    if engine.validate_command(state, s, cmd) is None:
+                        commands[s] = [cmd]
             if state["alive"][seat]:
                 data = tally.last = seat_data(state, seat, can_act=True, pending=None)
                 t0 = time.perf_counter()
@@ -293,6 +391,18 @@ def run_match(
         tally.ended_by = "error"
         tally.error = f"{type(exc).__name__}: {exc}"
     return state
+
+
+def _table_choice(state: dict[str, Any], seat: int, name: str, bot: Any) -> Any:
+    """A table strategy's command for ``seat``; its exception is re-raised naming the seat."""
+    from sunbot.observations.harvest_watch import legal_actions
+    from sunbot.server.match_state import seat_data
+
+    data = seat_data(state, seat, can_act=True, pending=None)
+    try:
+        return bot.choose(data, legal_actions(data))
+    except Exception as exc:
+        raise RuntimeError(f"table seat {seat} ({name}): {type(exc).__name__}: {exc}") from exc
 
 
 def _match_outcome(final: dict[str, Any] | None, tally: _Tally) -> tuple[int, int, str | None]:

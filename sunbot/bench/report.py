@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot.bench import stats
-from sunbot.bench.jobs import Result
+from sunbot.bench.jobs import Result, group_of
 
 
 @dataclass
@@ -73,10 +73,14 @@ class Analysis:
 
 
 def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analysis:
-    """Statistics of ``results`` per strategy (in ``order``) and for each pair of them."""
+    """Statistics of ``results`` per group (in ``order``) and for each pair of groups.
+
+    A group is a strategy, or a strategy and its Harvest Watch table
+    (:func:`~sunbot.bench.jobs.group_of`: ``"coalition vs 5 guard"``).
+    """
     by_name: dict[str, list[Result]] = {name: [] for name in order}
     for r in results:
-        by_name.setdefault(r.strategy, []).append(r)
+        by_name.setdefault(group_of(r), []).append(r)
     horizon = max((r.progress for r in results), default=0)
     field_name = results[0].progress_field if results else "day"
     out: list[StrategyStats] = []
@@ -246,16 +250,21 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
 
 def _runs_table(a: Analysis, out: Path, pages: Mapping[tuple[str, int], str] | None) -> str:
     """One row per job; a link to its replay page where one is known or found beside the
-    report (``replays/<strategy>-seed<N>.html``)."""
-    head = ["strategy", "seed", "score", a.progress_field, "ended by", "cause", "steps", "replay"]
+    report (``replays/<strategy>-seed<N>.html``). Match games add our seat and the lineup
+    (every seat's strategy, seats 0-5)."""
+    match = any(r.lineup for s in a.strategies for r in s.results)
+    head = ["strategy", "seed", "score", a.progress_field, "ended by", "cause", "steps"]
+    head += ["seat", "lineup (seats 0-5)", "replay"] if match else ["replay"]
     body = []
     for s in a.strategies:
         for r in sorted(s.results, key=lambda r: r.seed):
             href = (pages or {}).get((r.strategy, r.seed))
             if href is None and (out / replay_name(r.strategy, r.seed)).exists():
                 href = replay_name(r.strategy, r.seed)
-            cells = [r.strategy, str(r.seed), num(float(r.score)), str(r.progress)]
+            cells = [s.name, str(r.seed), num(float(r.score)), str(r.progress)]
             cells += [r.ended_by, r.cause or "-", str(r.steps)]
+            if match:
+                cells += [str(r.seat), r.lineup.replace(",", ", ") or "-"]
             row = "".join(f"<td>{html.escape(c)}</td>" for c in cells)
             link = f"<a href='{html.escape(href, quote=True)}'>replay</a>" if href else "-"
             body.append(f"<tr>{row}<td>{link}</td></tr>")

@@ -1,8 +1,11 @@
 """The results store: one SQLite table, one row per job, and CSV export.
 
 Table ``results``: the run label ``run``, every :class:`~sunbot.bench.jobs.Result` field, and
-``finished_at`` (UTC, ISO 8601). The primary key is ``(run, strategy, seed)``; a run holds
-one game and one cap (checked by :meth:`Store.check_run`). Each row is committed as its job
+``finished_at`` (UTC, ISO 8601). The primary key is ``(run, strategy, table, seed)``
+(``table`` is ``""`` for single-player games); a run holds one game, one cap and one
+seating (checked by :meth:`Store.check_run`). A store written before tables existed is
+upgraded when opened: its Harvest Watch rows were five house bots seated as the server
+seats (``seating = "server"``). Each row is committed as its job
 finishes (WAL journal), so an interrupted benchmark keeps every finished job and
 ``--resume`` runs only the missing ones; runs stay side by side for ``--compare``.
 """
@@ -35,14 +38,22 @@ _TYPES = {
     "wall_s": "REAL NOT NULL",
     "cause": "TEXT",
     "error": "TEXT",
+    "table": "TEXT NOT NULL DEFAULT ''",
+    "seating": "TEXT NOT NULL DEFAULT ''",
+    "lineup": "TEXT NOT NULL DEFAULT ''",
 }
 #: Column names of the ``results`` table, in order.
 COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")
+#: ``table`` is an SQL keyword: every column name is quoted.
+_NAMES = ", ".join(f'"{c}"' for c in COLUMNS)
+_RESULT_NAMES = ", ".join(f'"{c}"' for c in RESULT_FIELDS)
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS results (\n  "
-    + ",\n  ".join(f"{c} {_TYPES.get(c, 'TEXT NOT NULL')}" for c in COLUMNS)
-    + ",\n  PRIMARY KEY (run, strategy, seed)\n)"
+    + ",\n  ".join(f'"{c}" {_TYPES.get(c, "TEXT NOT NULL")}' for c in COLUMNS)
+    + ',\n  PRIMARY KEY (run, strategy, "table", seed)\n)'
 )
+#: The five house bots of a store written before tables existed.
+_OLD_TABLE = ",".join(("house",) * 5)
 
 
 class RunMismatch(ValueError):
@@ -75,7 +86,31 @@ class Store:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._upgrade()
         self._db.execute(_SCHEMA)
+
+    def _upgrade(self) -> None:
+        """Rebuild a ``results`` table from before tables (its key lacked ``table``)."""
+        have = [str(r[1]) for r in self._db.execute("PRAGMA table_info(results)")]
+        if not have or "table" in have:
+            return
+        match = "(game = 'harvest-watch')"
+        filled = {
+            "table": f"CASE WHEN {match} THEN '{_OLD_TABLE}' ELSE '' END",
+            "seating": f"CASE WHEN {match} THEN 'server' ELSE '' END",
+            "lineup": "''",
+        }
+        new = [c for c in COLUMNS if c in have or c in filled]
+        names = ", ".join(f'"{c}"' for c in new)
+        values = ", ".join(f'"{c}"' if c in have else filled[c] for c in new)
+        self._db.execute("BEGIN")
+        self._db.execute("ALTER TABLE results RENAME TO results_before_tables")
+        self._db.execute(_SCHEMA)
+        self._db.execute(
+            f"INSERT INTO results ({names}) SELECT {values} FROM results_before_tables"
+        )
+        self._db.execute("DROP TABLE results_before_tables")
+        self._db.execute("COMMIT")
 
     def __enter__(self) -> Store:
         return self
@@ -96,19 +131,21 @@ class Store:
         """Append one job's row to ``run`` and commit it.
 
         Raises:
-            sqlite3.IntegrityError: ``run`` already has a row for this strategy and seed.
+            sqlite3.IntegrityError: ``run`` already has a row for this strategy, table and
+                seed.
         """
         values = [run, *result.to_row().values(), datetime.now(UTC).isoformat()]
         marks = ", ".join("?" * len(COLUMNS))
-        self._db.execute(f"INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({marks})", values)
+        self._db.execute(f"INSERT INTO results ({_NAMES}) VALUES ({marks})", values)
 
-    def done(self, run: str) -> set[tuple[str, int]]:
-        """``(strategy, seed)`` pairs already stored for ``run``."""
-        cur = self._db.execute("SELECT strategy, seed FROM results WHERE run = ?", (run,))
-        return {(r[0], int(r[1])) for r in cur}
+    def done(self, run: str) -> set[tuple[str, str, int]]:
+        """``(strategy, table, seed)`` keys already stored for ``run``
+        (:func:`~sunbot.bench.jobs.job_key`)."""
+        cur = self._db.execute('SELECT strategy, "table", seed FROM results WHERE run = ?', (run,))
+        return {(str(r[0]), str(r[1]), int(r[2])) for r in cur}
 
     def results(self, run: str, strategies: Sequence[str] | None = None) -> list[Result]:
-        """The rows of ``run`` as results, by strategy (first-stored order) then seed.
+        """The rows of ``run`` as results, by strategy (first-stored order), table, then seed.
 
         ``strategies`` keeps only those, in that order.
         """
@@ -117,12 +154,12 @@ class Store:
             list(strategies) if strategies is not None else list(info.strategies if info else ())
         )
         cur = self._db.execute(
-            f"SELECT {', '.join(RESULT_FIELDS)} FROM results WHERE run = ? ORDER BY seed", (run,)
+            f"SELECT {_RESULT_NAMES} FROM results WHERE run = ? ORDER BY seed", (run,)
         )
         rows = [Result(**dict(r)) for r in cur]
         rank = {name: i for i, name in enumerate(order)}
         kept = [r for r in rows if r.strategy in rank]
-        return sorted(kept, key=lambda r: (rank[r.strategy], r.seed))
+        return sorted(kept, key=lambda r: (rank[r.strategy], r.table, r.seed))
 
     def run_info(self, run: str) -> RunInfo | None:
         """What ``run`` holds, or ``None`` if nothing is stored under that label."""
@@ -153,17 +190,22 @@ class Store:
             (i for i in infos if game is None or i.game == game), key=lambda i: (i.first, i.run)
         )
 
-    def check_run(self, run: str, game: str, cap: int | None) -> None:
-        """Make sure adding ``game`` jobs capped at ``cap`` to ``run`` keeps it one benchmark.
+    def check_run(self, run: str, game: str, cap: int | None, seating: str = "") -> None:
+        """Make sure adding ``game`` jobs capped at ``cap`` (match games: seated by
+        ``seating``) to ``run`` keeps it one benchmark.
 
         Raises:
-            RunMismatch: ``run`` already holds another game or another cap.
+            RunMismatch: ``run`` already holds another game, another cap or another seating.
         """
         info = self.run_info(run)
         if info is not None and (info.game, info.cap) != (game, cap):
             raise RunMismatch(
                 f"run {run!r} holds {info.game} with cap {info.cap}, not {game} with cap {cap}"
             )
+        cur = self._db.execute("SELECT DISTINCT seating FROM results WHERE run = ?", (run,))
+        held = [str(r[0]) for r in cur if r[0] != seating]
+        if held:
+            raise RunMismatch(f"run {run!r} holds matches seated {held[0]!r}, not {seating!r}")
 
 
 def export_csv(results: Iterable[Result], path: Path) -> int:

@@ -112,7 +112,7 @@ def test_on_start_hook_is_called_with_game_and_seed(fakes):
 
 def test_harvest_watch_match_guard_seat(fakes):
     GuardSeat.seen.clear()
-    r = run_job(Job("harvest-watch", "guard-seat", 7))
+    r = run_job(Job("harvest-watch", "guard-seat", 7, seating="server"))
     # our seat is the match RNG's first draw, as the match server draws it
     assert r.seat == random.Random(7).sample(range(6), 1)[0] == 2
     # guard every day: 5.0 food, -1.0 a night -> out on night 5 (spec §7), after
@@ -123,7 +123,7 @@ def test_harvest_watch_match_guard_seat(fakes):
     assert first["round"] == 1 and first["phase"] == "speech1"
     assert first["summary"]["you"] == 2 and first["summary"]["food"] == 5.0
     assert "legal" in GuardSeat.seen[3] and GuardSeat.seen[3]["phase"] == "action"
-    again = run_job(Job("harvest-watch", "guard-seat", 7))
+    again = run_job(Job("harvest-watch", "guard-seat", 7, seating="server"))
     assert again.deterministic() == r.deterministic()
 
 
@@ -172,7 +172,7 @@ def _on_the_match_server(seed, name):
 @pytest.mark.parametrize("name", ["coalition", "random", "house"])
 def test_match_job_plays_the_match_the_server_plays(name):
     for seed in range(1, 9):
-        r = run_job(Job("harvest-watch", name, seed))
+        r = run_job(Job("harvest-watch", name, seed, seating="server"))
         seat, rank, out = _on_the_match_server(seed, name)
         assert (r.seat, r.rank) == (seat, rank), seed
         assert r.refused == 0 and r.ended_by == "rules"

@@ -27,7 +27,7 @@ def test_rows_round_trip_in_strategy_then_seed_order(tmp_path, rows):
     assert got == sorted(rows, key=lambda r: (r.strategy != "first-safe", r.seed))
     # a fresh connection sees every committed row
     with Store(tmp_path / "b.sqlite") as again:
-        assert again.done("r1") == {(r.strategy, r.seed) for r in rows}
+        assert again.done("r1") == {(r.strategy, "", r.seed) for r in rows}
         assert [r.strategy for r in again.results("r1", ["random"])] == ["random"] * 3
 
 
@@ -37,7 +37,7 @@ def test_one_row_per_job_and_runs_apart(tmp_path, rows):
         with pytest.raises(sqlite3.IntegrityError):
             store.add("r1", rows[0])
         store.add("r2", rows[0])
-        assert store.done("r1") == store.done("r2") == {("first-safe", 3)}
+        assert store.done("r1") == store.done("r2") == {("first-safe", "", 3)}
         assert store.done("r3") == set()
         info = store.run_info("r1")
         assert (info.game, info.cap, info.rows, info.strategies) == (
@@ -73,7 +73,7 @@ def test_table_layout(tmp_path, rows):
         r[1] for r in sorted(db.execute("PRAGMA table_info(results)"), key=lambda r: r[5]) if r[5]
     ]
     assert tuple(cols) == COLUMNS == ("run", *RESULT_FIELDS, "finished_at")
-    assert pk == ["run", "strategy", "seed"]
+    assert pk == ["run", "strategy", "table", "seed"]
     assert db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall() == [
         ("results",)
     ]
