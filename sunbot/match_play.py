@@ -81,6 +81,8 @@ class MatchRecorder:
             if isinstance(answer, dict) and answer.get("ok") is True:
                 mirror.note_command(record["round"], record["actions"])
                 answer = redact(answer)
+            elif answer is None:  # lost (dropped, 500, 502/504): it may have been stored
+                mirror.note_unsure(record["round"], record["actions"])
             body = {"token": "***", "round": record["round"], "actions": record["actions"]}
             line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
         else:

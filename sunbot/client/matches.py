@@ -4,10 +4,11 @@
 :class:`MatchClient` calls the four match routes of :data:`~sunbot.client.routes.ROUTES`
 through :class:`~sunbot.client.http.GameboardClient`, so answers are read, capped and
 turned into errors in one place, under the one :class:`~sunbot.client.retry.RetryPolicy`
-wherever a retry is safe: view GETs and create (429, 503, dropped connections, ...); a
+wherever a retry is safe: view GETs (429, 503, dropped connections, ..., and a 500, since
+a view changes with the clock) and create (429, 503, dropped connections, ...); a
 command POST only on a 429 or 503 (the server says it stored nothing); join never (a
-repeat could take a second seat). A command whose fate is unknown is never re-sent
-blindly: the seat loop re-reads the view instead.
+repeat could take a second seat). A command whose fate is unknown (a dropped connection, a
+502/504, a 500) is never re-sent blindly: the seat loop re-reads the view instead.
 
 :func:`play_seat` is the platform loop: follow ``next.rel``, act while ``remainMs > 0``,
 otherwise sleep ``pollAfterMs`` and GET; one command per beat with the view's ``round``; a
@@ -33,7 +34,9 @@ from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
 from sunbot.client.retry import (
     MalformedResponse,
     RetryPolicy,
+    ServerRefused,
     TransientHTTPError,
+    is_retryable_read,
     is_unprocessed,
     never,
 )
@@ -216,9 +219,14 @@ class MatchClient:
             raise MalformedResponse("join answer lacks seat or token") from None
 
     async def view(self, match_id: str, token: str) -> Answer:
-        """GET the seat's view (§2.3), retried by the policy."""
+        """GET the seat's view (§2.3), retried by the policy, a 500 included
+        (:func:`~sunbot.client.retry.is_retryable_read`)."""
         data = await self.reads.request_json(
-            "match_view", params={"token": token}, parse=_parse_view, match_id=match_id
+            "match_view",
+            params={"token": token},
+            parse=_parse_view,
+            retry_on=is_retryable_read,
+            match_id=match_id,
         )
         return Answer(data, view=_parse_view(data))
 
@@ -347,7 +355,9 @@ async def play_seat(
             res.commands += 1
             try:
                 got = await client.command(match_id, ticket.token, rnd, [cmd])
-            except POST_FAILURES as exc:  # fate unknown: read, never re-send
+            except (*POST_FAILURES, ServerRefused) as exc:  # fate unknown: read, never re-send
+                if isinstance(exc, ServerRefused) and exc.status != 500:
+                    raise  # a 4xx: the command itself is wrong, which ends the seat
                 res.post_failures += 1
                 emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "error": str(exc)})
                 ans = await client.view(match_id, ticket.token)

@@ -2,7 +2,8 @@
 
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
 429, 502, 503 and 504, and a success status whose body is not a valid answer (truncated or
-HTML: a stateless call is safe to repeat). Not retried: every other 4xx and 500.
+HTML: a stateless call is safe to repeat). Not retried: every other 4xx and 500, except
+that a match view read also retries a 500 (:func:`is_retryable_read`).
 Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``
 header (seconds or an HTTP date; a malformed one is ignored) sets the minimum wait. The
 bound is a time budget (tenacity's ``stop_after_delay``): by default a call rides out at
@@ -57,7 +58,8 @@ class TransientHTTPError(ClientError):
 
 
 class ServerRefused(ClientError):
-    """A 4xx (other than 429) or 500 answer: the request itself is wrong; never retried."""
+    """A 4xx (other than 429) or 500 answer: the request itself is wrong; not retried
+    (but a match view's 500, see :func:`is_retryable_read`)."""
 
     def __init__(self, status: int, reason: str) -> None:
         super().__init__(f"HTTP {status}: {reason}")
@@ -95,6 +97,15 @@ def is_retryable(exc: BaseException) -> bool:
     if isinstance(exc, httpx.TransportError):
         return not isinstance(exc, httpx.UnsupportedProtocol)
     return isinstance(exc, TransientHTTPError | MalformedResponse)
+
+
+def is_retryable_read(exc: BaseException) -> bool:
+    """The retry predicate of a read that changes with the server's clock (a match view):
+    :func:`is_retryable`, plus a 500. Repeating a GET is safe, and a view that fails on
+    one beat's state (issue 12 case 1: a seat's hostile speech broke every view for the
+    rest of the day) can answer again once the beat moves on; a 500 that lasts the whole
+    budget still ends the call."""
+    return is_retryable(exc) or (isinstance(exc, ServerRefused) and exc.status == 500)
 
 
 def is_unprocessed(exc: BaseException) -> bool:

@@ -251,8 +251,8 @@ def _conserves(
 class MatchMirror:
     """Checks one seat's stream of views; keeps the count and the divergences.
 
-    Call :meth:`note_command` when a store succeeded, then :meth:`check` with every view
-    the seat reads or is answered, in order.
+    Call :meth:`note_command` when a store succeeded (:meth:`note_unsure` when its answer
+    was lost), then :meth:`check` with every view the seat reads or is answered, in order.
 
     Attributes:
         seat: the seat whose views these are.
@@ -270,6 +270,7 @@ class MatchMirror:
         self.unknown_fields: set[str] = set()
         self._act: dict[str, Any] = {}
         self._stored: dict[Any, list[Any]] = {}
+        self._unsure: dict[Any, list[Any]] = {}
         self._round_of: dict[tuple[int, str], Any] = {}
         self._prev: dict[str, Any] | None = None
         self._out_night: dict[int, int] = {}
@@ -278,6 +279,14 @@ class MatchMirror:
         """Our seat stored ``actions`` for ``round_`` (its first element applies; the round
         is the server's own value, whatever its form)."""
         self._stored[_round_key(round_)] = _copy(actions)
+        self._unsure.pop(_round_key(round_), None)
+
+    def note_unsure(self, round_: Any, actions: list[Any]) -> None:
+        """Our seat sent ``actions`` for ``round_`` but lost the answer (a dropped
+        connection, a 500, a 502/504): the server may or may not have stored them. Until a
+        view's ``pending`` settles it, that beat is checked against both, and passes when
+        either explains it."""
+        self._unsure[_round_key(round_)] = _copy(actions)
 
     def check(self, view: dict[str, Any]) -> list[Divergence]:
         """Check one view (raw JSON, a GET answer or a command success). Never raises: a
@@ -299,6 +308,7 @@ class MatchMirror:
             self._round_of[(summary["day"], summary["phase"])] = rnd
         if "pending" in data and isinstance(data["pending"], list):
             self._stored[rnd] = _copy(data["pending"])
+            self._unsure.pop(rnd, None)  # read after the store: it says what was stored
         self.responses_checked += 1
         found = self._check_view(view)
         prev = self._prev
@@ -376,22 +386,39 @@ class MatchMirror:
 
     # -- one resolved beat -------------------------------------------------------------
 
-    def _own(self, summary: dict[str, Any]) -> dict[str, Any]:
+    def _own_options(self, summary: dict[str, Any]) -> list[dict[str, Any]]:
+        """Our seat's command for the beat of ``summary``: what it stored (else the
+        default); also the command whose answer was lost, when no later view settled it."""
         rnd = self._round_of.get((summary["day"], summary["phase"]))
         stored = self._stored.get(rnd) if rnd is not None else None
-        return stored[0] if stored else hw.default_command(summary["phase"])
+        first = stored[0] if stored else hw.default_command(summary["phase"])
+        unsure = self._unsure.get(rnd) if rnd is not None else None
+        return [first] if not unsure or unsure[0] == first else [first, unsure[0]]
 
     def _check_beat(self, prev: dict[str, Any], data: dict[str, Any]) -> list[Finding]:
+        """The resolved beat after ``prev``, recomputed with our command; with two
+        candidates (a lost answer) the one that explains it best."""
+        tried = []
+        for own in self._own_options(prev):
+            tried.append((self._check_beat_with(prev, data, own), own))
+            if not tried[-1][0]:
+                break
+        found, self._act = min(tried, key=lambda t: len(t[0]))
+        return found
+
+    def _check_beat_with(
+        self, prev: dict[str, Any], data: dict[str, Any], own: dict[str, Any]
+    ) -> list[Finding]:
         got = data["summary"]
         if prev["phase"] == "action":
-            return self._check_night(prev, got, data.get("result"))
+            return self._check_night(prev, got, data.get("result"), own)
         st = state_from_summary(prev)
         commands: dict[int, list[Any]] = {}
         key = {"speech1": "speeches1", "speech2": "speeches2", "vote": "votes"}.get(prev["phase"])
         public = got.get(key, {}) if key else {}
         for seat in prev["aliveSeats"]:
             if seat == self.seat and prev["alive"]:
-                commands[seat] = [self._own(prev)]
+                commands[seat] = [own]
             elif str(seat) in public:
                 value = public[str(seat)]
                 commands[seat] = [{"speech": value} if key != "votes" else value]
@@ -402,11 +429,15 @@ class MatchMirror:
         return diff(expected, got, "data.summary")
 
     def _check_night(
-        self, prev: dict[str, Any], got: dict[str, Any], result: dict[str, Any] | None
+        self,
+        prev: dict[str, Any],
+        got: dict[str, Any],
+        result: dict[str, Any] | None,
+        act: dict[str, Any],
     ) -> list[Finding]:
         out: list[Finding] = []
         me, living, day = self.seat, prev["aliveSeats"], prev["day"]
-        act = self._act = self._own(prev)
+        self._act = act
         opening = [tenths(f) for f in prev["foods"]]
         options = own_food_options(opening, living, me, act)
         mine = tenths(got["food"])
