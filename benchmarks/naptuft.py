@@ -3,16 +3,17 @@
     python benchmarks/naptuft.py                   # seeds 1-200, 30-day cap, all strategies
     python benchmarks/naptuft.py --seeds 50 --days 10 --strategies balancer,rotation
 
-Each run is played on the engine like the runner plays it: the strategy chooses from the
-observation and the legal actions, and at the day break of the last allowed day the harness
-sends end-run (spec naptuft.md §9: compare bots only at the same cap and seeds). A strategy
-with a ``day_cap`` attribute is told the cap (``balancer``: the day it will itself end the
-run, its own decision; ``clairvoyant``: the same). The clairvoyant also reads the seed.
+Each run is played on the engine like the runner plays it: ``on_start(game, seed,
+cap=...)`` tells the strategy the run's cap (``balancer``: the day it will itself end the
+run, its own decision; ``clairvoyant``: the same, and it reads the seed), the strategy
+chooses from the observation and the legal actions, and at the day break of the last
+allowed day the harness sends end-run (spec naptuft.md §9: compare bots only at the same
+cap and seeds).
 
-The provable upper bound (``naptuft_bound.py``): care points fixed by the deck's decay,
-comfort and day bonuses at their caps, and an exact search over wishes that ignores the
-needs. REFERENCE ONLY: the bound and the clairvoyant read our local server's hidden deck,
-which no player can read on a live server.
+The provable upper bound (``naptuft_bound.py``): care points fixed by the deck's decay and
+the most the needs can hold after the last window, comfort and day bonuses at their caps,
+and an exact search over wishes that ignores the needs. REFERENCE ONLY: the bound and the
+clairvoyant read our local server's hidden deck, which no player can read on a live server.
 
 Per strategy: fatal runs, mean score per day (score / days played, days played = the day
 reached), mean final score, the lowest need ever seen, the decision time of ``choose``
@@ -68,11 +69,9 @@ class Tally:
 
 def play(name: str, seed: int, cap: int, tally: Tally, bound: int, tell_cap: bool = True) -> None:
     bot = strategies.create("naptuft", name, random.Random(seed))
-    if hasattr(bot, "day_cap") and (tell_cap or name == "clairvoyant"):
-        bot.day_cap = cap
-    on_start = getattr(bot, "on_start", None)
-    if callable(on_start):
-        on_start("naptuft", seed)
+    strategies.notify_start(
+        bot, "naptuft", seed, cap if tell_cap or name == "clairvoyant" else None
+    )
     s = nt.init(seed)
     while not nt.is_over(s):
         if s["phase"] == "dayBreak" and s["day"] >= cap:
@@ -96,7 +95,9 @@ def main(
     days: int = 30,
     names: str = typer.Option("balancer,clairvoyant,rotation,random", "--strategies"),
     tell_cap: bool = typer.Option(
-        True, help="Tell the balancer the cap (its own end-run day), as sunbot play cannot yet."
+        True,
+        help="Tell the balancer the cap (its own end-run day) through on_start, as sunbot "
+        "play and sunbot bench do; --no-tell-cap plays a balancer that does not know it.",
     ),
 ) -> None:
     """Print the Naptuft benchmark figures."""

@@ -10,8 +10,10 @@ the sum of four parts, each bounded on its own:
 
 - **Care points**: every care adds ``r`` to the score and to its need (§6.2 step 1), and
   decay takes the full ``min(6 + p, 8)`` from every need each moment (a need that would reach
-  0 ends the run). So the points equal ``final needs' sum - 280 + every loss of the run``,
-  at most ``400 - 280 + losses``: fixed by the deck's decay.
+  0 ends the run). So the points equal ``final needs' sum - 280 + every loss of the run``:
+  fixed by the deck's decay, up to the final needs' sum, which is at most
+  :func:`final_room` of the last window's losses (not 400: each need decays after its last
+  care).
 - **Comfort**: at most 10 a moment (§6.2 step 5), 120 a day.
 - **Day bonus**: at most 120 a day (§6.2 step 8).
 - **Wishes**: at most what an exact search over the cares earns in wish bonuses alone
@@ -26,8 +28,10 @@ from dataclasses import dataclass
 from sunbot.engines import naptuft as nt
 
 _CARE = {c: i for i, c in enumerate(nt.CARES)}
-#: Raw points the needs can still hold at the end: 4 needs x 100 minus the opening 4 x 70.
-NEED_ROOM = 4 * 100 - 4 * nt.INITIAL_NEED
+#: A need's ceiling (a care clamps at 100, spec §6.2 step 1).
+NEED_MAX = 100
+#: The needs' sum at the start: 4 x 70 (spec §3).
+OPENING_NEEDS = 4 * nt.INITIAL_NEED
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,7 @@ class Bound:
 
     Attributes:
         days: days played (12 moments each).
-        care: care points at most (needs' room + the deck's losses).
+        care: care points at most (:func:`final_room` - 280 + the deck's losses).
         comfort: comfort points at most (10 a moment).
         day_bonus: day bonuses at most (120 a day).
         wishes: wish bonuses at most (:func:`wish_points`).
@@ -106,6 +110,25 @@ def wish_points(wishes: list[list[int]], days: int, first_day: int = 1) -> int:
     return max(states.values())
 
 
+def final_room(last_losses: tuple[int, int, int, int]) -> int:
+    """The most the four needs can sum to after the run's last moment (points).
+
+    Args:
+        last_losses: what each need loses a moment in the last window (6..8 each, §4).
+
+    Proof: order the needs by the moment of their last care, latest first (a need never
+    cared comes last). Distinct needs were last cared at distinct moments, so the k-th
+    (k = 1..4) was last cared at least k - 1 moments before the last one, or never; after
+    that care it held at most 100 (§6.2 step 1) and then lost its loss at every moment from
+    that one to the end, decay included on the care's own moment (step 3). The last four
+    moments are the last window's, so the k-th need ends at most at ``100 - k * loss``. The
+    sum is largest when the dearest losses get the smallest k (rearrangement inequality):
+    ``400 - sum(k * loss_k)`` over the losses sorted from the largest. Losses of 6 give 340.
+    """
+    dearest_first = sorted(last_losses, reverse=True)
+    return 4 * NEED_MAX - sum(k * loss for k, loss in enumerate(dearest_first, start=1))
+
+
 def upper_bound(seed: int, days: int) -> Bound:
     """The :class:`Bound` of ``seed``'s run ended at the day break of day ``days`` (local
     deck: see the module docstring).
@@ -119,9 +142,16 @@ def upper_bound(seed: int, days: int) -> Bound:
     per_moment = [sum(nt.loss(p) for p in d["pressure"].values()) for d in deck]
     losses = nt.MOMENTS_PER_WINDOW * sum(per_moment)
     moments = nt.MOMENTS_PER_WINDOW * nt.WINDOWS_PER_DAY * days
+    last = deck[-1]["pressure"]
+    last_losses = (
+        nt.loss(last["food"]),
+        nt.loss(last["joy"]),
+        nt.loss(last["cleanliness"]),
+        nt.loss(last["energy"]),
+    )
     return Bound(
         days=days,
-        care=NEED_ROOM + losses,
+        care=final_room(last_losses) - OPENING_NEEDS + losses,
         comfort=nt.COMFORT_BONUS * moments,
         day_bonus=nt.DAY_BONUS * days,
         wishes=wish_points([[_CARE[c] for c in d["wish"]] for d in deck], days),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import random
 from collections.abc import Callable
@@ -46,8 +47,13 @@ class Strategy(Protocol):
     Optional hooks (define them or not; the runner, the match loop and ``sunbot bench`` all
     call them the same way):
 
-    - ``on_start(game: str, seed: int | None) -> None``: once, before the first choice
-      (e.g. a clearly marked clairvoyant baseline rebuilding a hidden deck from the seed).
+    - ``on_start(game: str, seed: int | None, *, cap: int | None = None) -> None``: once,
+      before the first choice (e.g. a clearly marked clairvoyant baseline rebuilding a
+      hidden deck from the seed). ``cap`` is the run's cap in the game's unit (Keelhold:
+      voyages, Sunloaf and Naptuft: days): at that voyage's port / that day's day break the
+      runner itself sends the end action; ``None`` for an uncapped run. It is passed only to
+      a hook that declares a ``cap`` parameter (or ``**kwargs``), so a two-argument hook
+      keeps working (:func:`notify_start`).
     - ``on_end(observation: dict, outcome: dict) -> None``: once, after the run (or the
       seat's match) ended however it ended: ``observation`` is the last one seen,
       ``outcome`` is :class:`Outcome` (``score``, ``endedBy``, ``error``). An exception in
@@ -70,6 +76,38 @@ class Outcome(TypedDict):
     score: int
     endedBy: str
     error: str | None
+
+
+def _takes_cap(hook: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(hook).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C callable: the documented two arguments
+        return False
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        or (p.name == "cap" and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+        for p in params
+    )
+
+
+def notify_start(strategy: object, game: str, seed: int | None, cap: int | None) -> None:
+    """Call the strategy's optional ``on_start`` hook before a run (the contract on
+    :class:`Strategy`): ``on_start(game, seed, cap=cap)`` when the hook declares ``cap``
+    (or ``**kwargs``), else ``on_start(game, seed)``, so bots written before the cap was
+    passed keep working. Errors in the hook propagate (the run has not started).
+
+    Args:
+        game: the game's slug.
+        seed: the run's seed (``None`` when the server chose it).
+        cap: the run's cap in the game's unit (voyages or days), ``None`` when uncapped.
+    """
+    on_start = getattr(strategy, "on_start", None)
+    if not callable(on_start):
+        return
+    if _takes_cap(on_start):
+        on_start(game, seed, cap=cap)
+    else:
+        on_start(game, seed)
 
 
 def notify_end(strategy: object, observation: Observation | None, outcome: Outcome) -> None:
@@ -256,4 +294,5 @@ __all__ = [
     "default_name",
     "names",
     "notify_end",
+    "notify_start",
 ]

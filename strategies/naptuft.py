@@ -398,7 +398,8 @@ class Balancer(_Planner):
     ``day_cap``: the day at whose day break the player itself will send end-run (the
     harness's cap, ``--max-days``; its own decision, not the server's), or None. On that
     day it plans the rest of the day only and values the end exactly (the final score),
-    instead of keeping margins and the streak for a day it will not play.
+    instead of keeping margins and the streak for a day it will not play. The runner, the
+    bench and :func:`sunbot.play` set it through :meth:`on_start` from the run's cap.
     """
 
     def __init__(
@@ -406,6 +407,12 @@ class Balancer(_Planner):
     ) -> None:
         super().__init__(rng, weights)
         self.day_cap = day_cap
+
+    def on_start(self, game: str, seed: int | None, *, cap: int | None = None) -> None:
+        """Take the run's day cap (``None``: uncapped) as ``day_cap``; the seed is not read
+        (the strategy contract's optional hook, :class:`sunbot.strategies.Strategy`)."""
+        self.day_cap = cap
+        self._line = None
 
     def _last_day(self, day: int) -> bool:
         return self.day_cap is not None and day >= self.day_cap
@@ -427,9 +434,9 @@ class Clairvoyant(_Planner):
     descriptors with :func:`sunbot.engines.naptuft.descriptor`, which only the local engine's
     deck matches. It then plans like :class:`Balancer` (same search, same end-of-horizon
     value) but over the rest of the day, the whole next day and ``extra_windows`` windows
-    more, which a player cannot see. Set ``day_cap`` to the harness's day cap to let it also
-    know when the run ends: a horizon reaching the cap's day break is then valued exactly
-    (the final score: bonuses + the needs' sum).
+    more, which a player cannot see. Told the run's day cap (``day_cap``, set by
+    :meth:`on_start`) it also knows when the run ends: a horizon reaching the cap's day
+    break is then valued exactly (the final score: bonuses + the needs' sum).
 
     Raises (from :meth:`choose`):
         ValueError: no seed was given, or the server's forecast is not the local deck (a live
@@ -452,9 +459,11 @@ class Clairvoyant(_Planner):
         """Never: the clairvoyant reads the windows after its horizon's end when it gets there."""
         return False
 
-    def on_start(self, game: str, seed: int | None) -> None:
-        """Remember the run's ``seed`` (the hidden part this baseline reads)."""
+    def on_start(self, game: str, seed: int | None, *, cap: int | None = None) -> None:
+        """Remember the run's ``seed`` (the hidden part this baseline reads) and its day
+        ``cap`` as ``day_cap`` (``None``: uncapped)."""
         self.seed = seed
+        self.day_cap = cap
         self._line = None
 
     def _horizon(self, obs: Observation) -> tuple[list[dict[str, Any]], Terminal]:

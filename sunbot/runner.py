@@ -26,7 +26,7 @@ from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import Resume
-from sunbot.strategies import Outcome, Strategy, notify_end
+from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 from sunbot.transcripts import TranscriptWriter
 
 log = logging.getLogger("sunbot.runner")
@@ -136,9 +136,7 @@ async def play_run(
     pos: Position | None = None
     base_checked, base_divergences = 0, []
     try:
-        on_start = getattr(strategy, "on_start", None)
-        if callable(on_start):
-            on_start(slug, seed)
+        notify_start(strategy, slug, seed, cap)
         if resume is None:
             t0 = time.perf_counter()
             pos = await client.init(slug, seed)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
+import sunbot
 from sunbot import strategies
 from sunbot.bench.jobs import Job, run_job
 from sunbot.client import MatchClient, play_match
@@ -136,3 +137,45 @@ def test_bench_calls_on_end_once_with_the_rows_outcome(monkeypatch, game):
     ((phase, outcome),) = Ender.ended
     assert outcome == {"game": game, "score": row.score, "endedBy": row.ended_by, "error": None}
     assert phase in ("over", "done")
+
+
+class CapTaker:
+    """on_start with the cap keyword; records what it was told."""
+
+    game = "naptuft"
+    started: ClassVar[list[tuple[str, int | None, int | None]]] = []
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def on_start(self, game: str, seed: int | None, *, cap: int | None = None) -> None:
+        CapTaker.started.append((game, seed, cap))
+
+    def choose(self, observation: dict[str, Any], legal_actions: list[Any]) -> Any:
+        return legal_actions[0]
+
+
+def test_notify_start_passes_the_cap_only_to_hooks_that_take_it():
+    seen: list[tuple[Any, ...]] = []
+
+    class Old:
+        def on_start(self, game: str, seed: int | None) -> None:
+            seen.append(("old", game, seed))
+
+    class Loose:
+        def on_start(self, game: str, seed: int | None, **extra: Any) -> None:
+            seen.append(("loose", game, seed, extra))
+
+    strategies.notify_start(Old(), "naptuft", 4, 10)
+    strategies.notify_start(Loose(), "sunloaf", 5, None)
+    strategies.notify_start(object(), "keelhold", 6, 3)  # no hook: nothing to call
+    assert seen == [("old", "naptuft", 4), ("loose", "sunloaf", 5, {"cap": None})]
+
+
+@pytest.mark.parametrize("cap", [2, None])
+def test_bench_and_play_tell_on_start_the_runs_cap(monkeypatch, cap):
+    monkeypatch.setitem(strategies.BUILTIN["naptuft"], "cap-taker", "tests.test_contract:CapTaker")
+    CapTaker.started.clear()
+    run_job(Job("naptuft", "cap-taker", 3, cap=cap))
+    sunbot.play("naptuft", seed=3, strategy=CapTaker, max_days=2)
+    assert CapTaker.started == [("naptuft", 3, cap), ("naptuft", 3, 2)]

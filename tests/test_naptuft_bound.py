@@ -20,11 +20,35 @@ nb = importlib.import_module("naptuft_bound")
 
 def test_seed_7_day_1_by_hand():
     """Spec §4 vectors: windows [nap, feed] at pressure 1 (loss 7), [play] and [play] at 0
-    (loss 6). Losses 4x4x7 + 2x4x4x6 = 304, +120 room = 424 care points; comfort 12 x 10;
-    day bonus 120; wishes 120 (x1) + 60 (x2) + 60 (x3) = 420. Total 1,084."""
+    (loss 6). Losses 4x4x7 + 2x4x4x6 = 304; the last window's losses are all 6, so the
+    needs end at most at 94 + 88 + 82 + 76 = 340, and care points at most 340 - 280 + 304 =
+    364; comfort 12 x 10; day bonus 120; wishes 120 (x1) + 60 (x2) + 60 (x3) = 420.
+    Total 1,024."""
     b = nb.upper_bound(7, 1)
-    assert (b.care, b.comfort, b.day_bonus, b.wishes) == (424, 120, 120, 420)
-    assert b.total == 1084 and b.per_day == 1084.0
+    assert (b.care, b.comfort, b.day_bonus, b.wishes) == (364, 120, 120, 420)
+    assert b.total == 1024 and b.per_day == 1024.0
+
+
+def test_final_room_by_hand():
+    """The dearest loss goes to the need cared last: losses 8, 6, 7, 8 sorted 8, 8, 7, 6
+    give 400 - (8 + 16 + 21 + 24) = 331 (seed 125's day 30); all 8: 400 - 80 = 320."""
+    assert nb.final_room((8, 6, 7, 8)) == 331
+    assert nb.final_room((8, 8, 8, 8)) == 320
+    assert nb.final_room((6, 6, 6, 6)) == 340
+
+
+def test_final_room_bounds_every_care_order():
+    """Any 4 cares of the last window from needs at 100: the final sum never exceeds
+    final_room, and the best order (dearest cared last) reaches it."""
+    losses = (8, 6, 7, 8)
+    best = 0
+    for cares in itertools.product(range(4), repeat=4):
+        needs = [100, 100, 100, 100]
+        for c in cares:
+            needs[c] = min(100, needs[c] + 36)
+            needs = [v - loss for v, loss in zip(needs, losses, strict=True)]
+        best = max(best, sum(needs))
+    assert best == nb.final_room(losses)
 
 
 def test_a_blocked_four_step_wish_is_worth_skipping_the_one_before():

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+import sunbot
 from sunbot import strategies
 from sunbot.engines import naptuft as nt
 from sunbot.strategies import naptuft as S
@@ -14,12 +15,9 @@ CARES = [{"type": "care", "care": c} for c in nt.CARES]
 
 
 def make(name, seed, cap=None):
+    """Built and started as the runner does: told the seed and the run's day cap."""
     bot = strategies.create("naptuft", name, random.Random(seed))
-    if isinstance(bot, S.Clairvoyant):
-        bot.day_cap = cap
-    on_start = getattr(bot, "on_start", None)
-    if on_start is not None:
-        on_start("naptuft", seed)
+    strategies.notify_start(bot, "naptuft", seed, cap)
     return bot
 
 
@@ -231,3 +229,33 @@ def test_plan_matches_the_engine_player_side_step_along_its_line():
         # plan's value (bonuses + final needs' sum) = score gained + start needs - losses
         gained = o["score"] - obs["score"]
         assert found.value == gained + sum(obs["needs"].values()) - losses
+
+
+def engine_run(bot, seed, days, cap=None):
+    """Balancer ``bot`` on the engine to the day break of ``days``, told ``cap``."""
+    strategies.notify_start(bot, "naptuft", seed, cap)
+    s = nt.init(seed)
+    while not (s["phase"] == "dayBreak" and s["day"] >= days):
+        s = nt.step(s, bot.choose(nt.observation(s), nt.legal_actions(s)))
+    return s["score"]
+
+
+@pytest.mark.parametrize("seed", [3, 12, 40])
+def test_a_capped_sunbot_play_tells_the_balancer_its_cap(seed):
+    """sunbot.play(max_days=8) passes the cap to on_start (the runner's contract), and the
+    balancer told it scores at least what it scores untold (its last day then plays for
+    the final score instead of margins and a streak it will not use)."""
+    bot = S.Balancer(random.Random(seed))
+    summary = sunbot.play("naptuft", seed=seed, strategy=bot, max_days=8)
+    assert summary.ended_by == "cap" and bot.day_cap == 8
+    assert summary.score == engine_run(S.Balancer(random.Random(seed)), seed, 8, cap=8)
+    assert summary.score >= engine_run(S.Balancer(random.Random(seed)), seed, 8)
+
+
+def test_an_uncapped_start_clears_a_day_cap():
+    bot = S.Balancer(random.Random(0), day_cap=5)
+    strategies.notify_start(bot, "naptuft", 1, None)
+    assert bot.day_cap is None
+    clair = S.Clairvoyant(random.Random(0))
+    strategies.notify_start(clair, "naptuft", 9, 4)
+    assert (clair.seed, clair.day_cap) == (9, 4)

@@ -1,7 +1,7 @@
 """The job function: one ``(game, strategy, seed, cap)`` played on the engine -> one row.
 
 It mirrors :func:`sunbot.runner.play_run` without HTTP: call the strategy's optional
-``on_start(game, seed)``, ``init(seed)``, then until the run is over: the games table's
+``on_start(game, seed, cap=...)``, ``init(seed)``, then until the run is over: the games table's
 ``cap_action`` on the observation (the run's cap), else ``strategy.choose(observation,
 legal_actions)``, then ``step``. A refused action (``IllegalAction``) changes nothing and
 counts as refused; :data:`MAX_REFUSALS_IN_A_ROW` in a row (the runner's), or any exception
@@ -248,9 +248,7 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``, then ``on_start``."""
     bot = strategies.create(job.game, job.strategy, random.Random(job.seed))
-    on_start = getattr(bot, "on_start", None)
-    if callable(on_start):
-        on_start(job.game, job.seed)
+    strategies.notify_start(bot, job.game, job.seed, job.cap)
     return bot
 
 
