@@ -19,8 +19,10 @@ What is checked (``shared/spec/harvest-watch.md``; the rule text is the authorit
   shares, every food and the phase follow from them by the rules);
 - action beats (acts stay secret, §4): our own food must be one the rules allow for our
   act (production, donations in, thefts, loot, night cost), ``caught``/``collided`` fit our
-  act, out seats are at 0.0, the public fields carry over, the next phase follows from who
-  went out, and final ranks agree with the out-nights seen.
+  act, every seat's food must follow from some legal joint action of all living seats
+  (:mod:`sunbot.mirror.harvest_night`, a bounded exact search), out seats are at 0.0,
+  the public fields carry over, the next phase follows from who went out, and final
+  ranks agree with the out-nights seen.
 
 What a server chooses is not held against it: pacing (the value of ``pollAfterMs`` within
 the bound above), round numbers (beats are told apart by day and phase, and our commands
@@ -38,6 +40,7 @@ from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff, same_set
 from sunbot.mirror.fields import pattern
+from sunbot.mirror.harvest_night import Night, explain_night, suspects
 
 #: Summary fields per phase beyond the always-present ones (§4 table).
 PRESENT: dict[str, set[str]] = {
@@ -178,76 +181,6 @@ def own_food_options(
     return found
 
 
-#: One representative of each kind of act (the target does not change what a seat's own
-#: store can become: that depends only on the kind, and on the others' secret acts).
-_ACT_KINDS: tuple[dict[str, Any], ...] = (
-    {"act": "farm"},
-    {"act": "farm_coop", "with": -1},
-    {"act": "guard"},
-    {"act": "steal", "target": -1},
-    {"act": "donate", "to": -1},
-)
-
-
-def seat_food_options(opening: list[int], living: list[int], seat: int) -> set[int]:
-    """Every food (tenths, after the night) ``seat`` can end with, whatever it played:
-    the union of :func:`own_food_options` over the kinds of act it may choose (donate only
-    with at least 1.0 food as the beat opens)."""
-    found: set[int] = set()
-    for act in _ACT_KINDS:
-        if act["act"] == "donate" and opening[seat] < hw.DONATION:
-            continue
-        found |= own_food_options(opening, living, seat, act)
-    return found
-
-
-#: Kinds of act by what they do to the total: (produced, night cost, half of a mutual pair,
-#: the acts of that kind).
-_KINDS: tuple[tuple[int, int, int, tuple[dict[str, Any], ...]], ...] = (
-    (hw.FARM, hw.COST_BASE, 0, ({"act": "farm"}, {"act": "farm_coop", "with": -1})),
-    (hw.COOP, hw.COST_BASE, 1, ({"act": "farm_coop", "with": -1},)),
-    (0, hw.COST_GUARD, 0, ({"act": "guard"},)),
-    (0, hw.COST_BASE, 0, ({"act": "steal", "target": -1}, {"act": "donate", "to": -1})),
-)
-
-
-def _kind_of(act: dict[str, Any]) -> set[int]:
-    """The kinds (indices of :data:`_KINDS`) our own act may be (a coop: paired or not)."""
-    return {
-        k
-        for k, (_, _, _, acts) in enumerate(_KINDS)
-        if any(a["act"] == act.get("act") for a in acts)
-    }
-
-
-def _conserves(
-    opening: list[int], living: list[int], final: list[int], known: dict[int, set[int]]
-) -> bool:
-    """Whether some choice of act kinds explains the night: each seat's kind must allow its
-    own final store (:func:`own_food_options`; ``known`` fixes the kinds of seats whose act
-    we know), and the totals must match, since thefts and donations only move food: the
-    living seats' stores before the night cost add up to the opening total plus what they
-    produced (2.0 a farm or one-sided coop, 2.5 each in a mutual pair, nothing for guard,
-    theft or donation); a seat still in had its final store plus its cost (1.0 guard, else
-    3.0), a seat that went out had at most its cost left."""
-    reach: set[tuple[int, int, int, int]] = {(0, 0, 0, 0)}
-    for s in living:
-        kinds = known.get(s) or {
-            k
-            for k, (_, _, _, acts) in enumerate(_KINDS)
-            if any(final[s] in own_food_options(opening, living, s, a) for a in acts)
-        }
-        nxt: set[tuple[int, int, int, int]] = set()
-        for prod_sum, low, high, paired in reach:
-            for k in kinds:
-                prod, cost, pair, _ = _KINDS[k]
-                lo, hi = (final[s] + cost, final[s] + cost) if final[s] > 0 else (0, cost)
-                nxt.add((prod_sum + prod, low + lo, high + hi, (paired + pair) % 2))
-        reach = nxt
-    total = sum(opening[s] for s in living)
-    return any(paired == 0 and low <= total + prod <= high for prod, low, high, paired in reach)
-
-
 class MatchMirror:
     """Checks one seat's stream of views; keeps the count and the divergences.
 
@@ -258,6 +191,8 @@ class MatchMirror:
         seat: the seat whose views these are.
         responses_checked: views checked; ``beats_checked``: resolved beats recomputed;
         ``unchecked``: beats resolved between two views the seat did not both see.
+        nights_checked: nights searched for a joint action; ``nights_undecided``: those
+        the bounded search could not settle (never reported).
         divergences: every divergence found, in order.
     """
 
@@ -268,6 +203,8 @@ class MatchMirror:
         self.unchecked = 0
         self.divergences: list[Divergence] = []
         self.unknown_fields: set[str] = set()
+        self.nights_checked = 0
+        self.nights_undecided = 0
         self._act: dict[str, Any] = {}
         self._stored: dict[Any, list[Any]] = {}
         self._unsure: dict[Any, list[Any]] = {}
@@ -444,7 +381,8 @@ class MatchMirror:
         if prev["alive"] and mine not in options:
             note = f"not reachable by the rules after {act} from {prev['food']}"
             out.append(Finding("data.summary.food", sorted(options), got["food"], note))
-        out += self._check_others(opening, living, got["foods"])
+        else:
+            out += self._check_others(opening, living, got)
         now_living = [s for s in living if got["foods"][s] > 0]
         out += diff(now_living, sorted(got["aliveSeats"]), "data.summary.aliveSeats")
         went_out = [s for s in living if s not in got["aliveSeats"]]
@@ -471,26 +409,39 @@ class MatchMirror:
         return out + self._check_ranks(ranks, got["aliveSeats"])
 
     def _check_others(
-        self, opening: list[int], living: list[int], foods: list[float]
+        self,
+        opening: list[int],
+        living: list[int],
+        got: dict[str, Any],
     ) -> list[Finding]:
-        """Every other living seat's food after the night must be one some act of its own
-        allows (farm, a coop, guard, a theft, a donation), with any donations in and thefts
-        against it the other seats could have made (their acts stay secret), and the total
-        food can change only by what the seats produced less what the night cost them."""
-        out: list[Finding] = []
-        for seat in living:
-            if seat == self.seat:
-                continue
-            allowed = seat_food_options(opening, living, seat)
-            if tenths(foods[seat]) not in allowed:
-                note = f"no act of seat {seat} from {opening[seat] / 10} explains it"
-                path = f"data.summary.foods[{seat}]"
-                out.append(Finding(path, "a reachable store", foods[seat], note))
-        known = {self.seat: _kind_of(self._act)} if self.seat in living else {}
-        if not _conserves(opening, living, [tenths(f) for f in foods], known):
-            note = "food changes only by what the seats produce less the night's cost"
-            out.append(Finding("data.summary.foods", "a total the night allows", foods, note))
-        return out
+        """Every living seat's food after the night must follow from some legal joint
+        action of all living seats (:mod:`sunbot.mirror.harvest_night`): our own act as sent,
+        the others' acts searched, our ``caught``/``collided`` as shown. One finding names
+        the seats whose food, left free, would make the night legal. A night the bounded
+        search cannot settle is counted in :attr:`nights_undecided`, never reported."""
+        me = self.seat if self.seat in living else None
+        final = tuple(tenths(f) for f in got["foods"])
+        night = Night(
+            opening=tuple(opening),
+            final=final,
+            living=tuple(living),
+            me=me,
+            act=self._act if me is not None else None,
+            caught=tuple(got.get("caught") or ()) if me is not None else None,
+            collided=tuple(got.get("collided") or ()) if me is not None else None,
+        )
+        verdict = explain_night(night)
+        self.nights_checked += 1
+        if verdict.exhausted:
+            self.nights_undecided += 1
+        if not verdict.unexplained:
+            return []
+        named = suspects(night)
+        shown = {s: (opening[s] / 10, got["foods"][s]) for s in named or living}
+        who = f"seat {named[0]}" if len(named) == 1 else f"seats {sorted(shown)}"
+        note = f"no legal joint night action explains {who} (opening -> after: {shown})"
+        path = f"data.summary.foods[{named[0]}]" if len(named) == 1 else "data.summary.foods"
+        return [Finding(path, "foods some legal joint action gives", got["foods"], note)]
 
     def _check_ranks(self, ranks: list[int], survivors: list[int]) -> list[Finding]:
         out: list[Finding] = []
