@@ -23,7 +23,8 @@ import httpx
 from sunbot import bots, strategies
 from sunbot.bots import StrategyLike
 from sunbot.client import GameboardClient
-from sunbot.games import GameInfo, get_game
+from sunbot.client.http import url_problem
+from sunbot.games import GameInfo, get_game, seed_problem
 from sunbot.mirror import Mirror
 from sunbot.runner import RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
@@ -104,8 +105,10 @@ async def play_async(
         error) is not raised: ``ended_by == "error"`` and ``error`` says why.
 
     Raises:
-        ValueError: an unknown game or strategy, an option that does not apply, a bad seed,
-            a transcript in a folder that does not exist.
+        ValueError: an unknown game or strategy, an option that does not apply, a seed
+            that is not an integer of signed 64 bits (``"7"``, ``1.5`` and ``True`` are
+            refused), a ``server`` that is not an absolute http(s) URL, a transcript in a
+            folder that does not exist (it is not created, as ``sunbot play --transcript``).
         FileExistsError, OSError: the transcript cannot be created.
     """
     try:
@@ -113,11 +116,15 @@ async def play_async(
     except KeyError as exc:
         raise ValueError(exc.args[0]) from None
     if transcript is not None and not Path(transcript).parent.is_dir():
-        raise ValueError(f"transcript {transcript}: no folder {Path(transcript).parent}")
+        raise ValueError(
+            f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
+        )
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    elif not -(2**63) < seed < 2**63:
-        raise ValueError("seed must fit in 64 bits")
+    elif (problem := seed_problem(seed)) is not None:
+        raise ValueError(problem)
+    if server is not None and (problem := url_problem(server)) is not None:
+        raise ValueError(f"server {problem}")
     if info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")

@@ -27,7 +27,8 @@ from sunbot.bots import is_file_spec
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
 from sunbot.client import GameboardClient, Position
-from sunbot.games import GameInfo, get_game
+from sunbot.client.http import url_problem
+from sunbot.games import GameInfo, get_game, seed_problem
 from sunbot.html.after_run import after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import NoInitAnswer, Resume, load_resume
@@ -109,15 +110,8 @@ def show_traceback(text: str | None, transcript: Path | None) -> None:
 
 def check_server_url(server: str | None) -> None:
     """Refuse a ``--server`` that is not an absolute http(s) URL (exit 2)."""
-    if server is None:
-        return
-    try:
-        url = httpx.URL(server)
-    except (httpx.InvalidURL, ValueError, TypeError):
-        url = None
-    if url is None or url.scheme not in ("http", "https") or not url.host:
-        hint = f" (did you mean http://{server}?)" if "://" not in server else ""
-        raise fail(f"--server needs a URL such as https://gameboard.gg, got {server!r}{hint}")
+    if server is not None and (problem := url_problem(server)) is not None:
+        raise fail(f"--server {problem}")
 
 
 def play_command(
@@ -188,8 +182,8 @@ def play_command(
     global _AS_JSON
     _AS_JSON, quiet = as_json, quiet or as_json
     check_server_url(server)
-    if seed is not None and not -(2**63) < seed < 2**63:
-        raise fail("--seed must fit in 64 bits")
+    if seed is not None and (problem := seed_problem(seed, "--seed")) is not None:
+        raise fail(problem)
     if transcript is not None and no_transcript:
         raise fail("--transcript and --no-transcript contradict each other")
     if html is not None and (no_transcript or html.is_dir()):

@@ -17,6 +17,19 @@ from typing import Any, Literal
 #: server announces it in ``GET /api/games`` (``localChoices``); a transcript recorded from a
 #: server that announced it can be re-played through our engines, any other is only mirrored.
 LOCAL_CHOICES = "sunbot-local-choices/1"
+#: Seeds are signed 64-bit integers everywhere: ``init?seed=``, a match's ``seed``,
+#: ``sunbot play --seed``, ``sunbot.play(seed=)`` and ``sunbot bench --seeds``.
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
+
+
+def seed_problem(seed: object, name: str = "seed") -> str | None:
+    """Why ``seed`` is not a seed (an ``int``, not a ``bool``, from :data:`MIN_SEED` to
+    :data:`MAX_SEED`), naming the argument ``name``; ``None`` when it is one."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        return f"{name} must be an integer, got {type(seed).__name__} {seed!r:.40}"
+    if not MIN_SEED <= seed <= MAX_SEED:
+        return f"{name} must fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
+    return None
 
 
 @dataclass(frozen=True)

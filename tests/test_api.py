@@ -88,8 +88,16 @@ def test_harvest_watch_match_through_the_api():
         ({"game": "keelhold", "strategy": "nope"}, "unknown strategy 'nope'"),
         ({"game": "harvest-watch", "max_voyages": 2}, "do not apply to harvest-watch"),
         ({"game": "keelhold", "seats": 2}, "match games only"),
-        ({"game": "keelhold", "seed": 2**63}, "64 bits"),
+        ({"game": "keelhold", "seed": 2**63}, "seed must fit a signed 64-bit integer"),
+        ({"game": "keelhold", "seed": "x"}, "seed must be an integer, got str 'x'"),
+        ({"game": "keelhold", "seed": 1.5}, "seed must be an integer, got float 1.5"),
+        ({"game": "keelhold", "seed": True}, "seed must be an integer, got bool True"),
+        ({"game": "harvest-watch", "seed": "7"}, "seed must be an integer, got str '7'"),
+        ({"game": "keelhold", "server": "gameboard.gg"}, "server needs a URL .* http://gameboard"),
+        ({"game": "keelhold", "server": "ftp://host"}, "server needs a URL such as https://"),
+        ({"game": "harvest-watch", "server": "http://"}, "server needs a URL such as https://"),
         ({"game": "keelhold", "transcript": "/no/such/dir/x.jsonl"}, "no folder /no/such/dir"),
+        ({"game": "harvest-watch", "transcript": "/no/such/d/x.jsonl"}, "no folder /no/such/d"),
     ],
 )
 def test_bad_arguments_are_value_errors(kwargs, message):

@@ -12,10 +12,12 @@ from pathlib import Path
 
 import typer
 
+from sunbot import games
+
 #: Most seeds one benchmark may list (a typo like ``1-10000000000`` fails fast).
 MAX_SEEDS = 1_000_000
-#: Seeds are stored as SQLite INTEGERs: signed 64-bit.
-MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
+#: Seeds are stored as SQLite INTEGERs: signed 64-bit (as everywhere, ``sunbot.games``).
+MIN_SEED, MAX_SEED = games.MIN_SEED, games.MAX_SEED
 #: ``--cap`` keys -> the games table's ``cap_field``.
 CAP_KEYS: dict[str, str] = {"voyages": "voyage", "voyage": "voyage", "days": "day", "day": "day"}
 #: A seed ``N`` or a range ``A-B``; each may be negative (``-3``, ``-5--1``, ``-2-2``).

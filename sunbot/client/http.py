@@ -58,6 +58,24 @@ def public_url(url: str) -> str:
 LOCAL_BASE_URL = "http://sunbot.local"
 
 
+def url_problem(server: object) -> str | None:
+    """Why ``server`` is not a server origin (an absolute ``http``/``https`` URL with a host,
+    such as ``https://gameboard.gg``), as the rest of a one-line error; ``None`` if it is."""
+    url: httpx.URL | None
+    try:
+        url = httpx.URL(server) if isinstance(server, str) else None
+    except (httpx.InvalidURL, ValueError, TypeError):
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        hint = (
+            f" (did you mean http://{server:.80}?)"
+            if isinstance(server, str) and "://" not in server
+            else ""
+        )
+        return f"needs a URL such as https://gameboard.gg, got {server!r:.80}{hint}"
+    return None
+
+
 @dataclass
 class Position:
     """A position the server answered: the envelope and the raw JSON it came from.

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sunbot
 from sunbot.engines import IllegalAction
-from sunbot.games import LOCAL_CHOICES, GameInfo, available, get_game, resolve
+from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available, get_game, resolve
 from sunbot.server import openapi
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
@@ -199,8 +199,10 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         game = _single_player(slug)
         if seed is None:
             seed = secrets.randbelow(2**31)
-        if abs(seed) >= 2**63:
-            raise Refusal(400, "badRequest: seed must fit in 64 bits")
+        if not MIN_SEED <= seed <= MAX_SEED:
+            raise Refusal(
+                400, f"badRequest: seed must fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
+            )
         body = envelope(game, game.engine.init(seed), codec)
         body["spec"] = game.spec
         return body

@@ -31,7 +31,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from sunbot.games import GAMES
+from sunbot.games import GAMES, MAX_SEED, MIN_SEED
 from sunbot.server import openapi, redaction
 from sunbot.server.clock import Clock
 from sunbot.server.match_state import (
@@ -73,7 +73,7 @@ class CreateMatch(BaseModel):
     seats: StrictInt = Field(default=1, ge=1, le=SEATS, description="Seats this caller takes.")
     beatMs: BeatMs | None = None
     startMs: StrictInt = Field(default=DEFAULT_START_MS, ge=0, le=600_000)
-    seed: StrictInt | None = Field(default=None, ge=-(2**63) + 1, le=2**63 - 1)
+    seed: StrictInt | None = Field(default=None, ge=MIN_SEED, le=MAX_SEED)
 
 
 class CommandBody(BaseModel):
