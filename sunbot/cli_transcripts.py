@@ -23,7 +23,14 @@ from sunbot.transcripts import Transcript, read_transcript
 
 console = Console()
 err = Console(stderr=True)
-EXIT_DIVERGED, EXIT_CUT = 3, 4
+EXIT_DIVERGED, EXIT_CUT, EXIT_CORRUPT = 3, 4, 5
+
+
+def _warn_unread(t: Transcript, tail: str = "") -> None:
+    """Say on stderr why reading stopped: a cut at the end, or a corrupt line N."""
+    if t.error:
+        what = "[red]transcript corrupt:[/]" if t.corrupt else "[yellow]transcript cut:[/]"
+        err.print(f"{what} {escape(str(t.error))}{tail}", highlight=False, soft_wrap=True)
 
 
 def _load(path: Path) -> Transcript:
@@ -37,7 +44,10 @@ def _load(path: Path) -> Transcript:
 def replay_command(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="Transcript (.jsonl).")],
     strict: Annotated[
-        bool, typer.Option(help="Exit 3 on any divergence or mismatch, 4 on a cut file.")
+        bool,
+        typer.Option(
+            help="Exit 3 on any divergence or mismatch, 4 on a cut file (or no result line)."
+        ),
     ] = False,
     show: Annotated[bool, typer.Option(help="Render every recorded position.")] = False,
     step: Annotated[
@@ -58,7 +68,11 @@ def replay_command(
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
-    """Re-check a transcript: the mirror over every step, and a re-play of local runs."""
+    """Re-check a transcript: the mirror over every step, and a re-play of local runs.
+
+    Exit 0 checked; with --strict 3 on a divergence, 4 on a cut file or no result line;
+    5 on a corrupt line in the middle (the lines after it are not read); 2 bad usage.
+    """
     setup_logging(verbose, log_level, console, err)
     t = _load(file)
     head = t.header
@@ -68,11 +82,7 @@ def replay_command(
         + escape(f"{head['strategy']} · server {head['server']} · sunbot {head['sunbotVersion']}")
         + f" · {count}"
     )
-    if t.error:
-        console.print(
-            f"[yellow]transcript cut:[/] {escape(str(t.error))}; replaying up to there",
-            soft_wrap=True,
-        )
+    _warn_unread(t, "; replaying up to there")
     try:
         report = replay(t, local)
     except KeyError as exc:
@@ -108,6 +118,8 @@ def replay_command(
         _write_page(t, html, [*report.divergences, *report.mismatches], file)
     if strict and not report.ok:
         raise typer.Exit(EXIT_DIVERGED)
+    if t.corrupt:  # with or without --strict: part of the file was not read
+        raise typer.Exit(EXIT_CORRUPT)
     if strict and (t.error or t.result is None):
         raise typer.Exit(EXIT_CUT)
 
@@ -172,7 +184,11 @@ def export_command(
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
-    """Turn a transcript into a per-step table (action, score, key state)."""
+    """Turn a transcript into a per-step table (action, score, key state).
+
+    Exit 0 written (a cut file: the rows up to the cut); 5 a corrupt line in the middle (the
+    rows before it are written, the lines after it are not read); 2 bad usage.
+    """
     setup_logging(verbose, log_level, console, err)
     if out is not None and out.exists():
         same = out.resolve() == file.resolve()
@@ -192,7 +208,6 @@ def export_command(
             err.print(f"[bold red]error:[/] {escape(f'cannot write {out}: {exc.strerror or exc}')}")
             raise typer.Exit(2) from None
         err.print(escape(f"wrote {out} ({len(rows(t))} rows)"))
-    if t.error:
-        err.print(
-            f"[yellow]transcript cut:[/] {escape(str(t.error))}", highlight=False, soft_wrap=True
-        )
+    _warn_unread(t)
+    if t.corrupt:
+        raise typer.Exit(EXIT_CORRUPT)

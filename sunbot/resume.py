@@ -51,10 +51,16 @@ def load_resume(path: Path) -> Resume:
 
     Raises:
         NoInitAnswer: only a header (the caller may start the run again from it).
-        ValueError: not a transcript, or a run that already ended by the rules or its cap
-            (nothing to resume).
+        ValueError: not a transcript, a corrupt line with lines after it (resuming would
+            cut them off), or a run that already ended by the rules or its cap (nothing to
+            resume).
     """
     t = read_transcript(path)
+    if t.corrupt:  # resuming writes from the last whole step on: it would cut what follows
+        raise ValueError(
+            f"{path}: {t.error}; resuming would overwrite them, so it is refused"
+            " (repair or remove that line first)"
+        )
     if t.is_match:
         raise ValueError(
             f"{path} is a match transcript: a match runs against the clock and cannot be "

@@ -133,7 +133,10 @@ class Transcript:
     """A transcript as read back: its records by type, and how reading ended.
 
     ``error`` is ``None`` for a whole file, else a message naming the first unreadable line
-    (everything before it is kept). ``resume_at`` is the byte offset just after the last
+    (everything before it is kept). That line is either the end of a **cut** file (the last
+    line: a run killed mid-write, or still being written) or a **corrupt** line in the
+    middle: ``corrupt`` is then true and ``lines_after`` counts the non-blank lines after
+    it, which are not read. ``resume_at`` is the byte offset just after the last
     whole init or step line: where a resumed run continues writing.
     """
 
@@ -144,6 +147,8 @@ class Transcript:
     other: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     resume_at: int = 0
+    corrupt: bool = False
+    lines_after: int = 0
 
     @property
     def views(self) -> list[dict[str, Any]]:
@@ -162,7 +167,8 @@ def read_transcript(path: Path) -> Transcript:
 
     Each line is checked against the schema (:mod:`sunbot.transcript_schema`); a broken,
     cut or invalid line stops the reading there, and :attr:`Transcript.error` says which
-    line and why.
+    line and why: a cut (the last line) or a corrupt line in the middle
+    (:attr:`Transcript.corrupt`: more lines follow it).
 
     Raises:
         ValueError: the file is empty, or its first line is not a valid transcript header.
@@ -170,7 +176,8 @@ def read_transcript(path: Path) -> Transcript:
     """
     records: list[dict[str, Any]] = []
     error: str | None = None
-    offset = resume_at = 0
+    offset = resume_at = after = 0
+    corrupt = False
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
             line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8", errors="replace")
@@ -179,13 +186,21 @@ def read_transcript(path: Path) -> Transcript:
                 continue
             why = _invalid(line) or (None if line.endswith("\n") else "no end of line")
             if why is not None:
-                cut = (
-                    ""
-                    if line.endswith("\n")
-                    else " (the file ends mid-line: cut or still being written)"
-                )
+                after = sum(1 for rest in fh if rest.strip())  # the rest of the file, once
                 kept = f"kept the {len(records)} lines before it"
-                error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
+                corrupt = after > 0
+                if corrupt:
+                    error = (
+                        f"line {lineno} is corrupt: {why}; {kept},"
+                        f" the {after} lines after it are not read"
+                    )
+                else:
+                    cut = (
+                        " (the file ends mid-line: cut or still being written)"
+                        if not line.endswith("\n")
+                        else ""
+                    )
+                    error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
                 break
             record = json.loads(line)
             records.append(record)
@@ -195,6 +210,7 @@ def read_transcript(path: Path) -> Transcript:
         detail = f": {error}" if error else ""
         raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
     out = Transcript(header=records[0], error=error, resume_at=resume_at)
+    out.corrupt, out.lines_after = corrupt, after
     for rec in records[1:]:
         kind = rec["type"]
         if kind == "init":

@@ -298,3 +298,33 @@ def test_a_line_nested_too_deeply_is_unreadable_not_a_crash(recorded, tmp_path):
     path.write_text("\n".join([*lines[:3], bad, *lines[4:]]) + "\n")
     t = read_transcript(path)
     assert t.error is not None and "nested too deeply" in t.error and len(t.steps) == 1
+
+
+def test_a_corrupt_middle_line_is_not_a_cut(recorded, tmp_path):
+    """A bad line with whole lines after it is corrupt line N (exit 5), never 'cut' (4):
+    replay and export use what comes before it and say how many lines were not read, and
+    resume refuses rather than overwrite them."""
+    lines = _lines(recorded)
+    total = len(lines)
+    path = _rewrite(recorded, tmp_path, "mid.jsonl", lambda ls: [*ls[:5], "{oops", *ls[6:]])
+    t = read_transcript(path)
+    assert t.corrupt and t.lines_after == total - 6 and len(t.steps) == 3
+    assert t.error.startswith("line 6 is corrupt: not JSON")
+    assert f"the {total - 6} lines after it are not read" in t.error
+    for args in (["replay", str(path)], ["replay", str(path), "--strict"], ["export", str(path)]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 5, (args, res.output)
+        assert "transcript corrupt: line 6 is corrupt" in " ".join(res.output.split())
+        assert "transcript cut" not in res.output
+    before = path.read_bytes()
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"])
+    assert res.exit_code == 2 and "resuming would overwrite them" in " ".join(res.output.split())
+    assert path.read_bytes() == before
+    # a bad last line is the end of a cut run, with or without its end of line
+    last = _rewrite(recorded, tmp_path, "last.jsonl", lambda ls: [*ls[:-1], "{oops"])
+    assert not read_transcript(last).corrupt and "line " in read_transcript(last).error
+    cut = tmp_path / "cut2.jsonl"
+    cut.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:10])
+    t = read_transcript(cut)
+    assert not t.corrupt and "mid-line" in t.error
+    assert runner.invoke(app, ["replay", str(cut), "--strict"]).exit_code == 4
