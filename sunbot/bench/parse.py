@@ -41,11 +41,16 @@ class Cap:
     text: str
 
 
-def _seed(digits: str, raw: str, where: str) -> int:
-    """``digits`` (``-?[0-9]+``) as a seed, refused outside the signed 64-bit range."""
+def _seed(digits: str, raw: str, where: str, echo: bool = True) -> int:
+    """``digits`` (``-?[0-9]+``) as a seed, refused outside the signed 64-bit range;
+    ``echo=False`` (a file) names no content in the error."""
     # the length test first: int() refuses strings of more than 4300 digits
     n = int(digits) if len(digits.lstrip("-")) <= 20 else None
     if n is None or not MIN_SEED <= n <= MAX_SEED:
+        if not echo:
+            raise typer.BadParameter(
+                f"{where}a seed does not fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
+            )
         part = "" if digits == raw or len(raw) > 60 else f" (in {raw!r})"
         shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
         raise typer.BadParameter(
@@ -55,18 +60,20 @@ def _seed(digits: str, raw: str, where: str) -> int:
     return n
 
 
-def _items(text: str, where: str) -> list[int]:
+def _items(text: str, where: str, echo: bool = True) -> list[int]:
+    """The seeds of ``text``; ``echo=False`` (a seeds file) keeps its content out of errors,
+    which then name only ``where`` (file and line), the item's position and the reason."""
     out: list[int] = []
-    for raw in re.split(r"[,\s]+", text.strip()):
-        if not raw:
-            continue
+    items = [raw for raw in re.split(r"[,\s]+", text.strip()) if raw]
+    for k, raw in enumerate(items, start=1):
+        shown = repr(raw) if echo else f"item {k}"
         m = _ITEM.match(raw)
         if m is None:
-            raise typer.BadParameter(f"{where}{raw!r} is not a seed N or a range A-B (A <= B)")
-        lo = _seed(m.group(1), raw, where)
-        hi = _seed(m.group(2), raw, where) if m.group(2) is not None else lo
+            raise typer.BadParameter(f"{where}{shown} is not a seed N or a range A-B (A <= B)")
+        lo = _seed(m.group(1), raw, where, echo)
+        hi = _seed(m.group(2), raw, where, echo) if m.group(2) is not None else lo
         if hi < lo:
-            raise typer.BadParameter(f"{where}range {raw!r} runs backwards")
+            raise typer.BadParameter(f"{where}range {shown} runs backwards")
         if len(out) + (hi - lo + 1) > MAX_SEEDS:
             raise typer.BadParameter(f"more than {MAX_SEEDS:,} seeds")
         out.extend(range(lo, hi + 1))
@@ -96,8 +103,8 @@ def read_seeds_file(path: Path) -> Seeds:
     ``#`` starts a comment.
 
     Raises:
-        typer.BadParameter: unreadable, binary or non-UTF-8 file, a malformed item (with its
-            line), no seed.
+        typer.BadParameter: unreadable, binary or non-UTF-8 file, a malformed item (its
+            file, line and position, never its text: the file may hold anything), no seed.
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -112,7 +119,7 @@ def read_seeds_file(path: Path) -> Seeds:
     lines = text.splitlines()
     values: list[int] = []
     for i, line in enumerate(lines, start=1):
-        values += _items(line.split("#", 1)[0], f"{path}:{i}: ")
+        values += _items(line.split("#", 1)[0], f"{path}:{i}: ", echo=False)
     if not values:
         raise typer.BadParameter(f"{path} lists no seeds")
     return Seeds(tuple(dict.fromkeys(values)), str(path))

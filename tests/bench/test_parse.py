@@ -59,8 +59,9 @@ def test_seeds_file(tmp_path):
     f.write_text("# a comment\n1-3\n10, 12 # trailing\n\n3\n")
     assert read_seeds_file(f).values == (1, 2, 3, 10, 12)
     f.write_text("1\n2\nnine\n")
-    with pytest.raises(typer.BadParameter, match=r"seeds.txt:3: 'nine'"):
+    with pytest.raises(typer.BadParameter) as info:
         read_seeds_file(f)
+    assert str(info.value) == f"{f}:3: item 1 is not a seed N or a range A-B (A <= B)"
     f.write_text("# nothing\n")
     with pytest.raises(typer.BadParameter, match="lists no seeds"):
         read_seeds_file(f)
@@ -73,8 +74,28 @@ def test_seeds_file_with_negative_and_out_of_range_seeds(tmp_path):
     f.write_text("-3\n-2-0, 7 # mixed\n")
     assert read_seeds_file(f).values == (-3, -2, -1, 0, 7)
     f.write_text("1\n99999999999999999999999\n")
-    with pytest.raises(typer.BadParameter, match=r"seeds.txt:2: seed 9+ does not fit"):
+    with pytest.raises(typer.BadParameter, match=r"seeds.txt:2: a seed does not fit"):
         read_seeds_file(f)
+
+
+def test_a_seeds_file_error_never_echoes_the_file(tmp_path):
+    """Only the file name, the line, the item's position and a short reason: the file could be
+    anything (a private document, megabytes on one line)."""
+    f = tmp_path / "seeds.txt"
+    secret = "password=hunter2"
+    for text, where, why in [
+        (f"1, 2\n3 {secret}\n", ":2: item 2", "is not a seed N or a range A-B"),
+        ("1\n" + "x" * 100_000 + "\n", ":2: item 1", "is not a seed N or a range A-B"),
+        ("7-3\n", ":1: range item 1", "runs backwards"),
+        ("1\n" + "9" * 5000 + "\n", ":2: a seed", "does not fit a signed 64-bit integer"),
+    ]:
+        f.write_text(text)
+        with pytest.raises(typer.BadParameter) as info:
+            read_seeds_file(f)
+        message = str(info.value)
+        assert message.startswith(f"{f}{where}") and why in message
+        assert secret not in message and "xxx" not in message and "999" not in message
+        assert len(message) < len(str(f)) + 120
 
 
 @pytest.mark.parametrize(
