@@ -1,8 +1,10 @@
-"""Request limits for the local server: a body over :data:`MAX_BODY_BYTES` is refused with
-413 ``{ok: false, reason}`` before the app reads it, so no request can make the server
+"""Request limits for the local server: a request head (request line and headers) over
+:data:`MAX_HEAD_BYTES` is refused with 431, a body over :data:`MAX_BODY_BYTES` with 413
+``{ok: false, reason}`` before the app reads it, so no request can make the server
 buffer or parse an unbounded body; a JSON body nested deeper than :data:`MAX_JSON_DEPTH`
 is refused with 400 before any route or rule recurses into it (the deepest document of
-the protocol is an action inside a request: 4 levels)."""
+the protocol is an action inside a request: 4 levels), and so is one that repeats a key
+in an object (JSON parsers disagree on which copy wins, so the server takes neither)."""
 
 from __future__ import annotations
 
@@ -20,21 +22,49 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY_BYTES = 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in a JSON body.
 MAX_JSON_DEPTH = 32
+#: Largest request head (request line and headers, as sent) accepted, in bytes: room for
+#: a 60 KB request target. ``sunbot serve`` also gives h11 this bound on what it buffers.
+MAX_HEAD_BYTES = 80 * 1024
 
 
-def json_too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
-    """Whether ``body``, read as JSON, nests arrays/objects more than ``limit`` deep.
+class _DuplicateKey(ValueError):
+    pass
 
-    Parsed by :mod:`json` (which raises ``RecursionError`` itself on extreme depths), then
-    walked without recursion. A body that is not JSON is not "too deep": its route refuses
-    it with its own 400.
-    """
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen[key] = value
+    return seen
+
+
+def json_problem(body: bytes, max_depth: int = MAX_JSON_DEPTH) -> str | None:
+    """Why ``body`` is refused before any route reads it: JSON nested deeper than
+    ``max_depth``, or an object that repeats a key; ``None`` otherwise (a body that is not
+    JSON is its route's to refuse)."""
+    deep = f"JSON nested deeper than {max_depth} levels"
     try:
-        value = json.loads(body)
+        value = json.loads(body, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as exc:
+        return f"duplicate key {str(exc.args[0])[:40]!r} in a JSON object"
     except RecursionError:
-        return True
+        return deep
     except ValueError:
-        return False
+        return None
+    return deep if _deeper_than(value, max_depth) else None
+
+
+def head_bytes(scope: Scope) -> int:
+    """The size of the request head as HTTP/1.1 sends it: request line and header lines."""
+    target = len(scope.get("raw_path") or scope.get("path", "").encode())
+    query = scope.get("query_string", b"")
+    line = len(scope.get("method", "")) + 1 + target + (1 + len(query) if query else 0) + 11
+    return line + sum(len(n) + len(v) + 4 for n, v in scope.get("headers", [])) + 2
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -47,19 +77,29 @@ def json_too_deep(body: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for a declared or streamed body over ``limit`` bytes, 400 for
-    a JSON body nested deeper than ``max_depth``."""
+    """ASGI middleware: 431 for a request head over ``max_head`` bytes, 413 for a declared
+    or streamed body over ``limit`` bytes, 400 for a JSON body nested deeper than
+    ``max_depth`` or repeating a key in an object."""
 
     def __init__(
-        self, app: ASGIApp, limit: int = MAX_BODY_BYTES, max_depth: int = MAX_JSON_DEPTH
+        self,
+        app: ASGIApp,
+        limit: int = MAX_BODY_BYTES,
+        max_depth: int = MAX_JSON_DEPTH,
+        max_head: int = MAX_HEAD_BYTES,
     ) -> None:
         self.app = app
         self.limit = limit
         self.max_depth = max_depth
+        self.max_head = max_head
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if head_bytes(scope) > self.max_head:
+            reason = f"badRequest: request head (line and headers) over {self.max_head} bytes"
+            await self._answer(send, 431, reason)
             return
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
@@ -81,9 +121,9 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body.strip() and json_too_deep(body, self.max_depth):
-            reason = f"badRequest: JSON nested deeper than {self.max_depth} levels"
-            await self._answer(send, 400, reason)
+        problem = json_problem(body, self.max_depth) if body.strip() else None
+        if problem is not None:
+            await self._answer(send, 400, f"badRequest: {problem}")
             return
         delivered = False
 

@@ -2,9 +2,9 @@
 request body and every status it answers (fuzzed by schemathesis with all its checks).
 
 - :func:`answers` declares a route's refusal statuses with the ``{ok: false, reason}``
-  body; :data:`ALWAYS` are the statuses any route may answer (413 a body over 1 MiB or
-  400 nested too deep, from :mod:`sunbot.server.limits`; 503 from uvicorn's connection
-  limit under ``sunbot serve``).
+  body; :data:`ALWAYS` are the statuses any route may answer (413 a body over 1 MiB, 431 a
+  request head over 80 KiB, or 400 nested too deep or a repeated key, from
+  :mod:`sunbot.server.limits`; 503 from uvicorn's connection limit under ``sunbot serve``).
 - :func:`json_body` declares a request body read by hand (the match routes read theirs
   themselves, to answer ``bad_request`` in the pinned form) from its pydantic model.
 - :func:`finish` drops FastAPI's default 422 (this server answers 400 instead).
@@ -34,16 +34,18 @@ class RefusalBody(BaseModel):
 
 
 WHY = {
-    400: "Malformed request (bad field, not JSON, nested too deep, bad state token).",
+    400: "Malformed request (bad field, not JSON, nested too deep, a key repeated in a JSON"
+    " object, bad state token).",
     403: "The seat token is not one of this match's.",
     404: "No such game or match (or the match expired).",
     409: "The match is full or has started.",
     413: "Request body larger than 1 MiB.",
+    431: "Request line and headers larger than 80 KiB.",
     429: "Too many open matches on this server; try again later (Retry-After).",
     503: "The server is at its connection limit; try again.",
 }
 #: Statuses any route may answer.
-ALWAYS = (400, 413, 503)
+ALWAYS = (400, 413, 431, 503)
 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:

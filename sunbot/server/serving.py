@@ -5,7 +5,8 @@
 - Idle and slow clients are bounded by uvicorn's own settings: an idle keep-alive
   connection is closed after :data:`KEEP_ALIVE_S`; at most :data:`MAX_CONNECTIONS`
   connections and requests at once (more are answered 503 at once, the fault a client
-  retries); a request line plus headers over :data:`MAX_HEAD_BYTES` is refused (h11).
+  retries); a request line plus headers over :data:`MAX_HEAD_BYTES` is refused (h11 while
+  it arrives, 431 from the app once whole).
 - A client that never finishes its request (slowloris: half a head, or a byte a second
   forever) is closed by :class:`RequestDeadlineH11`: uvicorn itself has no such timeout
   (its keep-alive timer only runs between requests and every byte received resets it).
@@ -21,6 +22,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from sunbot.server import limits
 from sunbot.server.redaction import uvicorn_log_config
 
 #: Seconds an idle keep-alive connection stays open (our client drops idle ones at 2 s).
@@ -29,8 +31,10 @@ KEEP_ALIVE_S = 5
 #: the usual 1024 open files, so new clients get an answer rather than a stall).
 MAX_CONNECTIONS = 512
 #: Largest request head (request line and headers) h11 buffers, bytes: room for a 60 KB
-#: request target, and a bound on what one slow client can make the server hold.
-MAX_HEAD_BYTES = 80 * 1024
+#: request target, and a bound on what one slow client can make the server hold. h11 only
+#: bounds a head still arriving (a bigger one that arrives whole within a read passes it), so
+#: the app refuses any head over it too (431, :class:`~sunbot.server.limits.BodyLimit`).
+MAX_HEAD_BYTES = limits.MAX_HEAD_BYTES
 #: Seconds a client has to send one whole request (head and body, at most 1 MiB) from the
 #: moment the server waits for it: a new connection, or the first byte after keep-alive.
 REQUEST_DEADLINE_S = 10.0
