@@ -14,11 +14,12 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperOption
 
 import sunbot
 from sunbot import strategies
 from sunbot.bench.cli import bench_command
-from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, setup_logging
+from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_rules import rules_command
 from sunbot.cli_transcripts import export_command, replay_command
@@ -26,6 +27,19 @@ from sunbot.games import available
 from sunbot.probe import probe_command
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
+
+_typer_type_column = TyperOption.display_type_rich
+
+
+def _type_column(self: TyperOption, ctx: Any) -> str | None:
+    """The help's type column: nothing for a flag (``--strict``) or a counter (``-v``), which
+    take no value (typer shows ``<bool>``/``<int>`` there); the value's type otherwise."""
+    if self.is_flag or self.count:
+        return None
+    return _typer_type_column(self, ctx)
+
+
+TyperOption.display_type_rich = _type_column  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="sunbot",
@@ -160,8 +174,14 @@ def _root(
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
 ) -> None:
-    """Play the Gameboard agent games: run a bot, serve the games locally, list them."""
+    """Play the Gameboard agent games: run a bot, serve the games locally, list them.
+
+    -v/--verbose and --log-level work before the command (sunbot -v play ...) or after it.
+    """
+    set_root_logging(verbose, log_level)
 
 
 def main() -> None:

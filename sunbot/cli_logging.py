@@ -43,6 +43,16 @@ LogLevelOption = Annotated[
 ]
 
 _HANDLER_NAME = "sunbot-cli"
+#: ``sunbot -v COMMAND`` / ``sunbot --log-level L COMMAND``: the root's options, which a
+#: command's own ``-v``/``--log-level`` add to / override.
+_root: tuple[int, LogLevel | str | None] = (0, None)
+
+
+def set_root_logging(verbose: int, log_level: LogLevel | str | None) -> None:
+    """Remember the ``sunbot`` command's own ``-v`` count and ``--log-level`` (the root
+    callback calls it on every invocation, so nothing leaks from one to the next)."""
+    global _root
+    _root = (verbose, log_level)
 
 
 def level_of(verbose: int, log_level: LogLevel | str | None) -> int:
@@ -69,7 +79,7 @@ def setup_logging(
     for console in consoles:
         piped = not console.is_terminal and not os.environ.get("COLUMNS")
         console._width = PIPED_WIDTH if piped else None  # None: rich asks the terminal
-    level = level_of(verbose, log_level)
+    level = level_of(verbose + _root[0], log_level if log_level is not None else _root[1])
     root = logging.getLogger("sunbot")
     for handler in list(root.handlers):
         if handler.get_name() == _HANDLER_NAME:

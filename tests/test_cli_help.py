@@ -1,0 +1,45 @@
+"""`--help` shows no `<bool>`/`<int>` placeholder for flags and counters, and the root help
+lists `-v` (which also works before the command)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from typer.testing import CliRunner
+
+from sunbot.cli import app
+
+runner = CliRunner()
+COMMANDS = ["serve", "games", "play", "rules", "replay", "export", "bench", "probe"]
+
+
+def _help(*args: str) -> str:
+    res = runner.invoke(app, [*args, "--help"], env={"COLUMNS": "160"})
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_no_placeholder_for_flags(command):
+    text = _help(*([command] if command else []))
+    assert "<bool>" not in text
+    line = next(ln for ln in text.splitlines() if "--help" in ln)
+    assert "<" not in line  # --help itself shows no type
+    if command == "play":  # a value option keeps its type, a flag shows none
+        strict = next(ln for ln in text.splitlines() if "--strict" in ln)
+        seats = next(ln for ln in text.splitlines() if "--seats" in ln)
+        assert "<" not in strict and "<int" in seats
+
+
+def test_root_help_lists_verbose_and_it_works_before_the_command():
+    text = _help()
+    assert "--verbose" in text and "-v" in text and "--log-level" in text
+    assert runner.invoke(app, ["-v", "games"]).exit_code == 0
+    assert logging.getLogger("sunbot").level == logging.INFO
+    assert runner.invoke(app, ["-v", "games", "-v"]).exit_code == 0  # counts add up
+    assert logging.getLogger("sunbot").level == logging.DEBUG
+    assert runner.invoke(app, ["games"]).exit_code == 0  # nothing leaks to the next run
+    assert logging.getLogger("sunbot").level == logging.WARNING
+    assert runner.invoke(app, ["--log-level", "error", "games", "-v"]).exit_code == 0
+    assert logging.getLogger("sunbot").level == logging.ERROR  # --log-level wins over -v
