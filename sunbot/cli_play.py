@@ -159,7 +159,12 @@ def play_command(
         ),
     ] = None,
     html: Annotated[
-        Path | None, typer.Option("--html", help="After the run, write its replay page here.")
+        Path | None,
+        typer.Option(
+            "--html",
+            help="After the run, write its replay page here (drawn from the run's transcript,"
+            " so not with --no-transcript).",
+        ),
     ] = None,
     as_json: Annotated[
         bool,
@@ -186,8 +191,12 @@ def play_command(
         raise fail(problem)
     if transcript is not None and no_transcript:
         raise fail("--transcript and --no-transcript contradict each other")
-    if html is not None and (no_transcript or html.is_dir()):
-        raise fail("--html needs a file path and a transcript to draw the run from")
+    if html is not None and no_transcript:
+        raise fail(
+            "--html draws the page from the run's transcript: drop --no-transcript (or --html)"
+        )
+    if html is not None and html.is_dir():
+        raise fail(f"--html {html} is a folder: give the page's file path")
     if resume is not None:
         given = [
             name

@@ -45,5 +45,11 @@ def test_html_without_a_transcript_is_a_usage_error(tmp_path: Path) -> None:
     args = ["play", "naptuft", "--no-transcript", "--html", str(tmp_path / "x.html")]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
-    assert "--html needs" in result.output
+    assert "--html draws the page from the run's transcript: drop --no-transcript" in " ".join(
+        result.output.split()
+    )
     assert not (tmp_path / "x.html").exists()
+    result = CliRunner().invoke(app, ["play", "naptuft", "--html", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder" in result.output
+    help_out = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "300"}).output
+    assert "so not with --no-transcript" in help_out
