@@ -1,20 +1,27 @@
 """Harvest Watch strategy figures quoted in the README (engines directly: no HTTP, no clock).
 
-    python benchmarks/harvest_watch.py                    # 300 matches per row
-    python benchmarks/harvest_watch.py --matches 100 --strategies coalition,random
+    python benchmarks/harvest_watch.py --suite --timing          # every table, 300 matches
+    python benchmarks/harvest_watch.py --table guard,guard,guard,guard,guard
+    python benchmarks/harvest_watch.py --ours coalition --table house,house,guard,guard,random
+    python benchmarks/harvest_watch.py --strategies coalition,random --six   # older rows
 
 Rows:
 
-1. each strategy in one seat against five house bots (seat drawn by the match RNG exactly as
-   the server draws it, house bots called in ascending seat order as each beat opens);
-2. ``coalition`` in all six seats (every seat's finish is counted: six per match).
+1. ``--table A,B,C,D,E`` (repeatable) and ``--suite`` (every table of :data:`SUITE`): our
+   strategy (``--ours``, default: the registry's default) against the five named seats
+   (registered strategy names, or ``house`` for an engine house bot of §2.7 that pairs
+   with the other house seats); the six players are dealt to seats by a uniform shuffle
+   of the match seed, so our seat is uniform over 0-5;
+2. ``--strategies a,b``: each strategy in the seat the server would draw (the match RNG),
+   house bots in the other five (the figures quoted before seat shuffling);
+3. ``--six``: ``coalition`` in all six seats (every seat's finish is counted: six per match).
 
 Per row: the **rank-1 rate** (sole wins and shared rank 1 both count: a draw is a rank-1
-finish for every seat in it, ``shared/spec/harvest-watch.md`` §3.9) with its 95% Wilson
-interval, the sole-win rate, and the **win share** (a draw among k seats counts 1/k, so a
-table of identical strategies averages exactly 1/6 per seat). A random seat's rank-1 rate
-against itself would be at least 1/6. ``--timing`` adds the wall time of each ``choose``
-call on action beats (the planner's beats; the others take microseconds): p50 / p95 / max.
+finish for every seat in it, ``shared/spec/harvest-watch.md`` §3.9) and the **sole-win
+rate**, each with its 95% Wilson interval, and the **win share** (a draw among k seats
+counts 1/k, so a table of identical strategies averages exactly 1/6 per seat) with a
+normal 95% interval. ``--timing`` adds the wall time of each of our ``choose`` calls on
+action beats (the planner's beats; the others take microseconds): p50 / p95 / max.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -47,6 +54,36 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def play_loop(
+    seed: int,
+    rng: random.Random,
+    bots: dict[int, Any],
+    house: list[int],
+    timed: set[int],
+    times: list[float] | None,
+) -> dict[str, Any]:
+    """Play match ``seed`` to its end: engine house bots in ``house`` (drawing from the
+    match RNG ``rng``, in ascending seat order as each beat opens), strategies ``bots`` by
+    seat. ``times`` collects the seconds of every ``choose`` of a ``timed`` seat on an
+    action beat. Returns the final state."""
+    memory: dict[int, dict[str, Any]] = {s: {} for s in house}
+    state = hw.init(seed, SEATS)
+    while state["status"] != "done":
+        commands: dict[int, list[Any]] = {}
+        for s in house:
+            if state["alive"][s]:
+                commands[s] = [hw.house_command(state, s, memory[s], rng, house_seats=house)]
+        for s, bot in sorted(bots.items()):
+            if state["alive"][s]:
+                data = seat_data(state, s, can_act=True, pending=None)
+                t0 = time.perf_counter()
+                commands[s] = [bot.choose(data, legal_actions(data))]
+                if times is not None and s in timed and state["phase"] == "action":
+                    times.append(time.perf_counter() - t0)
+        state = hw.resolve_beat(state, commands)
+    return state
+
+
 def play_engine_match(
     seed: int,
     makers: list[Callable[[random.Random], Any]],
@@ -64,22 +101,7 @@ def play_engine_match(
     pairs = enumerate(zip(seats, makers, strict=True))
     bots = {s: mk(random.Random(seed * 1000 + i)) for i, (s, mk) in pairs}
     house = [s for s in range(SEATS) if s not in bots]
-    memory: dict[int, dict[str, Any]] = {s: {} for s in house}
-    state = hw.init(seed, SEATS)
-    while state["status"] != "done":
-        commands: dict[int, list[Any]] = {}
-        for s in house:
-            if state["alive"][s]:
-                cmd = hw.house_command(state, s, memory[s], rng, house_seats=house)
-                commands[s] = [cmd]
-        for s, bot in bots.items():
-            if state["alive"][s]:
-                data = seat_data(state, s, can_act=True, pending=None)
-                t0 = time.perf_counter()
-                commands[s] = [bot.choose(data, legal_actions(data))]
-                if times is not None and state["phase"] == "action":
-                    times.append(time.perf_counter() - t0)
-        state = hw.resolve_beat(state, commands)
+    state = play_loop(seed, rng, bots, house, set(bots), times)
     ranks = state["result"]["ranks"]
     return seats, [ranks[s] for s in seats], state
 
@@ -96,18 +118,29 @@ class Row:
     share: float = 0.0
     seconds: float = 0.0
     times: list[float] = field(default_factory=list)
+    shares: list[float] = field(default_factory=list)
 
     def line(self) -> str:
-        """The printed row."""
+        """The printed row: rate [95% Wilson] for rank-1 and sole wins, win share with a
+        normal 95% interval (over matches; only when every finish is its own match)."""
         n = self.finishes
-        lo, hi = wilson(self.rank1, n)
-        ci = f"[{lo:5.1%}, {hi:5.1%}]"
         per = ""
-        if n != self.matches:  # the seats of one match are not independent draws: no interval
-            ci, per = f"{'(per seat)':<16}", f", {n // self.matches} seats each"
+        if n == self.matches:
+            r_lo, r_hi = wilson(self.rank1, n)
+            s_lo, s_hi = wilson(self.sole, n)
+            rank1 = f"{self.rank1 / n:6.1%} [{r_lo:5.1%}, {r_hi:5.1%}]"
+            sole = f"{self.sole / n:6.1%} [{s_lo:5.1%}, {s_hi:5.1%}]"
+        else:  # the seats of one match are not independent draws: no interval
+            rank1, sole = f"{self.rank1 / n:6.1%}", f"{self.sole / n:6.1%}"
+            per = f", {n // self.matches} seats each"
+        share = f"{self.share / n:6.1%}"
+        if self.shares and len(self.shares) == n and n > 1:
+            mean = self.share / n
+            var = sum((x - mean) ** 2 for x in self.shares) / (n - 1)
+            half = Z95 * math.sqrt(var / n)
+            share += f" [{max(0.0, mean - half):5.1%}, {min(1.0, mean + half):5.1%}]"
         out = (
-            f"{self.name:<28} rank-1 {self.rank1 / n:6.1%} {ci}  "
-            f"sole wins {self.sole / n:6.1%}  win share {self.share / n:6.1%}  "
+            f"{self.name:<44} rank-1 {rank1}  sole wins {sole}  win share {share}  "
             f"({self.matches} matches{per}, {self.seconds:.1f} s)"
         )
         if self.times:
@@ -148,20 +181,127 @@ def maker(name: str) -> Callable[[random.Random], Any]:
     return lambda rng: strategies.create("harvest-watch", name, rng)
 
 
+def play_table_match(
+    seed: int,
+    ours: Callable[[random.Random], Any],
+    table: list[str],
+    times: list[float] | None = None,
+) -> tuple[int, list[int]]:
+    """One match of ``ours`` against the five seats named in ``table``.
+
+    ``table`` holds five names: a registered Harvest Watch strategy or ``house`` (an engine
+    house bot, §2.7, pairing only with the other house seats and drawing from the match
+    RNG as the server's do). The six players are dealt to seats 0-5 by a uniform shuffle
+    of ``random.Random(seed)``, so our seat is uniform over the six. Every strategy seat
+    ``i`` (ours is 0) gets its own ``random.Random(seed * 1000 + i)``. Returns our seat and
+    the final ranks (index = seat).
+
+    Raises:
+        ValueError: ``table`` does not name five seats.
+    """
+    if len(table) != SEATS - 1:
+        raise ValueError(f"a table names the other {SEATS - 1} seats, got {len(table)}")
+    rng = random.Random(seed)
+    players: list[str | None] = [None, *table]  # None = ours
+    order = list(range(SEATS))
+    rng.shuffle(order)  # order[i] = the seat of player i
+    me = order[0]
+    house = sorted(order[i] for i, name in enumerate(players) if name == "house")
+    bots: dict[int, Any] = {me: ours(random.Random(seed * 1000))}
+    for i, name in enumerate(players[1:], start=1):
+        if name != "house":
+            assert name is not None
+            bots[order[i]] = maker(name)(random.Random(seed * 1000 + i))
+    state = play_loop(seed, rng, bots, house, {me}, times)
+    return me, list(state["result"]["ranks"])
+
+
+def run_table(
+    ours: str, table: list[str], matches: int, timing: bool = False, first_seed: int = 1
+) -> Row:
+    """``matches`` matches (seeds ``first_seed``...) of ``ours`` against ``table``."""
+    row = Row(f"{ours} vs {','.join(table)}")
+    t0 = time.perf_counter()
+    make = maker(ours)
+    for seed in range(first_seed, first_seed + matches):
+        me, ranks = play_table_match(seed, make, table, row.times if timing else None)
+        firsts = ranks.count(1)
+        row.matches += 1
+        row.finishes += 1
+        if ranks[me] == 1:
+            row.rank1 += 1
+            row.sole += firsts == 1
+            row.share += 1 / firsts
+            row.shares.append(1 / firsts)
+        else:
+            row.shares.append(0.0)
+    row.seconds = time.perf_counter() - t0
+    return row
+
+
+#: The tables ``--suite`` runs: house bots, each baseline, and mixes of them.
+SUITE = (
+    "house,house,house,house,house",
+    "random,random,random,random,random",
+    "guard,guard,guard,guard,guard",
+    "farmer,farmer,farmer,farmer,farmer",
+    "coalition,coalition,coalition,coalition,coalition",
+    "house,house,guard,guard,random",
+    "house,house,farmer,farmer,random",
+    "house,house,house,guard,farmer",
+    "guard,guard,farmer,farmer,random",
+    "coalition,coalition,house,house,guard",
+    "coalition,farmer,guard,random,house",
+)
+
+
+def parse_table(text: str) -> list[str]:
+    """``"guard,guard,house,random,farmer"`` as five names, each checked.
+
+    Raises:
+        typer.BadParameter: not five names, or a name that is neither ``house`` nor a
+            registered Harvest Watch strategy.
+    """
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if len(names) != SEATS - 1:
+        raise typer.BadParameter(f"{text!r}: name the other {SEATS - 1} seats, comma-separated")
+    valid = strategies.names("harvest-watch")
+    for name in names:
+        if name != "house" and name not in valid:
+            raise typer.BadParameter(f"{name!r}: not house nor one of {', '.join(valid)}")
+    return names
+
+
 @app.command()
 def main(
     matches: int = typer.Option(300, help="Matches per row (seeds 1..N)."),
     names: str = typer.Option(
-        "coalition,guard,farmer,random,house", "--strategies", help="Rows vs 5 house bots."
+        "", "--strategies", help="Rows vs 5 house bots in server-drawn seats, e.g. coalition,guard."
     ),
-    table: bool = typer.Option(True, help="Also the all-six-coalition row."),
-    timing: bool = typer.Option(False, help="Time each choose on action beats."),
+    ours: str = typer.Option(
+        "", help="Our strategy in --table/--suite rows (default: the default one)."
+    ),
+    tables: Annotated[
+        list[str] | None,
+        typer.Option("--table", help="The other five seats, e.g. guard,guard,guard,guard,guard."),
+    ] = None,
+    suite: bool = typer.Option(False, help="Run every table of SUITE (house, baselines, mixes)."),
+    six: bool = typer.Option(False, "--six", help="Also the all-six-coalition row."),
+    timing: bool = typer.Option(False, help="Time our choose on action beats."),
 ) -> None:
-    """Print the rank-1 rate (95% Wilson interval), sole wins and win share per row."""
-    for name in names.split(","):
-        row = run_row(f"{name} vs 5 house", [maker(name)], matches, timing)
+    """Print rank-1 / sole wins (95% Wilson intervals) and win share per row."""
+    for name in filter(None, names.split(",")):
+        row = run_row(f"{name} vs 5 house (drawn seat)", [maker(name)], matches, timing)
         print(row.line(), flush=True)
-    if table:
+    todo = [parse_table(t) for t in tables or []]
+    if suite:
+        todo += [parse_table(t) for t in SUITE]
+    if not todo and not names and not six:
+        todo = [parse_table(SUITE[0])]
+    player = ours or strategies.default_name("harvest-watch")
+    for table in todo:
+        print(run_table(player, table, matches, timing).line(), flush=True)
+    if six:
         row = run_row("coalition x6", [maker("coalition")] * SEATS, matches, timing)
         print(row.line(), flush=True)
 

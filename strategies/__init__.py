@@ -146,6 +146,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "clairvoyant": "sunbot.strategies.naptuft:Clairvoyant",
     },
     "harvest-watch": {
+        "adaptive": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
         "coalition": "sunbot.strategies.harvest_watch:Coalition",
         "guard": "sunbot.strategies.harvest_watch:Guard",
         "farmer": "sunbot.strategies.harvest_watch:Farmer",

@@ -16,7 +16,8 @@ unchanged, or ``{"diary": text}`` (1-80 characters). The loop may skip beats (a 
 so strategies read everything from the summary they are given and never assume they saw
 the previous beat.
 
-Strategies: :class:`Coalition` (default), :class:`Guard`, :class:`Farmer`,
+Strategies: :class:`~sunbot.strategies.harvest_watch_adaptive.Adaptive` (default, its own
+module), :class:`Coalition`, :class:`Guard`, :class:`Farmer`,
 :class:`RandomSeat`, :class:`House` (the §2.7 house-bot policy, playing as a seat).
 """
 

@@ -170,7 +170,7 @@ GAMES: dict[str, GameInfo] = {
         cap_field=None,
         cap_phase=None,
         end_action=None,
-        default_strategy="coalition",
+        default_strategy="adaptive",
     ),
 }
 

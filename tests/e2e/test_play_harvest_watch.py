@@ -29,7 +29,7 @@ def test_play_seed7_finishes_with_zero_divergences(tmp_path):
     assert res.exit_code == 0, res.output
     recs = lines(path)
     assert [recs[0]["type"], recs[1]["type"], recs[-1]["type"]] == ["header", "view", "result"]
-    assert recs[0]["game"] == "harvest-watch" and recs[0]["strategy"] == "coalition"
+    assert recs[0]["game"] == "harvest-watch" and recs[0]["strategy"] == "adaptive"
     assert recs[0]["server"] == "embedded" and recs[0]["seed"] == 7
     views = [r for r in recs if r["type"] == "view"]
     commands = [r for r in recs if r["type"] == "command"]
@@ -69,7 +69,7 @@ def test_usage_errors():
     res = runner.invoke(app, ["play", "harvest-watch", "--match", "abc", "--no-transcript"])
     assert res.exit_code == 2
     res = runner.invoke(app, ["play", "harvest-watch", "--strategy", "nope", "--no-transcript"])
-    assert res.exit_code == 2 and "coalition" in res.output
+    assert res.exit_code == 2 and "adaptive" in res.output
 
 
 def test_join_an_existing_match_on_loopback(tmp_path):

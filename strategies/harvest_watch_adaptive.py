@@ -1,0 +1,115 @@
+"""The ``adaptive`` Harvest Watch strategy (the default): reads the table, then plays to it.
+
+Protocol: the one strategy contract, ``choose(observation, legal_actions) -> command`` per
+beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in
+:mod:`sunbot.strategies.harvest_watch`).
+
+It is :class:`~sunbot.strategies.harvest_watch_coalition.Coalition` (same speeches, bloc,
+ballots, coops with a partner that confirmed, and the rollout planner when every other
+living seat is a house bot) with a model of every other seat
+(:mod:`sunbot.strategies.harvest_watch_model`) deciding the act at any other table
+(``shared/spec/harvest-watch.md`` §3.5, §7):
+
+1. a confirmed coop partner: ``farm_coop`` with it (the only act better than -1.0 a day);
+2. prey: living seats outside the bloc that did not announce a guard and that the model
+   does not take for a guard. A seat that blocked one of our thefts more often than we
+   robbed it is never robbed again, and a seat that only ever showed plain -1.0 nights
+   (a guard and a farmer look alike) is not robbed either: one blocked theft costs 2.0,
+   which against seats that guard every night loses the match;
+3. on a night we cannot survive (opening at most 1.0): the largest pre-cost store, so steal
+   from the richest prey, else farm (never guard: it adds nothing);
+4. otherwise, when some seat may steal (a house bot, or a seat that showed a night that was
+   not a plain -1.0) and we are the richest seat (the house thieves' pick): guard;
+5. otherwise steal from the richest prey (a rival loses 2.0, we lose what farming loses);
+6. no prey: guard when some seat may steal, else farm (the same -1.0; farming's larger
+   pre-cost store wins the wipe-out tiebreak: against five guards that is a sole win).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sunbot.engines import harvest_watch as hw
+from sunbot.strategies.harvest_watch_coalition import Coalition, Command, Data, richest
+from sunbot.strategies.harvest_watch_model import TableModel
+
+
+class Adaptive(Coalition):
+    """Coalition play plus a per-seat opponent model (see the module docstring).
+
+    ``model`` is the :class:`TableModel` it keeps from every summary it is shown.
+    """
+
+    game = "harvest-watch"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.model = TableModel()
+
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
+        """One command for the current beat; the model learns from every summary first."""
+        s = data["summary"]
+        self.model.observe(s)
+        cmd = super().choose(data, legal_actions)
+        if data["phase"] == "action":
+            self.model.acted(s, cmd)
+        return cmd
+
+    def prey(self, s: dict[str, Any]) -> list[int]:
+        """Living seats we would rob: outside the bloc, no announced guard, and not taken
+        for a guard by the model (a house bot that announced a coop counts as open until it
+        blocks us), ascending."""
+        bloc = set(self._bloc(s))
+        out = []
+        for o in s["aliveSeats"]:
+            said, seen = self.said.get(o, {}), self.model.seat(o)
+            if o == s["you"] or o in bloc or said.get("guard"):
+                continue
+            coop_bot = said.get("house") and said.get("coop") is not None
+            if seen.blocked > seen.landed or (not coop_bot and seen.guards()):
+                continue
+            out.append(o)
+        return out
+
+    def threats(self, s: dict[str, Any]) -> bool:
+        """Whether some other living seat may steal: a house bot, or a seat the model saw
+        play a night that was not a plain -1.0."""
+        return any(
+            self.said.get(o, {}).get("house") or self.model.seat(o).threat()
+            for o in s["aliveSeats"]
+            if o != s["you"]
+        )
+
+    def _act(self, s: dict[str, Any], legal: list[Command]) -> Command:
+        if self._house_table(s) is not None:
+            return super()._act(s, legal)
+        me, foods = s["you"], s["foods"]
+        partner = self._partner(s)
+        if partner is not None and self.said.get(partner, {}).get("coop") == me:
+            coop = {"act": "farm_coop", "with": partner}
+            if coop in legal:
+                return coop
+        prey = self.prey(s)
+        steal = {"act": "steal", "target": richest(prey, foods)} if prey else None
+        if round(s["food"] * 10) <= hw.COST_GUARD or len(s["aliveSeats"]) < 2:
+            return steal if steal in legal else {"act": "farm"}
+        if steal in legal and not self.wild(s):
+            assert steal is not None
+            house_thief = any(self.said.get(o, {}).get("house") for o in s["aliveSeats"])
+            if not (house_thief and richest(s["aliveSeats"], foods) == me):
+                return steal
+        return {"act": "guard"}
+
+    def wild(self, s: dict[str, Any]) -> bool:
+        """Whether a living seat that is neither a house bot nor in the bloc showed a night
+        that was not a plain -1.0: a seat whose thefts we cannot predict."""
+        bloc = set(self._bloc(s))
+        return any(
+            self.model.seat(o).threat()
+            for o in s["aliveSeats"]
+            if o not in bloc and not self.said.get(o, {}).get("house")
+        )
+
+
+__all__ = ["Adaptive"]
