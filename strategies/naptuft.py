@@ -32,6 +32,35 @@ WORST_LOSS = nt.LOSS_CAP
 Needs = tuple[int, int, int, int]
 
 
+class Memory:
+    """What a Naptuft player knows without being shown: the care it sent last and the wish
+    streak it has built. The rule text never says the observation shows either (a server
+    may leave ``lastCare`` and ``wishStreak`` out: docs/rules/naptuft.md), so a strategy
+    fills them in from its own play when they are missing.
+    """
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.streak = 0
+
+    def fill(self, obs: Observation) -> Observation:
+        """``obs`` with ``lastCare`` and ``wishStreak`` from memory where it lacks them."""
+        if "lastCare" in obs and "wishStreak" in obs:
+            return obs
+        return {"lastCare": self.last, "wishStreak": self.streak, **obs}
+
+    def sent(self, obs: Observation, action: Action) -> None:
+        """Remember ``action`` chosen from ``obs`` (a filled observation): a care becomes the
+        last care, and the rules' next streak follows from the care (next-day keeps both)."""
+        if action.get("type") != "care":
+            return
+        self.last = str(action.get("care"))
+        try:
+            self.streak = int(nt.step_observation(obs, action)["wishStreak"])
+        except Exception:  # an answer we cannot step: keep the streak we had
+            return
+
+
 @dataclass(frozen=True)
 class Moment:
     """One care moment of a planning horizon (spec §6.2).
@@ -337,6 +366,7 @@ class _Planner:
         self.weights = weights or Weights()
         self._line: tuple[int, int, Plan] | None = None  # (day, first moment, plan)
         self.plans_made = 0
+        self.memory = Memory()
 
     def _horizon(self, obs: Observation) -> tuple[list[dict[str, Any]], Terminal]:
         """Descriptors from the current window on, and the value of the horizon's end."""
@@ -348,11 +378,18 @@ class _Planner:
         return day + 1 >= nt.REPEAT_FROM_DAY
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
-        """``next-day`` at a day break; otherwise the next care of the day's optimal line.
+        """``next-day`` at a day break; otherwise the next care of the day's optimal line
+        (``lastCare`` and ``wishStreak`` from :class:`Memory` when the server hides them).
 
         Raises:
             ValueError: the run is over (no legal action).
         """
+        observation = self.memory.fill(observation)
+        action = self._choose(observation, legal_actions)
+        self.memory.sent(observation, action)
+        return action
+
+    def _choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         if not legal_actions:
             raise ValueError("no legal action: the run is over")
         if observation["phase"] == "dayBreak":
@@ -500,6 +537,7 @@ class Rotation:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.memory = Memory()
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         """The next care of the cycle (``next-day`` at a day break).
@@ -511,6 +549,9 @@ class Rotation:
             raise ValueError("no legal action: the run is over")
         if observation["phase"] == "dayBreak":
             return NEXT_DAY
-        last = observation["lastCare"]
+        filled = self.memory.fill(observation)
+        last = filled["lastCare"]
         nxt = 0 if last is None else (_CARE_INDEX[last] + 1) % 4
-        return _care(nxt)
+        action = _care(nxt)
+        self.memory.sent(filled, action)
+        return action

@@ -439,13 +439,16 @@ def _cast_off(s: State, draws: Draws) -> None:
 def planning_state(observation: State) -> State:
     """A state :func:`step_with_draws` can play from a published observation.
 
-    The cursor (``rng``) and the crate counters (``drawn``, ``nextCrateId``) are this
-    project's own bookkeeping, not promised by the rule text: another server may leave them
-    out. They are filled in when absent (a lookahead that draws nothing never reads them).
-    ``observation`` is not modified.
+    The cursor (``rng``), the crate counters (``drawn``, ``nextCrateId``) and the turn the
+    voyage began (``voyageStartTurn``, which times our squalls) are this project's own
+    bookkeeping, not promised by the rule text: another server may leave them out. They are
+    filled in when absent (a lookahead that draws nothing never reads the first three; with
+    no start turn the voyage is taken to start now, so no squall is assumed this turn: the
+    text does not say when squalls come). ``observation`` is not modified.
     """
     s = dict(observation)
     s.setdefault("rng", [0])
+    s.setdefault("voyageStartTurn", s.get("turn", 0))
     s.setdefault("drawn", 0)
     if "nextCrateId" not in s:
         crates = [c for h in s.get("hold", []) for c in h] + list(s.get("queue", []))

@@ -40,6 +40,7 @@ from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff, same_set
 from sunbot.mirror.fields import pattern
+from sunbot.mirror.harvest_choices import is_number, servers_choices, tenths
 from sunbot.mirror.harvest_night import Night, explain_night, suspects
 
 #: Summary fields per phase beyond the always-present ones (§4 table).
@@ -93,11 +94,6 @@ def follows(prev: dict[str, Any], summary: dict[str, Any]) -> bool:
     return (summary.get("day"), summary.get("phase")) == nxt
 
 
-def tenths(x: float) -> int:
-    """A shown food value (one decimal) back in integer tenths."""
-    return round(x * 10)
-
-
 def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     """The engine state one seat can rebuild from its ``summary`` (§4).
 
@@ -128,8 +124,8 @@ def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
         if pr is None
         else {
             "punished": pr["punished"],
-            "fine": tenths(pr["fine"]),
-            "shares": {k: tenths(v) for k, v in pr["shares"].items()},
+            "fine": tenths(pr["fine"]) if is_number(pr.get("fine")) else 0,  # none fined: any
+            "shares": {k: tenths(v) for k, v in (pr.get("shares") or {}).items() if is_number(v)},
         },
         "caught": None,
         "collided": None,
@@ -363,7 +359,7 @@ class MatchMirror:
             expected = hw.view(hw.resolve_beat(st, commands), self.seat)["summary"]
         except (IllegalAction, TypeError, KeyError) as exc:
             return [Finding(f"data.summary.{key}", "commands the rules accept", "?", str(exc))]
-        return diff(expected, got, "data.summary")
+        return servers_choices(expected, got) + diff(expected, got, "data.summary")
 
     def _check_night(
         self,
@@ -393,9 +389,9 @@ class MatchMirror:
             ("caught", act.get("act") == "guard", others),
             ("collided", act.get("act") == "steal", [s for s in others if s != act.get("target")]),
         ):
-            lst = got.get(key, [])
-            if (not applies and lst) or lst != sorted(set(lst)) or not set(lst) <= set(pool):
-                out.append(Finding(f"data.summary.{key}", f"ascending subset of {pool}", lst))
+            lst = got.get(key, [])  # a set: the text states no order
+            if (not applies and lst) or len(lst) != len(set(lst)) or not set(lst) <= set(pool):
+                out.append(Finding(f"data.summary.{key}", f"a subset of {pool}", lst))
         for key in ("speeches1", "speeches2", "votes", "punishResult"):
             out += diff(prev.get(key), got.get(key), f"data.summary.{key}")
         done = len(got["aliveSeats"]) <= 1

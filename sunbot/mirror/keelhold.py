@@ -16,6 +16,7 @@ so ``rng`` is never required (field table: ``docs/rules/keelhold.md``).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pydantic import ValidationError
@@ -55,8 +56,8 @@ class ReplayDraws:
             self.findings.append(Finding(path, "a crate", self.new_crates[i], _first(exc)))
             return fallback
         cargo, weight = crate.cargo, crate.weight
-        if cargo is not None and cargo >= params["cargoTypes"]:
-            note = f"cargo must be 0..{params['cargoTypes'] - 1} or null (ballast)"
+        if cargo is not None and cargo > params["cargoTypes"]:
+            note = f"cargo must be one of {params['cargoTypes']} kinds (0- or 1-based) or null"
             self.findings.append(Finding(f"{path}.cargo", "a cargo type", cargo, note))
         if crate.due is not None:
             note = "a crate's due is set when it is placed, not when it is drawn"
@@ -83,9 +84,8 @@ class ReplayDraws:
             self.findings.append(Finding("state.next", "voyage terms", raw, _first(exc)))
             return params_for(voyage, [], 0)
         conds = params["conditions"]
-        repeated = sorted(set(conds) & set(prev_conditions))
-        if repeated:
-            note = "a condition repeats the previous voyage's"
+        if conds and set(conds) == set(prev_conditions):  # one shared condition: unclear
+            note = "the conditions repeat the previous voyage's"
             self.findings.append(Finding("state.next.conditions", "new conditions", conds, note))
         if (voyage < CONDITIONS_FROM and conds) or (voyage >= CONDITIONS_FROM and not conds):
             count = "no" if voyage < CONDITIONS_FROM else "at least one"
@@ -203,6 +203,9 @@ def expected_after(
     check_shape(prev)  # bounded terms: a hostile answer cannot make the replay draw forever
     draws = ReplayDraws(prev, got)
     expected = kh.step_with_draws(prev, action, draws)
+    if _squalls(prev) and action.get("type") == "PLACE" and _wind(got) == -_wind(expected) != 0:
+        draws = ReplayDraws(prev, got)  # the server's squall came on another turn than ours
+        expected = kh.step_with_draws(_squall_toggled(prev), action, draws)
     _adopt_draws(expected, draws)
     if action.get("type") == "PLACE":
         _adopt_jams(prev, expected, got, draws.findings)
@@ -215,10 +218,54 @@ def expected_after(
     for key in ("rng", "drawn", "nextCrateId"):  # our counters, not the rules': theirs stand
         if key in got:
             expected[key] = got[key]
+    if _squalls(expected) and expected["turn"] > prev["turn"]:
+        _their_next_squall(expected, got)
     theirs = got.get("cause")
     if expected.get("cause") in ("ended", "guard") and isinstance(theirs, str) and theirs:
         expected["cause"] = theirs  # the text names no cause for END_RUN or the guard
     return expected, draws.findings
+
+
+def _squalls(s: dict[str, Any]) -> bool:
+    return "squall" in (s.get("params") or {}).get("conditions", [])
+
+
+def _wind(s: dict[str, Any]) -> Any:
+    params = s.get("params")
+    return params.get("wind") if isinstance(params, dict) else None
+
+
+def _squall_toggled(s: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``s`` on which a squall due this turn acts as not due, and one not due
+    as due: the wind negated and the trim moved to match. The text says a squall flips
+    the wind "every few turns", not on which turns, so either timing is the rules'."""
+    wind = s["params"]["wind"]
+    return {**s, "params": {**s["params"], "wind": -wind}, "trim": s["trim"] - 2 * wind}
+
+
+def _bays(s: dict[str, Any]) -> tuple[list[str], list[str]] | None:
+    safe, listing = s.get("safeBays"), s.get("listingBays")
+    if not isinstance(safe, list) or not isinstance(listing, list):
+        return None
+    return sorted(map(str, safe)), sorted(map(str, listing))
+
+
+def _their_next_squall(expected: dict[str, Any], got: dict[str, Any]) -> None:
+    """Safety for the next crate when the server's next squall timing is not ours: if
+    ``got``'s safe and listing hatches are those the other timing gives, adopt that reading
+    (the hatches, and the run check that follows from them)."""
+    theirs = _bays(got)
+    if theirs is None or theirs == _bays(expected):
+        return
+    if expected["phase"] == "over" and expected.get("cause") not in ("lurch", "noSafeStow"):
+        return
+    probe = _squall_toggled(copy.deepcopy(expected))
+    if probe["phase"] == "over":
+        probe["phase"], probe["cause"] = "loading", None
+    kh.refresh(probe)
+    if _bays(probe) == theirs:
+        for key in ("safeBays", "listingBays", "phase", "cause", "castOffSafe"):
+            expected[key] = probe[key]
 
 
 def _adopt_jams(

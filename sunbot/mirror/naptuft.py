@@ -171,3 +171,27 @@ def template_states() -> list[dict[str, Any]]:
     """Our own opening observation, whose keys the mirror knows (the state is the
     observation for Naptuft: the deck stays hidden)."""
     return [nt.observation(nt.init(1))]
+
+
+#: Observation fields not promised by the rule text (field table: ``docs/rules/naptuft.md``):
+#: the streak and the last care (the player counts and remembers them), ``cause`` (the text
+#: names no cause field) and ``result`` (null or absent while the run is on; its wording is
+#: the server's). A server may leave them out; the mirror then fills them from its own
+#: expectation and keeps checking every later step.
+NOT_PROMISED = ("wishStreak", "lastCare", "cause", "result")
+PROMISED: frozenset[str] = frozenset(
+    f"state.{k}" for k in nt.observation(nt.init(1)) if k not in NOT_PROMISED
+)
+
+
+def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
+    """``state`` with the fields the rules do not promise filled in where it lacks them:
+    at the opening the rules fix them (no streak, no last care, no result or cause); later
+    (a resumed run, or a step the rules could not replay) the mirror's best guess is the
+    same, and a streak the server hides is then counted again from 0."""
+    s = dict(state)
+    s.setdefault("wishStreak", 0)
+    s.setdefault("lastCare", None)
+    s.setdefault("result", None)
+    s.setdefault("cause", None)
+    return s

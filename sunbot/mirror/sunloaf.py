@@ -228,7 +228,7 @@ def _check_opening(state: dict[str, Any]) -> list[Finding]:
         turn=0,
         turnsInDay=prm.turns_in_day,
         bandDwell=prm.band_dwell,
-        bandWidth=2,
+        bandWidth=_band_width(state),
         mult=gen.mult(1),
         score=0,
         chain=0,
@@ -239,6 +239,13 @@ def _check_opening(state: dict[str, Any]) -> list[Finding]:
     if isinstance(exp["layout"], dict):
         _day_start(exp, state, findings)
     return findings + diff(exp, state, "state")
+
+
+def _band_width(state: dict[str, Any]) -> Any:
+    """How many lines the band lights at once: the text does not say, so a server's whole
+    number >= 1 stands (ours: 2); anything else is compared with our 2."""
+    width = state.get("bandWidth")
+    return width if _is_int(width) and width >= 1 else 2
 
 
 def _copyable(state: Any) -> bool:
@@ -261,10 +268,10 @@ def expected_after(
     ours = sl.step(prev, action)  # raises IllegalAction when refused
     if action.get("type") != "NEXT_DAY":
         return _their_result(ours, got), []
-    old = [c["tile"] for c in prev["cats"]]
-    findings = check_room({**got, "day": ours["day"]}, old)
     exp = copy_state(ours)
     got_cats = got.get("cats")
+    old = _their_old_cats(exp["cats"][: len(prev["cats"])], got_cats)
+    findings = check_room({**got, "day": ours["day"]}, old)
     joined = got_cats[len(old) :] if isinstance(got_cats, list) else []
     exp["cats"] = exp["cats"][: len(old)] + [dict(c) if isinstance(c, dict) else c for c in joined]
     for key in ("layout", "bowls", "rng"):
@@ -273,6 +280,25 @@ def expected_after(
     if isinstance(exp["layout"], dict) and isinstance(exp["bowls"], list):
         _day_start(exp, got, findings)
     return exp, findings
+
+
+def _their_old_cats(ours: list[dict[str, Any]], got_cats: Any) -> list[int]:
+    """The cats already in the room as the server starts the new day: the text never says
+    where they stand when a day opens, nor that their streak restarts overnight, so each
+    one's ``tile`` (on the board, apart from the others) and ``settled`` (a whole number
+    >= 0) are adopted into ``ours`` in place; :func:`check_room` then checks the tiles
+    against the new room. Returns their tiles."""
+    theirs = got_cats if isinstance(got_cats, list) else []
+    tiles = [c.get("tile") if isinstance(c, dict) else None for c in theirs[: len(ours)]]
+    for cat, mine in zip(theirs, ours, strict=False):
+        if not isinstance(cat, dict):
+            continue
+        tile = cat.get("tile")
+        if _tile(tile) and tiles.count(tile) == 1:
+            mine["tile"] = tile
+        if _is_int(cat.get("settled")) and cat["settled"] >= 0:
+            mine["settled"] = cat["settled"]
+    return [c["tile"] for c in ours]
 
 
 def template_states() -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
 """The Harvest Watch seat mirror against views paced, numbered and worded another way
 (issue 11): other round numbers, another pollAfterMs within the bound, other lastPublic text,
-legal commands in another order and unknown fields are not divergences; a wrong food is."""
+legal commands in another order, a null nightCost before the night, a null fine when nobody
+is fined and unknown fields are not divergences; a wrong food is."""
 
 from __future__ import annotations
 
@@ -61,6 +62,11 @@ def foreign(events: list[Event]) -> list[Event]:
                 summary["mood"] = "calm"
                 for key in ("caught", "collided"):  # always sent, empty when nothing
                     summary.setdefault(key, [])
+                if summary.get("phase") not in ("diary", "done"):
+                    summary["nightCost"] = None  # fixed only on diary and done
+                pr = summary.get("punishResult")
+                if isinstance(pr, dict) and pr["punished"] is None:
+                    pr["fine"] = None  # no value is fixed when nobody is fined
             if isinstance(data.get("legal"), list):
                 data["legal"].reverse()
         elif kind == "command" and isinstance(rec.get("round"), int):

@@ -29,10 +29,13 @@ def _state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @contextmanager
 def other_server(
-    bugs: frozenset[str] = frozenset(), throttle_every: int = 7
+    bugs: frozenset[str] = frozenset(),
+    throttle_every: int = 7,
+    variants: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[LoopbackServer, OtherOptions]]:
-    """The other server on loopback, with its options (``bug_hits`` fills as bugs act)."""
-    opts = OtherOptions(bugs=bugs, throttle_every=throttle_every)
+    """The other server on loopback, with its options (``bug_hits`` and ``variant_hits``
+    fill as bugs and variants act)."""
+    opts = OtherOptions(bugs=bugs, variants=variants, throttle_every=throttle_every)
     with LoopbackServer(create_other_app(opts)) as srv:
         yield srv, opts
 

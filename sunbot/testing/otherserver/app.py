@@ -23,6 +23,7 @@ from sunbot.testing.otherserver.carry import BadCarry, IdTokens, Seal, SignedJso
 from sunbot.testing.otherserver.games import GAMES, OtherGame
 from sunbot.testing.otherserver.matches import add_match_routes
 from sunbot.testing.otherserver.throttle import Throttle
+from sunbot.testing.otherserver.variants import VARIANTS, Variant
 
 #: Fields of a served state that say where a run is (to find a bug's first touch).
 WHERE: dict[str, tuple[str, ...]] = {
@@ -39,14 +40,19 @@ class OtherOptions:
 
     Attributes:
         bugs: names from :data:`~sunbot.testing.otherserver.bugs.BUGS` to plant.
+        variants: names from :data:`~sunbot.testing.otherserver.variants.VARIANTS`: other
+            readings of what the rule texts leave open (never divergences);
+            ``variant_hits`` fills with those that acted.
         throttle_every: a 429 on every n-th ``/api/`` request (0: none; else >= 2).
         key: the HMAC key of signed tokens and seals (random when ``None``).
     """
 
     bugs: frozenset[str] = frozenset()
+    variants: frozenset[str] = frozenset()
     throttle_every: int = 7
     key: bytes | None = None
     bug_hits: list[dict[str, Any]] = field(default_factory=list)
+    variant_hits: set[str] = field(default_factory=set)
 
     def planted(self, slug: str) -> list[Bug]:
         """The planted bugs of game ``slug``.
@@ -55,6 +61,26 @@ class OtherOptions:
             KeyError: an unknown bug name.
         """
         return [BUGS[name] for name in sorted(self.bugs) if BUGS[name].slug == slug]
+
+    def varied(self, slug: str) -> list[Variant]:
+        """The chosen variants of game ``slug``.
+
+        Raises:
+            KeyError: an unknown variant name.
+        """
+        return [VARIANTS[name] for name in sorted(self.variants) if VARIANTS[name].slug == slug]
+
+    def vary(self, slug: str, before: dict[str, Any] | None, after: dict[str, Any]) -> None:
+        """Apply the chosen variants of ``slug`` that change a position, in place."""
+        for variant in self.varied(slug):
+            if variant.state is not None and variant.state(before, after):
+                self.variant_hits.add(variant.name)
+
+    def show(self, slug: str, shown: dict[str, Any]) -> None:
+        """Apply the chosen variants of ``slug`` that change what is served, in place."""
+        for variant in self.varied(slug):
+            if variant.served is not None and variant.served(shown):
+                self.variant_hits.add(variant.name)
 
     def record(self, bug: Bug, state: dict[str, Any]) -> None:
         """Remember the first position each bug touched (``{bug, where}``)."""
@@ -76,11 +102,13 @@ def create_other_app(options: OtherOptions | None = None) -> Any:
     :func:`inner` to reach it.
 
     Raises:
-        KeyError: an unknown bug name in ``options.bugs``.
+        KeyError: an unknown bug or variant name in ``options``.
     """
     opts = options or OtherOptions()
     for name in opts.bugs:
         BUGS[name]
+    for name in opts.variants:
+        VARIANTS[name]
     key = opts.key or secrets.token_bytes(32)
     carriers: dict[str, IdTokens | SignedJson] = {"id": IdTokens(), "signed": SignedJson(key)}
     seal = Seal(key)
@@ -99,6 +127,7 @@ def create_other_app(options: OtherOptions | None = None) -> Any:
 
     def answer(game: OtherGame, state: dict[str, Any]) -> dict[str, Any]:
         shown = game.served(state)
+        opts.show(game.slug, shown)
         body: dict[str, Any] = {"ok": True}
         plain = {**shown, **game.extra_state}
         if game.carry == "seal":
@@ -163,6 +192,7 @@ def create_other_app(options: OtherOptions | None = None) -> Any:
     async def init(slug: str, seed: int | None = None) -> dict[str, Any]:
         game = lookup(slug)
         state = game.init(secrets.randbelow(2**31) if seed is None else seed)
+        opts.vary(slug, None, state)
         return {**answer(game, state), "spec": game.spec()}
 
     @app.post("/api/games/{slug}/action")
@@ -180,6 +210,7 @@ def create_other_app(options: OtherOptions | None = None) -> Any:
             nxt = game.step(state, act)
         except IllegalAction as exc:
             return {"ok": False, "reason": f"refused ({exc})", "legalActions": legal(game, state)}
+        opts.vary(slug, state, nxt)
         for bug in opts.planted(slug):
             if bug.apply(state, act, nxt):
                 opts.record(bug, game.served(nxt))

@@ -125,17 +125,15 @@ def _farm(before: State, after: State) -> bool:
 
 
 def _fine_share(before: State, after: State) -> bool:
+    """A tenth of a fine goes missing: the shares add up to less than the fine."""
     pr = after.get("punishResult")
-    if before["phase"] != "vote" or not pr or pr["punished"] is None or len(pr["shares"]) < 2:
+    if before["phase"] != "vote" or not pr or pr["punished"] is None:
         return False
-    seats = sorted(pr["shares"], key=int)
-    low, high = seats[0], seats[-1]
-    if pr["shares"][low] == 0:
+    paid = [m for m in sorted(pr["shares"], key=int) if pr["shares"][m] > 0]
+    if not paid:
         return False
-    pr["shares"][low] -= 1
-    pr["shares"][high] += 1
-    after["food"][int(low)] -= 1
-    after["food"][int(high)] += 1
+    pr["shares"][paid[0]] -= 1
+    after["food"][int(paid[0])] -= 1
     return True
 
 
@@ -177,7 +175,7 @@ BUGS: dict[str, Bug] = {
             "hw-fine-share",
             "harvest-watch",
             "punishResult",
-            "a spare tenth goes to the highest recipient",
+            "a tenth of a fine goes missing (shares add up to less)",
             _fine_share,
         ),
     )

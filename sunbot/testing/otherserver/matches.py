@@ -75,14 +75,16 @@ def _reword(summary: dict[str, Any]) -> None:
     summary["lastPublic"] = f"Bulletin, day {summary['day']} ({summary['phase']}): {text.lower()}"
 
 
-def other_view(view: dict[str, Any], now: int) -> dict[str, Any]:
-    """Our view of a seat turned into this server's: numbering, pacing, wording, extras."""
+def other_view(view: dict[str, Any], now: int, opts: OtherOptions) -> dict[str, Any]:
+    """Our view of a seat turned into this server's: numbering, pacing, wording, extras,
+    and the chosen variants of what is served."""
     out: dict[str, Any] = json.loads(json.dumps(view))
     data = out["data"]
     data["round"] += ROUND_OFFSET
     if "schema" in data:
         data["schema"] = {"example": dict(EXAMPLES[data["phase"]]), "maxLength": 200}
     _reword(data["summary"])
+    opts.show("harvest-watch", data["summary"])
     data["summary"]["weather"] = "dry"
     data["hint"] = "act before the clock runs out"
     out["pollAfterMs"] = poll_after(out["status"], out["remainMs"])
@@ -93,6 +95,7 @@ def other_view(view: dict[str, Any], now: int) -> dict[str, Any]:
 def _resolver(opts: OtherOptions) -> Any:
     def resolve(state: dict[str, Any], commands: dict[int, list[Any]]) -> dict[str, Any]:
         new = hw.resolve_beat(state, commands)
+        opts.vary("harvest-watch", state, new)
         for bug in opts.planted("harvest-watch"):
             if bug.apply(state, new):
                 opts.record(bug, {"round": state["round"] + ROUND_OFFSET})
@@ -182,7 +185,7 @@ def add_match_routes(app: FastAPI, opts: OtherOptions, clock: Clock | None = Non
             seat = match.seat_of(token)
             if seat is None:
                 return no(403, "bad_token")
-            return other_view(match.view(seat, now), now)
+            return other_view(match.view(seat, now), now, opts)
 
     @app.post("/api/matches/{match_id}/commands", response_model=None)
     async def commands(match_id: str, request: Request) -> Any:
@@ -206,4 +209,4 @@ def add_match_routes(app: FastAPI, opts: OtherOptions, clock: Clock | None = Non
             current = match.state["round"] + ROUND_OFFSET
             if reason is not None:
                 return {"ok": False, "reason": reason, "round": current}
-            return {"ok": True, **other_view(match.view(seat, now), now)}
+            return {"ok": True, **other_view(match.view(seat, now), now, opts)}

@@ -1,0 +1,76 @@
+"""Keelhold readings the rule text leaves open (issue 11, point 2; decisions in the field
+table of docs/rules/keelhold.md): a squall's turns, cargo numbered from 1, and a voyage
+sharing one condition with the previous one are not divergences; the values the text fixes
+still are."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from sunbot import strategies
+from sunbot.engines import keelhold as kh
+from sunbot.mirror.keelhold import ReplayDraws
+from tests.mirror.test_foreign_keelhold import check, foreign
+
+
+def squall_run(seed: int, shift: int, steps: int) -> list[tuple[Any, dict[str, Any]]]:
+    """A squall voyage whose squalls come ``shift`` turns later than our cadence's (the
+    server's own turn count is not shown: ``voyageStartTurn`` is our bookkeeping)."""
+    state = kh.init(seed)
+    state["params"].update(conditions=["squall"], squallEvery=4, wind=3)
+    state["voyageStartTurn"] = shift
+    state["trim"] = kh.compute_trim(state)
+    kh.refresh(state)
+    bot = strategies.create("keelhold", "safe-greedy", random.Random(seed))
+
+    def shown(s: dict[str, Any]) -> dict[str, Any]:
+        answer = foreign(s)
+        for part in (answer["state"], answer["observation"]):
+            part.pop("voyageStartTurn", None)
+        return answer
+
+    out: list[tuple[Any, dict[str, Any]]] = [(None, shown(state))]
+    while len(out) <= steps and not kh.is_over(state):
+        action = bot.choose(out[-1][1]["observation"], out[-1][1]["legalActions"])
+        state = kh.step(state, action)
+        out.append((action, shown(state)))
+    return out
+
+
+def test_squalls_on_other_turns_are_the_servers_timing() -> None:
+    answers = squall_run(5, 2, 30)
+    winds = {a["state"]["params"]["wind"] for _, a in answers}
+    assert {3, -3} <= winds and len(answers) > 12  # the wind did flip, on the server's turns
+    assert check(answers).divergences == []
+
+
+def test_a_wind_that_flips_the_wrong_way_is_still_flagged() -> None:
+    answers = copy.deepcopy(squall_run(5, 2, 30))
+    for part in (answers[6][1]["state"], answers[6][1]["observation"]):
+        part["params"]["wind"] = 5  # neither the old wind nor its negation
+    paths = {d.path for d in check(answers).divergences if d.step == 6}
+    assert "state.params.wind" in paths
+
+
+def _draws(cargo: int | None, prev_conditions: list[str], conds: list[str]) -> ReplayDraws:
+    prev = kh.init(1)
+    got = copy.deepcopy(prev)
+    got["queue"] = [*prev["queue"][1:], {**prev["queue"][0], "id": 99, "cargo": cargo}]
+    got["next"] = {**prev["next"], "conditions": conds}
+    draws = ReplayDraws(prev, got)
+    draws.crate(prev, prev["params"], ballast=False)
+    draws.voyage(prev, 22, prev_conditions)
+    return draws
+
+
+def test_cargo_numbered_from_one_and_a_shared_condition_are_accepted() -> None:
+    types = kh.init(1)["params"]["cargoTypes"]
+    assert _draws(types, ["squall", "longBoom"], ["longBoom", "heavyLot"]).findings == []
+
+
+def test_cargo_past_the_types_and_the_same_conditions_again_are_flagged() -> None:
+    types = kh.init(1)["params"]["cargoTypes"]
+    draws = _draws(types + 1, ["squall", "longBoom"], ["longBoom", "squall"])
+    assert {f.path for f in draws.findings} == {"state.queue[2].cargo", "state.next.conditions"}
