@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Annotated, Any
@@ -68,12 +69,14 @@ class _LatestView:
 
 
 class StopOnInterrupt:
-    """While active, the first Ctrl-C asks the run to stop after its current step; the
-    second raises ``KeyboardInterrupt`` at once. Works only in the main thread (elsewhere it
-    does nothing)."""
+    """While active, the first Ctrl-C asks the run to stop after its current step (and
+    calls :attr:`on_request`, which cuts a retry wait short); the second raises
+    ``KeyboardInterrupt`` at once. Works only in the main thread (elsewhere it does
+    nothing)."""
 
     def __init__(self) -> None:
         self.requested = False
+        self.on_request: Callable[[], object] | None = None
         self._previous: Any = None
 
     def __call__(self) -> bool:
@@ -83,6 +86,8 @@ class StopOnInterrupt:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
+        if self.on_request is not None:
+            self.on_request()
         err_console.print("[yellow]stopping after this step[/] (Ctrl-C again to stop at once)")
 
     def __enter__(self) -> StopOnInterrupt:
@@ -422,6 +427,8 @@ async def _play(
         client = GameboardClient(transport=transport)
         label = "embedded"
     view = _LatestView(slug)
+    loop = asyncio.get_running_loop()  # a retry wait ends at the first Ctrl-C, not in 60 s
+    stop.on_request = lambda: loop.call_soon_threadsafe(client.interrupt)
     with live_view(console, view, quiet) as live:
 
         def on_position(pos: Position, step: int, found: list[Divergence]) -> None:

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from sunbot.client import GameboardClient, Position, Rejected
+from sunbot.client import GameboardClient, Position, Rejected, RetryInterrupted
 from sunbot.client.http import public_url
 from sunbot.client.models import Envelope
 from sunbot.games import get_game
@@ -189,6 +189,8 @@ async def play_run(
                 summary.ended_by = "cap"
         if strict and mirror and mirror.divergences:
             summary.ended_by = "strict"
+    except RetryInterrupted:  # Ctrl-C during a retry wait (GameboardClient.interrupt)
+        summary.ended_by = "interrupted"
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"

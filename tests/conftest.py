@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +42,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serve_process(*options: str) -> Iterator[str]:
+    """``sunbot serve OPTIONS`` in its own process on a free port; yields its base URL
+    once it answers, and terminates it after."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "sunbot", "serve", "--port", str(port), *options]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(400):
+            try:
+                httpx.get(f"{url}/api/games", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("sunbot serve did not start")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 class LoopbackServer:

@@ -5,6 +5,7 @@ from sunbot.client.matches import MatchClient, SeatResult, SeatTicket, play_matc
 from sunbot.client.retry import (
     ClientError,
     MalformedResponse,
+    RetryInterrupted,
     RetryPolicy,
     ServerRefused,
     TransientHTTPError,
@@ -18,6 +19,7 @@ __all__ = [
     "MatchClient",
     "Position",
     "Rejected",
+    "RetryInterrupted",
     "RetryPolicy",
     "SeatResult",
     "SeatTicket",

@@ -24,6 +24,7 @@ from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
 from sunbot.client.retry import (
     RETRY_STATUSES,
     MalformedResponse,
+    RetryInterrupted,
     RetryPolicy,
     ServerRefused,
     TransientHTTPError,
@@ -160,6 +161,7 @@ class GameboardClient:
         self.policy = policy or RetryPolicy()
         self.deadline = deadline if deadline is not None else 2 * timeout
         self.retries = 0
+        self._stop = asyncio.Event()
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -184,6 +186,28 @@ class GameboardClient:
     async def aclose(self) -> None:
         """Close the connection pool."""
         await self._http.aclose()
+
+    def interrupt(self) -> None:
+        """Stop waiting to retry: a retry wait in progress, and every later one, ends at
+        once with :class:`~sunbot.client.retry.RetryInterrupted` (a Ctrl-C must not sit
+        out a 60 s retry budget). Call it on the client's event loop (from a signal
+        handler: ``loop.call_soon_threadsafe(client.interrupt)``)."""
+        self._stop.set()
+
+    async def _sleep(self, seconds: float) -> None:
+        """The policy's wait, cut short by :meth:`interrupt`."""
+        if not self._stop.is_set():
+            waits: list[asyncio.Future[Any]] = [
+                asyncio.ensure_future(self.policy.sleep(seconds)),
+                asyncio.ensure_future(self._stop.wait()),
+            ]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+        if self._stop.is_set():
+            raise RetryInterrupted(f"interrupted while waiting {seconds:.1f} s to retry")
 
     def _on_retry(self, state: RetryCallState) -> None:
         self.retries += 1
@@ -215,7 +239,7 @@ class GameboardClient:
         """
         r = ROUTES[route]
         url = r.url(**path)
-        async for attempt in self.policy.retrying(self._on_retry, retry_on):
+        async for attempt in self.policy.retrying(self._on_retry, retry_on, self._sleep):
             with attempt:
                 data = await self._once(r.method, url, params, body)
                 if parse is not None:

@@ -71,6 +71,11 @@ class MalformedResponse(ClientError):
     """A success status whose body is not valid JSON or not the documented shape."""
 
 
+class RetryInterrupted(ClientError):
+    """The user stopped the client (Ctrl-C) while a call waited to retry: the call did
+    not complete (see :meth:`~sunbot.client.http.GameboardClient.interrupt`)."""
+
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
 
@@ -161,9 +166,11 @@ class RetryPolicy:
         self,
         on_retry: Callable[[RetryCallState], None] | None = None,
         retry_on: Callable[[BaseException], bool] = is_retryable,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> AsyncRetrying:
         """A fresh tenacity ``AsyncRetrying`` for one call; ``retry_on`` picks the failures
-        that are retried (default :func:`is_retryable`)."""
+        that are retried (default :func:`is_retryable`); ``sleep`` replaces the policy's
+        own wait (the client's interruptible one)."""
         return AsyncRetrying(
             stop=stop_after_delay(self.total_seconds) | stop_after_attempt(self.attempts),
             wait=wait_retry_after(
@@ -171,7 +178,7 @@ class RetryPolicy:
                 self.max_retry_after,
             ),
             retry=retry_if_exception(retry_on),
-            sleep=self.sleep,
+            sleep=sleep or self.sleep,
             before_sleep=on_retry,
             reraise=True,
         )

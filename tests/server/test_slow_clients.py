@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -19,7 +17,7 @@ import uvicorn
 
 import sunbot
 from sunbot.server import TokenCodec, create_app, serving
-from tests.conftest import LoopbackServer, free_port
+from tests.conftest import LoopbackServer, serve_process
 
 HALF_HEAD = b"GET /api/games HTTP/1.1\r\nHost: sunbot\r\nAccept: "
 SLOW_SOCKETS = 300
@@ -29,27 +27,8 @@ DEADLINE_S = 8.0
 @pytest.fixture
 def served() -> Iterator[str]:
     """``sunbot serve`` in its own process, its request deadline at :data:`DEADLINE_S`."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "sunbot", "serve", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*cmd, "--request-deadline", str(DEADLINE_S)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(400):
-            try:
-                httpx.get(f"{url}/api/games", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        else:
-            raise RuntimeError("sunbot serve did not start")
+    with serve_process("--request-deadline", str(DEADLINE_S)) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 async def _until_closed(reader: asyncio.StreamReader, opened: float) -> tuple[bytes, float]:
