@@ -1,8 +1,10 @@
 """``sunbot probe URL``: what to run first against a Gameboard server we did not write.
 
 It reads ``/api/games``, starts each of our single-player games with a seed, plays a few
-legal steps and reports, per game: the fields our strategies and mirror read that the
-server does not send, the fields it sends that we do not know (ignored, but listed), how
+legal steps and reports, per game, nested fields included (:class:`FieldReader`): the
+fields the rule text promises that the server does not send (a problem), the fields of ours
+it leaves out that the rules never promise (fine: listed), the fields it sends that we do
+not know (ignored, but listed), how
 its action grammar (``spec``) differs from ours (:mod:`sunbot.probe_grammar`), how it
 carries a position (``stateToken`` or the ``{state}`` form) and the rate-limit headers and
 429s met. For Harvest Watch it creates a one-seat match (unless ``--no-match``) and reads
@@ -31,6 +33,8 @@ from sunbot.client import (
     RetryPolicy,
 )
 from sunbot.games import GameInfo, available
+from sunbot.mirror import Mirror
+from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.probe_grammar import GrammarDiff, compare
 
 #: Envelope fields of the protocol (``shared/spec/README.md``).
@@ -54,9 +58,71 @@ class GameReport:
     steps: int = 0
     missing: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
+    unpromised: list[str] = field(default_factory=list)
     grammar: GrammarDiff | None = None
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+
+
+class FieldReader:
+    """A game's answers read the way the mirror reads them (:mod:`sunbot.mirror.fields`),
+    nested fields included: the keys our engine's positions have (learned from the
+    mirror's template states), the fields the game's rule text promises (the hooks'
+    ``PROMISED``; the field tables of ``docs/rules/<game>.md``), and the hooks' ``complete``,
+    which fills what a server may leave out.
+
+    :meth:`read` adds to a :class:`GameReport`: ``missing`` (a promised field not sent: the
+    mirror reports it and it fails the probe), ``unpromised`` (a field of ours not sent that
+    the rules never promise: fine, the mirror fills it in) and ``unknown`` (a field we do
+    not know: ignored, listed). Paths are patterns, e.g. ``state.queue[].tag``.
+    """
+
+    def __init__(self, game: GameInfo) -> None:
+        mirror = Mirror(game.slug)
+        self.template = mirror.template
+        self.promised = mirror.promised
+        self.complete = getattr(mirror.hooks, "complete", None)
+
+    def _is_promised(self, path: str) -> bool:
+        as_state = "state" + path[path.index(".") :] if "." in path else "state"
+        return self.promised is None or under(pattern(as_state), self.promised)
+
+    def read(self, where: str, value: dict[str, Any], opening: bool, rep: GameReport) -> None:
+        """Add ``value``'s (a served ``state`` or ``observation``) differences to ``rep``."""
+        clean, dropped = self.template.strip(value, where)
+        _add(rep.unknown, (pattern(p) for p in dropped))
+        filled = clean
+        if self.complete is not None:
+            try:
+                filled = self.complete(clean, opening=opening)
+            except Exception:  # a position too odd to complete: judge it as sent
+                filled = clean
+        absent = set(map(pattern, _absent(self.template, clean, where)))
+        still = set(map(pattern, _absent(self.template, filled, where)))
+        _add(rep.missing, sorted(p for p in absent if p in still and self._is_promised(p)))
+        _add(rep.unpromised, sorted(p for p in absent if p not in rep.missing))
+
+
+def _absent(template: KeyTemplate, value: Any, path: str) -> list[str]:
+    """Concrete paths of keys ``template`` learned at a pattern that an object of ``value``
+    at that pattern lacks (nested objects and lists included)."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        out += [
+            f"{path}.{k}" for k in sorted(template.keys.get(pattern(path), ())) if k not in value
+        ]
+        for key, sub in value.items():
+            out += _absent(template, sub, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _absent(template, item, f"{path}[{i}]")
+    return out
+
+
+def _add(into: list[str], items: Any) -> None:
+    for item in items:
+        if item not in into:
+            into.append(item)
 
 
 class Recorder(httpx.AsyncBaseTransport):
@@ -80,15 +146,6 @@ class Recorder(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-def _needed(game: GameInfo, seed: int) -> tuple[set[str], set[str]]:
-    """The state and observation fields our engine gives (what strategies and the mirror
-    read), without our own cursor ``rng``."""
-    eng = game.engine
-    state = eng.init(seed)
-    obs = set(eng.observation(state)) - {"rng"}
-    return (obs if game.hidden else set(state) - {"rng"}), obs
-
-
 def _diff(where: str, got: dict[str, Any] | None, ours: set[str], rep: GameReport) -> None:
     if got is None:
         return
@@ -102,13 +159,13 @@ def _diff(where: str, got: dict[str, Any] | None, ours: set[str], rep: GameRepor
             rep.unknown.append(entry)
 
 
-def _observe(
-    pos: Position, game: GameInfo, needed: tuple[set[str], set[str]], rep: GameReport
-) -> None:
+def _observe(pos: Position, fields: FieldReader, rep: GameReport, opening: bool) -> None:
     _diff("envelope", pos.raw, set(ENVELOPE), rep)
     rep.missing = [m for m in rep.missing if not m.startswith("envelope.")]  # optional ones
-    _diff("state", pos.state, needed[0], rep)
-    _diff("observation", pos.envelope.observation, needed[1], rep)
+    raw_state = pos.raw.get("state")
+    for where, value in (("state", raw_state), ("observation", pos.raw.get("observation"))):
+        if isinstance(value, dict):
+            fields.read(where, value, opening, rep)
 
 
 def _choices(pos: Position) -> list[Any]:
@@ -126,12 +183,12 @@ async def probe_single(
 ) -> GameReport:
     """Init ``game`` with ``seed`` and play up to ``steps`` legal, non-ending actions."""
     rep = GameReport(game.slug, listed=True)
-    needed = _needed(game, seed)
+    fields = FieldReader(game)
     try:
         pos = await client.init(game.slug, seed)
         rep.carry = "stateToken" if pos.envelope.stateToken else "state only"
         offered: list[Any] = list(pos.legal_actions)
-        _observe(pos, game, needed, rep)
+        _observe(pos, fields, rep, opening=True)
         for _ in range(steps):
             choices = _choices(pos)
             if pos.game_over or not choices:
@@ -143,7 +200,7 @@ async def probe_single(
             pos = got
             rep.steps += 1
             offered.extend(pos.legal_actions)
-            _observe(pos, game, needed, rep)
+            _observe(pos, fields, rep, opening=False)
         spec = (await client.init(game.slug, seed)).envelope.spec
         ours = game.spec.get("actionSchema", {})
         rep.grammar = compare(ours, spec, offered)
@@ -246,6 +303,8 @@ def _show(console: Console, reports: list[GameReport], rec: Recorder) -> None:
     for r in reports:
         lines = [f"missing: {', '.join(r.missing)}"] if r.missing else []
         lines += [f"unknown (ignored): {', '.join(r.unknown)}"] if r.unknown else []
+        if r.unpromised:
+            lines.append(f"not sent, not promised (fine): {', '.join(r.unpromised)}")
         if r.grammar is not None and not r.grammar.same:
             g = r.grammar
             lines.append(

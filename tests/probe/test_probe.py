@@ -69,13 +69,15 @@ def test_a_missing_field_and_a_looser_grammar_fail_the_probe(monkeypatch):
         games.GAMES,
         "naptuft",
         OtherGame(**{**kept.__dict__, "served": lambda s: {
-            k: v for k, v in kept.served(s).items() if k != "wishStreak"}}),
-    )  # fmt: skip
+            **kept.served(s), "needs": {"zest": 5, **{
+                k: v for k, v in kept.served(s)["needs"].items() if k != "joy"}}}}),
+    )  # fmt: skip  # a nested field the rule text promises (Goal: four visible needs)
     with LoopbackServer(create_other_app(OtherOptions(throttle_every=0))) as srv:
         res = runner.invoke(app, ["probe", srv.url, "--no-match"])
     assert res.exit_code == 1, res.output
     text = " ".join(res.stdout.split())
-    assert "naptuft: missing: state.wishStreak, observation.wishStreak" in text
+    assert "naptuft: missing: state.needs.joy, observation.needs.joy" in text
+    assert "state.needs.zest" in text  # an unknown nested field: listed, not a problem
     assert "no match created" in text and "only theirs accept" in text
 
 
@@ -105,3 +107,16 @@ def test_usage_and_unreachable_servers():
 @pytest.mark.parametrize("steps", ["0", "51"])
 def test_steps_are_bounded(steps):
     assert runner.invoke(app, ["probe", "http://x", "--steps", steps]).exit_code == 2
+
+
+def test_fields_the_rules_never_promise_may_be_left_out():
+    opts = OtherOptions(throttle_every=0, variants=frozenset({"naptuft-no-streak"}))
+    with LoopbackServer(create_other_app(opts)) as srv:
+        res = runner.invoke(app, ["probe", srv.url, "--json", "--no-match"])
+    assert res.exit_code == 0, res.output
+    by = {g["slug"]: g for g in json.loads(res.stdout)["games"]}
+    nap = by["naptuft"]
+    assert nap["playable"] and nap["missing"] == []
+    assert {"state.wishStreak", "state.lastCare", "observation.lastCare"} <= set(nap["unpromised"])
+    assert "state.rng" in by["keelhold"]["unpromised"]  # our cursor: not the rules'
+    assert by["keelhold"]["missing"] == [] and by["keelhold"]["playable"]
