@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,15 +10,10 @@ from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import seat_data
 from sunbot.strategies.harvest_watch import Coalition, parse_speech
+from tests.benchmark_module import load_benchmark
 from tests.hw_args import hw_args
 
-_spec = importlib.util.spec_from_file_location(
-    "hw_bench", Path(__file__).parents[1] / "benchmarks" / "harvest_watch.py"
-)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["hw_bench"] = bench
-_spec.loader.exec_module(bench)
+bench = load_benchmark("harvest_watch")
 
 
 def data(summary_over: dict, phase: str = "action", you: int = 0, legal: bool = True) -> dict:

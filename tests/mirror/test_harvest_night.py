@@ -4,17 +4,13 @@ explained, a night no legal joint action gives is not, and no legal night is eve
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
-from sunbot import strategies
-from sunbot.engines import harvest_watch as hw
 from sunbot.mirror.harvest_night import Night, explain_night, fits, suspects
-from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
+from tests.benchmark_module import load_benchmark
+
+bench = load_benchmark("harvest_night")
+engine_nights, farm_bug = bench.engine_nights, bench.farm_bug
 
 SIX = tuple(range(6))
 COOP_1 = {"act": "farm_coop", "with": 1}
@@ -85,43 +81,6 @@ def test_a_spent_budget_is_undecided_not_a_divergence() -> None:
     assert verdict.exhausted and not verdict.unexplained
 
 
-NAMES = ("random", "house", "coalition", "farmer", "guard")
-
-
-def engine_nights(seed: int) -> Iterator[tuple[Night, dict[int, Any]]]:
-    """Every night of one engine match, once per living seat's view, with the true acts.
-
-    Seats and strategies are drawn from ``seed``; the rest are house bots."""
-    rng = random.Random(seed)
-    picked = rng.sample(range(6), rng.randint(1, 6))
-    bots = {
-        s: strategies.create("harvest-watch", rng.choice(NAMES), random.Random(s)) for s in picked
-    }
-    house = [s for s in range(6) if s not in bots]
-    memory: dict[int, dict[str, Any]] = {s: {} for s in house}
-    state = hw.init(seed, 6)
-    while state["status"] != "done":
-        commands: dict[int, list[Any]] = {}
-        for s in house:
-            if state["alive"][s]:
-                commands[s] = [hw.house_command(state, s, memory[s], rng, house_seats=house)]
-        for s, bot in bots.items():
-            if state["alive"][s]:
-                data = seat_data(state, s, can_act=True, pending=None)
-                commands[s] = [bot.choose(data, legal_actions(data))]
-        prev, state = state, hw.resolve_beat(state, commands)
-        if prev["phase"] != "action":
-            continue
-        living = tuple(s for s in range(6) if prev["alive"][s])
-        acts = {int(k): v for k, v in state["log"][-1]["applied"].items()}
-        for me in living:
-            lists = tuple(state["caught"][me]), tuple(state["collided"][me])
-            yield (
-                Night(tuple(prev["food"]), tuple(state["food"]), living, me, acts[me], *lists),
-                acts,
-            )
-
-
 def _never_flags(seeds: range) -> int:
     nights = 0
     for seed in seeds:
@@ -145,13 +104,10 @@ def test_a_planted_farm_bug_is_flagged_on_most_nights() -> None:
     flagged = planted = 0
     for seed in range(40):
         for night, acts in engine_nights(seed):
-            final = list(night.final)
-            for s, act in acts.items():
-                if act == {"act": "farm"} and s != night.me and final[s] > 5:
-                    final[s] -= 5  # the other server's hw-farm bug: farm pays 1.5
-            if tuple(final) == night.final:
+            bugged = farm_bug(night, acts)  # the other server's hw-farm: farm pays 1.5
+            if bugged is None:
                 continue
             planted += 1
-            flagged += explain_night(Night(**{**night.__dict__, "final": tuple(final)})).unexplained
+            flagged += explain_night(bugged).unexplained
     # some planted nights have another legal reading (a split theft can hide a 0.5 step)
     assert planted > 100 and flagged >= 0.75 * planted, (flagged, planted)
