@@ -18,11 +18,15 @@ living seat is a house bot) with a model of every other seat
    which against seats that guard every night loses the match;
 3. on a night we cannot survive (opening at most 1.0): the largest pre-cost store, so steal
    from the richest prey, else farm (never guard: it adds nothing);
-4. otherwise, when some seat may steal (a house bot, or a seat that showed a night that was
-   not a plain -1.0) and we are the richest seat (the house thieves' pick): guard;
-5. otherwise steal from the richest prey (a rival loses 2.0, we lose what farming loses);
-6. no prey: guard when some seat may steal, else farm (the same -1.0; farming's larger
-   pre-cost store wins the wipe-out tiebreak: against five guards that is a sole win).
+4. otherwise, when house bots are seated and we are the richest seat (the house thieves'
+   pick): guard;
+5. otherwise steal from the richest prey (a rival loses 2.0, we lose what farming loses),
+   unless some seat outside the bloc and the house bots is unpredictable (it showed a
+   night that was not a plain -1.0): then only a house coop bot is robbed (its pair's
+   -0.5 nights outlast a lone seat's -1.0 unless it is drained), else we guard;
+6. otherwise guard: it costs the same -1.0 a night as farming and no thief can take from
+   it; farming's larger pre-cost store only counts on the last night (step 3), which is how
+   five guards are beaten alone: guard four nights, farm the fifth (P 3.0 against 1.0).
 """
 
 from __future__ import annotations
@@ -72,15 +76,6 @@ class Adaptive(Coalition):
             out.append(o)
         return out
 
-    def threats(self, s: dict[str, Any]) -> bool:
-        """Whether some other living seat may steal: a house bot, or a seat the model saw
-        play a night that was not a plain -1.0."""
-        return any(
-            self.said.get(o, {}).get("house") or self.model.seat(o).threat()
-            for o in s["aliveSeats"]
-            if o != s["you"]
-        )
-
     def _act(self, s: dict[str, Any], legal: list[Command]) -> Command:
         if self._house_table(s) is not None:
             return super()._act(s, legal)
@@ -91,10 +86,15 @@ class Adaptive(Coalition):
             if coop in legal:
                 return coop
         prey = self.prey(s)
-        steal = {"act": "steal", "target": richest(prey, foods)} if prey else None
+        target = richest(prey, foods) if prey else None
+        steal = None if target is None else {"act": "steal", "target": target}
         if round(s["food"] * 10) <= hw.COST_GUARD or len(s["aliveSeats"]) < 2:
             return steal if steal in legal else {"act": "farm"}
-        if steal in legal and not self.wild(s):
+        if self.wild(s):
+            bots = [o for o in prey if self.said.get(o, {}).get("house")]
+            target = richest(bots, foods) if bots else None
+            steal = None if target is None else {"act": "steal", "target": target}
+        if steal in legal:
             assert steal is not None
             house_thief = any(self.said.get(o, {}).get("house") for o in s["aliveSeats"])
             if not (house_thief and richest(s["aliveSeats"], foods) == me):

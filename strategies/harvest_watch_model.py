@@ -13,8 +13,9 @@ other seat, the evidence that matters for choosing our act:
   the same until someone robs them.
 - **our thefts** on the seat: ``blocked`` (its store moved like a guard's) or ``landed``
   (its store proves it did not guard).
-- what it **announced** (house templates: ``Seat s: I guard.`` / ``I cooperate with seat
-  p.``) and its **ballots** against us.
+What seats announce and how they vote is read by
+:class:`~sunbot.strategies.harvest_watch_coalition.Coalition` (speeches, bloc defectors,
+house ballots).
 
 All of it is read from summaries; nothing about the server's internals or its RNG.
 """
@@ -37,7 +38,6 @@ class SeatModel:
     active: int = 0  # nights that prove it did not guard
     blocked: int = 0  # our thefts on it that it blocked
     landed: int = 0  # our thefts on it that took food
-    voted_us: int = 0  # ballots naming us
 
     def guards(self) -> bool:
         """True when robbing it looks like a blocked theft: it blocked us more often than we
@@ -75,7 +75,6 @@ class TableModel:
     me: int = -1
     seats: dict[int, SeatModel] = field(default_factory=dict)
     pending: Opening | None = None
-    seen_votes: int = -1  # the day whose ballots are already counted
 
     def seat(self, s: int) -> SeatModel:
         """The model of seat ``s`` (made on first use)."""
@@ -87,8 +86,8 @@ class TableModel:
         self.pending = Opening(summary["day"], foods, list(summary["aliveSeats"]), dict(act))
 
     def observe(self, summary: dict[str, Any]) -> None:
-        """Learn from one summary: the night we acted on (when this summary shows its
-        outcome) and today's ballots."""
+        """Learn from one summary: the night we acted on, when this summary shows its
+        outcome."""
         self.me = summary["you"]
         if self.pending is not None:
             seen = after_night(summary, self.pending.day)
@@ -97,12 +96,6 @@ class TableModel:
                 self.pending = None
             elif summary["day"] > self.pending.day + 1 or summary["phase"] == "done":
                 self.pending = None  # its outcome went by unseen
-        votes = summary.get("votes")
-        if isinstance(votes, dict) and self.seen_votes != summary["day"]:
-            self.seen_votes = summary["day"]
-            for voter, ballot in votes.items():
-                if int(voter) != self.me and ballot.get("punish") == self.me:
-                    self.seat(int(voter)).voted_us += 1
 
     def _night(self, n: Opening, seen: list[int]) -> None:
         me = self.me

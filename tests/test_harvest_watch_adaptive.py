@@ -62,18 +62,6 @@ def test_model_tells_a_blocked_theft_from_a_landed_one():
     assert (model.seat(4).blocked, model.seat(4).landed) == (0, 1)
 
 
-def test_model_counts_ballots_against_us_once_per_day():
-    model = TableModel()
-    votes = {
-        "1": {"punish": 0, "giveTo": 2},
-        "2": {"punish": None},
-        "3": {"punish": 1, "giveTo": 0},
-    }
-    for phase in ("action", "diary"):
-        model.observe(summary(phase, 2, [4.0] * 6, votes=votes))
-    assert model.seat(1).voted_us == 1 and model.seat(3).voted_us == 0
-
-
 def test_a_seat_that_blocked_a_theft_is_never_robbed_again():
     bot = Adaptive(random.Random(0))
     # we robbed seat 3 once (it showed only -1.0 nights: a farmer), so it is prey
@@ -160,3 +148,22 @@ def test_table_names_are_checked():
         bench.parse_table("guard,guard")
     with pytest.raises(typer.BadParameter, match="'nope'"):
         bench.parse_table("guard,guard,guard,guard,nope")
+
+
+def test_an_unpredictable_seat_leaves_only_house_coop_bots_as_prey():
+    bot = Adaptive(random.Random(0))
+    said = dict(QUIET, **{"1": "Seat 1: I cooperate with seat 2.",
+                          "2": "Seat 2: I cooperate with seat 1."})  # fmt: skip
+    bot.model.seats[4] = SeatModel(nights=1, active=1)  # seat 4 once showed -4.0: wild
+    bot.model.seats[5] = SeatModel(nights=1, quiet=1, landed=1)  # robbed once: a farmer
+    foods = [3.0, 3.5, 3.0, 2.0, 2.0, 5.0]
+    d = data({"foods": foods, "speeches1": said, "day": 2})
+    assert bot.choose(*hw_args(d)) == {"act": "steal", "target": 1}  # not the richer 5
+    bot = Adaptive(random.Random(0))
+    bot.model.seats[4] = SeatModel(nights=1, active=1)
+    bot.model.seats[5] = SeatModel(nights=1, quiet=1, landed=1)
+    d = data({"foods": foods, "speeches1": QUIET, "day": 2})
+    assert bot.choose(*hw_args(d)) == {"act": "guard"}  # no house bot: guard, rob nobody
+    bot.model.seats[4] = SeatModel(nights=2, quiet=2, blocked=2)  # now it only guards
+    d = data({"foods": foods, "speeches1": QUIET, "day": 3})
+    assert bot.choose(*hw_args(d)) == {"act": "steal", "target": 5}
