@@ -167,3 +167,18 @@ def test_an_unpredictable_seat_leaves_only_house_coop_bots_as_prey():
     bot.model.seats[4] = SeatModel(nights=2, quiet=2, blocked=2)  # now it only guards
     d = data({"foods": foods, "speeches1": QUIET, "day": 3})
     assert bot.choose(*hw_args(d)) == {"act": "steal", "target": 5}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("table", bench.SUITE)
+def test_issue_16_targets_over_300_matches_a_table(table):
+    """The issue's targets at every table of the suite (the figures quoted in the README)."""
+    names = bench.parse_table(table)
+    row = bench.run_table("adaptive", names, 300)
+    assert row.share / row.matches >= 1 / 6 - 1e-9
+    if set(names) == {"house"}:
+        assert row.rank1 >= 0.40 * 300
+    if set(names) == {"random"}:
+        assert row.rank1 >= 0.80 * 300
+    if set(names) == {"guard"}:
+        assert row.sole >= 0.90 * 300
