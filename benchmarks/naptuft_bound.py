@@ -44,6 +44,8 @@ class Bound:
         comfort: comfort points at most (10 a moment).
         day_bonus: day bonuses at most (120 a day).
         wishes: wish bonuses at most (:func:`wish_points`).
+        final_needs: the most the needs can sum to at the end (:func:`final_room`), part
+            of ``care``.
     """
 
     days: int
@@ -51,6 +53,7 @@ class Bound:
     comfort: int
     day_bonus: int
     wishes: int
+    final_needs: int
 
     @property
     def total(self) -> int:
@@ -149,10 +152,12 @@ def upper_bound(seed: int, days: int) -> Bound:
         nt.loss(last["cleanliness"]),
         nt.loss(last["energy"]),
     )
+    room = final_room(last_losses)
     return Bound(
         days=days,
-        care=final_room(last_losses) - OPENING_NEEDS + losses,
+        care=room - OPENING_NEEDS + losses,
         comfort=nt.COMFORT_BONUS * moments,
         day_bonus=nt.DAY_BONUS * days,
         wishes=wish_points([[_CARE[c] for c in d["wish"]] for d in deck], days),
+        final_needs=room,
     )

@@ -16,6 +16,7 @@ from sunbot.engines import naptuft as nt
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 nb = importlib.import_module("naptuft_bound")
+nt_trace = importlib.import_module("naptuft_trace")
 
 
 def test_seed_7_day_1_by_hand():
@@ -128,3 +129,20 @@ def test_bad_days_are_refused():
         nb.upper_bound(1, 0)
     with pytest.raises(ValueError):
         nb.wish_points([[0]], 1)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("balancer", 4), ("clairvoyant", 9), ("rotation", 2)])
+def test_trace_splits_a_run_into_the_bounds_parts(name, seed):
+    """The split adds up to the score, care points are the final needs' sum - 280 + the
+    deck's losses (the identity the bound rests on), and each part is within its bound."""
+    parts = nt_trace.split_run(name, seed, 8)
+    bound = nb.upper_bound(seed, 8)
+    assert not parts.fatal
+    assert parts.care + parts.comfort + parts.day_bonus + parts.wishes == parts.score
+    assert sum(parts.wishes_by_day.values()) == parts.wishes
+    assert parts.care - parts.final_needs == bound.care - bound.final_needs
+    assert parts.final_needs <= bound.final_needs
+    assert parts.comfort <= bound.comfort and parts.day_bonus <= bound.day_bonus
+    assert parts.wishes <= bound.wishes
+    if name == "rotation":  # wishes only by chance, and comfort at every moment (§9)
+        assert parts.comfort == bound.comfort and parts.wishes < bound.wishes / 2
