@@ -25,7 +25,7 @@ from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available,
 from sunbot.server import openapi
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
-from sunbot.server.match_state import MatchRegistry
+from sunbot.server.match_registry import MatchRegistry
 from sunbot.server.matches import match_router
 from sunbot.server.responses import SafeJSONResponse as JSONResponse
 from sunbot.server.tokens import BadToken, TokenCodec

@@ -41,10 +41,6 @@ TOKEN_BYTES = 32
 KEEP_DONE_MS = 600_000
 #: Least clock time between two sweeps of the whole registry, ms.
 SWEEP_EVERY_MS = 1_000
-#: Most matches one server holds at once (running and finished-but-kept): a create past it
-#: answers 429, so creates in a loop cannot grow the server's memory without bound.
-MAX_OPEN_MATCHES = 1_000
-
 Command = dict[str, Any]
 #: A house-bot policy: ``(state, seat, memory, rng, house_seats=...) -> command`` (§2.7);
 #: ours is :func:`sunbot.engines.harvest_watch.house_command`. Another server's bots (a
@@ -319,56 +315,3 @@ class Match:
             "next": nxt,
             "data": seat_data(self.state, seat, can_act=can_act, pending=pending),
         }
-
-
-class MatchRegistry:
-    """Every match this server holds, by id.
-
-    A finished match is kept ``keep_ms`` after it ended (:data:`KEEP_DONE_MS`), then
-    dropped: the routes drop it when they meet it expired, and :meth:`sweep` (run by every
-    route, at most once per :data:`SWEEP_EVERY_MS` of clock time) catches up and drops the
-    ones nobody asks about, so abandoned matches do not pile up either.
-    """
-
-    def __init__(self, keep_ms: int = KEEP_DONE_MS, max_open: int = MAX_OPEN_MATCHES) -> None:
-        self.matches: dict[str, Match] = {}
-        self.keep_ms = keep_ms
-        self.max_open = max_open
-        self.swept_at: int | None = None
-
-    def full(self) -> bool:
-        """Whether the registry holds ``max_open`` matches (no create until one goes)."""
-        return len(self.matches) >= self.max_open
-
-    def add(self, match: Match) -> None:
-        """Register ``match`` under its id."""
-        self.matches[match.match_id] = match
-
-    def get(self, match_id: str) -> Match | None:
-        """The match with this id, or ``None`` (unknown or dropped)."""
-        return self.matches.get(match_id)
-
-    def drop(self, match_id: str) -> None:
-        """Forget a match (a no-op for an unknown id)."""
-        self.matches.pop(match_id, None)
-
-    def sweep(self, now: int) -> list[str]:
-        """Catch every idle match up to ``now`` and drop the expired ones; returns their ids.
-
-        Catching up is what a request would do anyway (each beat resolves at its own
-        deadline, whenever it is computed), so it changes nothing a seat can see. A match
-        whose lock is held is left for its request. Runs at most once per
-        :data:`SWEEP_EVERY_MS`; earlier calls return ``[]``.
-        """
-        if self.swept_at is not None and now - self.swept_at < SWEEP_EVERY_MS:
-            return []
-        self.swept_at = now
-        gone = []
-        for match_id, match in list(self.matches.items()):
-            if match.lock.locked():
-                continue
-            match.catch_up(now)
-            if match.expired(now, self.keep_ms):
-                gone.append(match_id)
-                self.drop(match_id)
-        return gone

@@ -15,8 +15,10 @@ once a second of clock time), which drops expired matches nobody asks about.
 Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``bad_token``,
 404 ``no_such_match`` (and ``no_such_game`` for an unknown create slug), 409 ``full``, 429
 ``too_many_matches`` (with ``Retry-After``) for a create while the server holds
-:data:`~sunbot.server.match_state.MAX_OPEN_MATCHES`. Every refusal of a well-formed
-command is HTTP 200 ``{ok:false, reason, round}``.
+:data:`~sunbot.server.match_registry.MAX_OPEN_MATCHES` live matches, and 429
+``too_many_matches_from_client`` while the creator's address has
+:data:`~sunbot.server.match_registry.MAX_LIVE_PER_CLIENT` live matches. Every refusal of
+a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
 
 Seat tokens are never logged: the view route carries the token in its query string (as
 pinned), so :mod:`sunbot.server.redaction` rewrites every record of uvicorn's and our
@@ -34,13 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, Validat
 from sunbot.games import GAMES, MAX_SEED, MIN_SEED
 from sunbot.server import openapi, redaction
 from sunbot.server.clock import Clock
-from sunbot.server.match_state import (
-    DEFAULT_BEAT_MS,
-    DEFAULT_START_MS,
-    SEATS,
-    Match,
-    MatchRegistry,
-)
+from sunbot.server.match_registry import MatchRegistry
+from sunbot.server.match_state import DEFAULT_BEAT_MS, DEFAULT_START_MS, SEATS, Match
 from sunbot.server.responses import SafeJSONResponse as JSONResponse
 
 #: ``Retry-After`` of a create refused because the server holds too many matches, seconds.
@@ -88,6 +85,12 @@ class CommandBody(BaseModel):
 
 def _refuse(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
+
+
+def _too_many(reason: str) -> JSONResponse:
+    """429 for a create refused by a match limit (:mod:`sunbot.server.match_registry`)."""
+    body = {"ok": False, "reason": reason}
+    return JSONResponse(body, status_code=429, headers={"retry-after": str(RETRY_FULL_S)})
 
 
 async def _json_body(request: Request) -> Any:
@@ -145,12 +148,11 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             beat_ms.update(body.beatMs.model_dump(exclude_none=True))
         now = clock.now_ms()
         reg.sweep(now)
-        if reg.full():
-            return JSONResponse(
-                {"ok": False, "reason": "too_many_matches"},
-                status_code=429,
-                headers={"retry-after": str(RETRY_FULL_S)},
-            )
+        owner = request.client.host if request.client is not None else "unknown"
+        if reg.client_full(owner, now):
+            return _too_many("too_many_matches_from_client")
+        if not reg.make_room(now):
+            return _too_many("too_many_matches")
         match, seats = Match.create(
             seed=body.seed,
             seats=body.seats,
@@ -158,7 +160,7 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             start_ms=body.startMs,
             now=now,
         )
-        reg.add(match)
+        reg.add(match, owner)
         return {"matchId": match.match_id, "seats": [{"seat": s, "token": t} for s, t in seats]}
 
     @router.post(

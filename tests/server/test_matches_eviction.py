@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sunbot.server.clock import FakeClock
-from sunbot.server.match_state import KEEP_DONE_MS, SWEEP_EVERY_MS, MatchRegistry
+from sunbot.server.match_registry import MatchRegistry
+from sunbot.server.match_state import KEEP_DONE_MS, SWEEP_EVERY_MS
 from tests.server.matchkit import BEATS, create
 
 GONE = {"ok": False, "reason": "no_such_match"}

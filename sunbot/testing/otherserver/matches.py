@@ -22,7 +22,8 @@ from fastapi.responses import JSONResponse
 
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.clock import Clock, MonotonicClock
-from sunbot.server.match_state import Match, MatchRegistry
+from sunbot.server.match_registry import MatchRegistry
+from sunbot.server.match_state import Match
 from sunbot.testing.otherserver.draw import below
 
 if TYPE_CHECKING:
