@@ -198,7 +198,7 @@ async def _play_match(
     final = result.get("final") or {}
     return RunSummary(
         game=info.slug,
-        seed=seed,
+        seed=seed if match is None else None,  # a joined match's seed is its creator's
         strategy=name,
         score=int(result["score"]),
         steps=int(result["steps"]),

@@ -239,7 +239,7 @@ def play_command(
         if html is not None and transcript is None:  # the page needs to know the path
             seed = random.SystemRandom().randrange(2**31) if seed is None else seed
             chosen = strategy or strategies.default_name(info.slug)
-            transcript = default_path(info.slug, seed, chosen)
+            transcript = default_path(info.slug, seed, chosen, match_id=match)
         code = play_match_command(
             game=info.slug,
             seed=seed,

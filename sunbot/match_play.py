@@ -160,8 +160,9 @@ async def run_match(
         transport = httpx.ASGITransport(app=create_app(TokenCodec()))
     client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
     rec = MatchRecorder(writer, strict)
-    if writer is not None:
-        writer.header(game, seed, strategy, public_url(server) if server else "embedded")
+    if writer is not None:  # a joined match's seed is its creator's: not ours to record
+        shown = None if match_id is not None else seed
+        writer.header(game, shown, strategy, public_url(server) if server else "embedded")
     if live is not None:
         live.update(_LiveView(rec))
     interrupted = False
@@ -230,7 +231,9 @@ async def run_match(
     return result
 
 
-def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str) -> None:
+def _print_summary(console: Console, r: dict[str, Any], seed: int | None, strategy: str) -> None:
+    """The summary table, titled by the match's seed, or by its id for a joined match
+    (``seed`` ``None``: the seed is the creator's and no answer tells it)."""
     rows: dict[str, Any] = {"match": r["matchId"]}
     for seat in r["seats"]:
         rows[f"seat {seat['seat']}"] = f"rank {seat['rank']}" + (
@@ -249,7 +252,8 @@ def _print_summary(console: Console, r: dict[str, Any], seed: int, strategy: str
             "time": f"{r['elapsedMs'] / 1000:.2f} s",
         }
     )
-    console.print(summary_table(f"harvest-watch · seed {seed} · {strategy}", rows))
+    run = f"seed {seed}" if seed is not None else f"match {r['matchId']}"
+    console.print(summary_table(f"harvest-watch · {run} · {strategy}", rows))
 
 
 def _announce(mid: str, server: str | None, joined: str | None) -> None:
@@ -314,7 +318,10 @@ def play_match_command(
         return EXIT_USAGE
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    path = (transcript or default_path(game, seed, name)) if write_transcript else None
+    # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
+    match_seed = seed if match_id is None else None
+    default = default_path(game, seed, name, match_id=match_id)
+    path = (transcript or default) if write_transcript else None
     writer = TranscriptWriter(path) if path else None
     try:
         with live_view(console, "starting…", quiet) as live:
@@ -340,10 +347,11 @@ def play_match_command(
             writer.close()
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
-        print(json.dumps({"game": game, "seed": seed, "strategy": name, **shown,
+        print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
+                          "strategy": name, **shown,
                           "transcript": str(path) if path else None}))  # fmt: skip
     else:
-        _print_summary(console, result, seed, name)
+        _print_summary(console, result, match_seed, name)
     if result["endedBy"] == "interrupted":
         err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
         return EXIT_INTERRUPTED

@@ -38,12 +38,26 @@ from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 DEFAULT_DIR = Path("transcripts")
 
 
-def default_path(game: str, seed: int | None, strategy: str, directory: Path = DEFAULT_DIR) -> Path:
+def default_path(
+    game: str,
+    seed: int | None,
+    strategy: str,
+    directory: Path = DEFAULT_DIR,
+    *,
+    match_id: str | None = None,
+) -> Path:
     """``transcripts/<game>-seed<N>-<strategy>-<UTC timestamp>.jsonl``; a strategy given as
-    ``path/to/bot.py:Cls`` appears as ``path_to_bot.py_Cls`` (one file name, no folders)."""
+    ``path/to/bot.py:Cls`` appears as ``path_to_bot.py_Cls`` (one file name, no folders).
+    A joined match (``match_id``; its seed is the creator's, not ours) is named by its id:
+    ``<game>-match-<id>-<strategy>-<timestamp>.jsonl``."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", strategy).strip("._") or "strategy"
-    return directory / f"{game}-seed{seed}-{safe}-{stamp}.jsonl"
+    safe = _file_part(strategy) or "strategy"
+    run = f"match-{_file_part(match_id)[:40] or 'id'}" if match_id is not None else f"seed{seed}"
+    return directory / f"{game}-{run}-{safe}-{stamp}.jsonl"
+
+
+def _file_part(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 
 class TranscriptBusy(OSError):

@@ -119,6 +119,7 @@ def check_state(state: Any, *, ramp: bool = True) -> None:
     p = s["params"]
     if ramp:
         _check_ramp(s)
+        _check_history(s)
     if s["arms"] != kh.arms_for(p["conditions"]):
         raise ValueError("inconsistent state: arms do not follow the voyage's conditions")
     if s["trim"] != kh.compute_trim(s):
@@ -148,6 +149,45 @@ def check_state(state: Any, *, ramp: bool = True) -> None:
     for field in ("phase", "safeBays", "listingBays", "castOffSafe"):
         if expected[field] != s[field]:
             raise ValueError(f"inconsistent state: {field} is not what the rules derive")
+
+
+#: The heaviest crate the ramp deals (weights up to 6, heavyLot adds 1).
+RAMP_WEIGHT_MAX = 7
+
+
+def score_bounds(s: dict[str, Any]) -> tuple[int, int]:
+    """The least and the most score a run of this project's ramp can hold at ``s``'s voyage
+    and turn (spec Scoring): at least 300 x v for every voyage v completed (the current one
+    once its quota is met); at most ``turn`` placements each paying the largest award the
+    rules allow at the current multiplier (a whole hatch of the heaviest crates shipping at
+    the outermost lever with the chain at its cap, every crate a rush crate, the even-keel
+    and righting awards, a voyage completed).
+    """
+    v, m, cap = s["voyage"], s["voyage"] + 3, s["params"]["capacity"]
+    done = v * (v - 1) // 2 + (v if s["lotsShipped"] >= s["params"]["quota"] else 0)
+    heaviest = max([RAMP_WEIGHT_MAX, *(c["weight"] for h in s["hold"] for c in h)])
+    lot = (10 * cap * heaviest * max(kh.LEVER_AWARD.values()) * (kh.CHAIN_CAP + 1) * m) // 32
+    flat = cap * ((150 * m) // 4) + (50 * m) // 4 + (75 * m) // 4 + 300 * v
+    return 300 * done, s["turn"] * (lot + flat)
+
+
+def _check_history(s: dict[str, Any]) -> None:
+    """What a plain state says of the run behind it must be reachable: the turn within the
+    guard, the voyage's start turn not after the turn, at least one placement per voyage
+    before this one, and a score within :func:`score_bounds` (a client's state is not proof
+    of its score; the server refuses one no run could hold)."""
+    if s["turn"] > kh.GUARD_TURNS:
+        raise ValueError(f"inconsistent state: turn is past the {kh.GUARD_TURNS}-placement guard")
+    if s["voyageStartTurn"] > s["turn"]:
+        raise ValueError("inconsistent state: voyageStartTurn is after turn")
+    if s["voyage"] - 1 > s["turn"]:
+        raise ValueError("inconsistent state: more voyages completed than placements made")
+    low, high = score_bounds(s)
+    if not low <= s["score"] <= high:
+        raise ValueError(
+            f"inconsistent state: score {s['score']} is not one a run holds at voyage"
+            f" {s['voyage']}, turn {s['turn']} (from {low} to {high})"
+        )
 
 
 def _check_ramp(s: dict[str, Any]) -> None:

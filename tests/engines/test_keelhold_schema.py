@@ -73,3 +73,48 @@ def test_terms_must_be_the_ramps_and_bounded():
     windy["next"]["wind"] = 9
     with pytest.raises(ValueError, match=r"next\.wind"):
         check_state(windy)
+
+
+def test_a_fabricated_score_is_refused_and_real_ones_pass():
+    """A plain state is the client's word: the server cannot know its score, but it refuses
+    one that no run holds at that voyage and turn (score_bounds), and a history that cannot
+    have happened."""
+    import json
+    from pathlib import Path
+
+    from sunbot.engines.keelhold_schema import score_bounds
+
+    golden = sorted((Path(__file__).parents[2] / "transcripts").glob("golden-keelhold*.jsonl"))
+    checked = 0
+    for line in golden[0].read_text().splitlines():
+        state = (json.loads(line).get("response") or {}).get("state")
+        if state and "voyage" in state:
+            check_state(state)  # every state a real run (voyages 1-6) went through
+            checked += 1
+    assert checked > 100
+    s = _played(7, 12)
+    low, high = score_bounds(s)
+    # voyage 1, turn 12: nothing completed yet; at most 12 placements of the largest award
+    # at M = 4: a lot of 6 crates of weight 7 at lever 10, chain 8 -> 10*42*10*8*4//32 =
+    # 4200, plus 6 rush crates (6*150), even keel (50), righting (75), voyage 1 (300)
+    assert (low, high) == (0, 12 * (4200 + 900 + 50 + 75 + 300))
+    for score in (high + 1, 10**12):
+        bad = copy.deepcopy(s)
+        bad["score"] = score
+        with pytest.raises(ValueError, match=f"score {score} is not one a run holds"):
+            check_state(bad)
+    voyage2 = _played(7, 50)  # seed 7, first safe bay: voyage 2, turn 49, score 1,125
+    assert (voyage2["voyage"], voyage2["turn"], voyage2["score"]) == (2, 49, 1125)
+    assert score_bounds(voyage2)[0] == 300  # voyage 1 completed: 300 x 1
+    poor = copy.deepcopy(voyage2)
+    poor["score"] = 299
+    with pytest.raises(ValueError, match="score 299 is not one a run holds at voyage 2"):
+        check_state(poor)
+    for edit, needle in [
+        (lambda t: t.__setitem__("turn", kh.GUARD_TURNS + 1), "guard"),
+        (lambda t: t.__setitem__("voyageStartTurn", t["turn"] + 1), "voyageStartTurn"),
+    ]:
+        bad = copy.deepcopy(s)
+        edit(bad)
+        with pytest.raises(ValueError, match=needle):
+            check_state(bad)

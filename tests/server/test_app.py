@@ -143,6 +143,19 @@ async def test_inconsistent_plain_state_is_400(http):
     assert r.status_code == 400 and r.json()["reason"].startswith("badState")
 
 
+async def test_a_plain_state_with_a_fabricated_score_is_400(http):
+    """The server must not sign a client's made-up score into a token (its token would then
+    vouch for it): the same plain state is played with its real score, refused with 10^9."""
+    s = kh.init(7)
+    action = {"type": "PLACE", "bay": s["safeBays"][0]}
+    ok = await http.post("/api/games/keelhold/action", json={"state": s, "action": action})
+    assert ok.status_code == 200 and ok.json()["score"] == kh.step(s, action)["score"]
+    s["score"] = 10**9
+    r = await http.post("/api/games/keelhold/action", json={"state": s, "action": action})
+    assert r.status_code == 400
+    assert r.json()["reason"].startswith("badState") and "score 1000000000" in r.json()["reason"]
+
+
 async def test_unknown_game_and_bad_seed(http):
     assert (await http.get("/api/games/nope/init")).status_code == 404
     r = await http.get("/api/games/keelhold/init", params={"seed": "seven"})
