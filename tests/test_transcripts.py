@@ -328,3 +328,14 @@ def test_a_corrupt_middle_line_is_not_a_cut(recorded, tmp_path):
     t = read_transcript(cut)
     assert not t.corrupt and "mid-line" in t.error
     assert runner.invoke(app, ["replay", str(cut), "--strict"]).exit_code == 4
+
+
+def test_default_path_of_a_joined_match_names_the_match_not_a_seed(tmp_path):
+    from sunbot.transcripts import default_path
+
+    p = default_path("harvest-watch", 5, "coalition", tmp_path, match_id="m/1 x")
+    assert p.parent == tmp_path and p.name.startswith("harvest-watch-match-m_1_x-coalition-")
+    assert "seed" not in p.name
+    assert default_path("keelhold", 7, "planner", tmp_path).name.startswith(
+        "keelhold-seed7-planner-"
+    )

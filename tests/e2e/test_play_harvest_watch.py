@@ -87,9 +87,15 @@ def test_join_an_existing_match_on_loopback(tmp_path):
         mid = asyncio.run(make())
         path = tmp_path / "join.jsonl"
         res = runner.invoke(app, ["play", "harvest-watch", "--server", srv.url, "--match", mid,
-                                  "--seats", "2", "--seed", "3", "--quiet", "--transcript", str(path)])  # fmt: skip
+                                  "--seats", "2", "--seed", "5", "--quiet", "--transcript", str(path)],
+                            env={"COLUMNS": "200"})  # fmt: skip
     assert res.exit_code == 0, res.output
+    # the match was created with seed 3; our --seed 5 only seeds our strategies: the summary
+    # and the transcript name the match, not a seed that is not the match's
+    assert f"harvest-watch · match {mid} · coalition" in " ".join(res.output.split())
+    assert "seed 5" not in res.output and "seed 3" not in res.output
     recs = lines(path)
+    assert recs[0]["seed"] is None
     assert recs[0]["server"] == srv.url and recs[-1]["matchId"] == mid
     result = recs[-1]
     assert result["gameOver"] and result["divergences"] == 0 and len(result["seats"]) == 2
