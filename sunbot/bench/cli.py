@@ -44,7 +44,15 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot.bench.backends import BackendError, default_workers, run_jobs
-from sunbot.bench.jobs import HOUSE, MATCH_SEATS, Job, Result, group_of, job_key
+from sunbot.bench.jobs import (
+    HOUSE,
+    MATCH_SEATS,
+    Job,
+    Result,
+    group_label,
+    group_of,
+    job_key,
+)
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
@@ -260,7 +268,8 @@ def bench_command(
         results = [
             r for r in store.results(label, names) if (r.strategy, r.table, r.seed) in wanted
         ]
-        groups = list(dict.fromkeys(group_of(r) for r in results))
+        # in the command's order: strategies as given, then tables as given
+        groups = list(dict.fromkeys(group_label(*job_key(j)[:2]) for j in jobs))
     if todo:
         console.print(
             f"{plural(len(todo), 'job')} in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"

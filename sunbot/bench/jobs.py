@@ -166,12 +166,15 @@ def table_label(table: str) -> str:
     return " + ".join(name if n == 1 else f"{n} {name}" for name, n in counts.items())
 
 
-def group_of(result: Result) -> str:
-    """The group a row's statistics belong to: the strategy, and its table if it has one
+def group_label(strategy: str, table: str) -> str:
+    """A result group's name: the strategy, and its table if it has one
     (``"coalition vs 5 guard"``)."""
-    if not result.table:
-        return result.strategy
-    return f"{result.strategy} vs {table_label(result.table)}"
+    return f"{strategy} vs {table_label(table)}" if table else strategy
+
+
+def group_of(result: Result) -> str:
+    """The group a row's statistics belong to (:func:`group_label`)."""
+    return group_label(result.strategy, result.table)
 
 
 def run_job(job: Job) -> Result:

@@ -115,8 +115,18 @@ def test_cli_several_tables_one_group_each_then_resume(tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     assert "8 jobs, 0 already stored" in res.output
     assert "farmer vs 5 guard" in res.output and "farmer vs 5 house" in res.output
+    # groups in the command's order (tables as given), not sorted by the stored text
+    assert res.output.index("farmer vs 5 guard") < res.output.index("farmer vs 5 house")
+    args2 = [*args[:3], "--table", "random", "--table", "guard", "--seeds", "1-2", "--out", out]
+    res2 = _bench(*args2, "--run", "order")
+    assert res2.exit_code == 0, res2.output
+    assert res2.output.index("farmer vs random + 4 house") < res2.output.index(
+        "farmer vs guard + 4 house"
+    )
     db = sqlite3.connect(tmp_path / "o" / "bench.sqlite")
-    rows = db.execute('SELECT "table", seating, seed, seat, lineup FROM results').fetchall()
+    rows = db.execute(
+        'SELECT "table", seating, seed, seat, lineup FROM results WHERE run = ?', ("t",)
+    ).fetchall()
     assert sorted({r[0] for r in rows}) == [
         "guard,guard,guard,guard,guard",
         "house,house,house,house,house",

@@ -92,7 +92,7 @@ def test_join_an_existing_match_on_loopback(tmp_path):
     assert res.exit_code == 0, res.output
     # the match was created with seed 3; our --seed 5 only seeds our strategies: the summary
     # and the transcript name the match, not a seed that is not the match's
-    assert f"harvest-watch · match {mid} · coalition" in " ".join(res.output.split())
+    assert f"harvest-watch · match {mid} · " in " ".join(res.output.split())
     assert "seed 5" not in res.output and "seed 3" not in res.output
     recs = lines(path)
     assert recs[0]["seed"] is None
