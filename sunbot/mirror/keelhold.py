@@ -149,7 +149,7 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     voyage = s.get("voyage", 1) if _is_int(s.get("voyage", 1)) else 1
     if opening:
         s.setdefault("voyage", 1)
-        s.setdefault("voyageStartTurn", 0)
+        s.setdefault("voyageStartTurn", s.get("turn", 0))
         s.setdefault("chain", 0)
         s.setdefault("lotsShipped", 0)
         s.setdefault("score", 0)
@@ -170,15 +170,17 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
 
 
 def check_initial(state: dict[str, Any]) -> list[Finding]:
-    """The opening must be consistent and be voyage 1, turn 0, nothing scored or aboard."""
+    """The opening must be consistent and be voyage 1 with nothing scored or aboard; its
+    first ``turn`` is any whole number >= 0 (the text fixes how turns advance, not where
+    their count starts)."""
     try:
         check_state(state, ramp=False)
     except ValueError as exc:
         return [Finding("state", "a consistent opening position", "inconsistent", str(exc))]
-    opening = {
+    turn = state.get("turn")  # the text never says turns are counted from 0
+    opening: dict[str, Any] = {
         "voyage": 1,
-        "turn": 0,
-        "voyageStartTurn": 0,
+        "turn": turn if isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0 else 0,
         "phase": "loading",
         "score": 0,
         "chain": 0,
@@ -215,7 +217,7 @@ def expected_after(
             t if _is_int(t) and t <= now and e <= now else e
             for e, t in zip(expected["jammedUntil"], theirs, strict=False)
         ] + expected["jammedUntil"][len(theirs) :]
-    for key in ("rng", "drawn", "nextCrateId"):  # our counters, not the rules': theirs stand
+    for key in ("rng", "drawn", "nextCrateId", "voyageStartTurn"):  # ours, not the rules'
         if key in got:
             expected[key] = got[key]
     if _squalls(expected) and expected["turn"] > prev["turn"]:

@@ -12,7 +12,7 @@ from typing import Any
 from sunbot import strategies
 from sunbot.engines import keelhold as kh
 from sunbot.mirror.keelhold import ReplayDraws
-from tests.mirror.test_foreign_keelhold import check, foreign
+from tests.mirror.test_foreign_keelhold import check, foreign, run
 
 
 def squall_run(seed: int, shift: int, steps: int) -> list[tuple[Any, dict[str, Any]]]:
@@ -74,3 +74,25 @@ def test_cargo_past_the_types_and_the_same_conditions_again_are_flagged() -> Non
     types = kh.init(1)["params"]["cargoTypes"]
     draws = _draws(types + 1, ["squall", "longBoom"], ["longBoom", "squall"])
     assert {f.path for f in draws.findings} == {"state.queue[2].cargo", "state.next.conditions"}
+
+
+def test_turns_counted_from_one_are_the_servers_numbering() -> None:
+    answers = copy.deepcopy(run(7, 150))  # through port calls, jams and rush crates
+    for _, answer in answers:
+        for part in (answer["state"], answer["observation"]):
+            part["turn"] += 1
+            part["voyageStartTurn"] += 1
+            part["jammedUntil"] = [u + 1 if u else 0 for u in part["jammedUntil"]]
+            for crate in [*part["queue"], *(c for h in part["hold"] for c in h)]:
+                if crate.get("due") is not None:
+                    crate["due"] += 1
+    assert any(a["state"]["jammedUntil"] != [0] * 7 for _, a in answers)
+    assert check(answers).divergences == []
+
+
+def test_a_voyage_start_of_the_servers_own_is_not_compared() -> None:
+    answers = copy.deepcopy(run(7, 60))  # voyageStartTurn is our bookkeeping: not promised
+    for i, (_, answer) in enumerate(answers):
+        for part in (answer["state"], answer["observation"]):
+            part["voyageStartTurn"] = 1000 + i
+    assert check(answers).divergences == []
