@@ -249,6 +249,8 @@ SUITE = (
     "house,house,guard,guard,random",
     "house,house,farmer,farmer,random",
     "house,house,house,guard,farmer",
+    "house,house,house,house,guard",
+    "house,house,house,house,farmer",
     "guard,guard,farmer,farmer,random",
     "coalition,coalition,house,house,guard",
     "coalition,farmer,guard,random,house",

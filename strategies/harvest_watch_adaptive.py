@@ -5,10 +5,12 @@ beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in
 :mod:`sunbot.strategies.harvest_watch`).
 
 It is :class:`~sunbot.strategies.harvest_watch_coalition.Coalition` (same speeches, bloc,
-ballots, coops with a partner that confirmed, and the rollout planner when every other
-living seat is a house bot) with a model of every other seat
-(:mod:`sunbot.strategies.harvest_watch_model`) deciding the act at any other table
-(``shared/spec/harvest-watch.md`` §3.5, §7):
+ballots, coops with a partner that confirmed) with a model of every other seat
+(:mod:`sunbot.strategies.harvest_watch_model`). The rollout planner
+(:mod:`sunbot.strategies.harvest_watch_planner`) decides when every other living seat is a
+house bot or *quiet* (only plain -1.0 nights, never robbed by us; played in the rollouts as
+a farmer that blocks thefts, the worst of a guard and a farmer for us) and one at least is a
+house bot. At any other table these rules decide (``shared/spec/harvest-watch.md`` §3.5, §7):
 
 1. a confirmed coop partner: ``farm_coop`` with it (the only act better than -1.0 a day);
 2. prey: living seats outside the bloc that did not announce a guard and that the model
@@ -35,6 +37,7 @@ import random
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
+from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch_coalition import Coalition, Command, Data, richest
 from sunbot.strategies.harvest_watch_model import TableModel
 
@@ -100,6 +103,26 @@ class Adaptive(Coalition):
             if not (house_thief and richest(s["aliveSeats"], foods) == me):
                 return steal
         return {"act": "guard"}
+
+    def _house_table(self, s: dict[str, Any]) -> plan.Table | None:
+        """Coalition's model of a table of house bots, extended to tables where each other
+        living seat is a house bot (today's §2.7 speech, the §2.7 pairs) or quiet (no
+        tag, only plain -1.0 nights, never robbed by us), with at least one house bot;
+        quiet seats are played as :data:`~sunbot.strategies.harvest_watch_planner.QUIET`."""
+        me, living = s["you"], s["aliveSeats"]
+        house = [x for x in living if x != me and self.said.get(x, {}).get("house")]
+        quiet = tuple(
+            x
+            for x in living
+            if x != me
+            and x not in house
+            and not self.said.get(x, {}).get("coalition")
+            and self.model.seat(x).active == 0
+            and self.model.seat(x).landed == 0
+        )
+        if not house or len(house) + len(quiet) != len(living) - 1:
+            return None
+        return self._table(s, house, quiet) if self._announced_pairs(house) else None
 
     def wild(self, s: dict[str, Any]) -> bool:
         """Whether a living seat that is neither a house bot nor in the bloc showed a night

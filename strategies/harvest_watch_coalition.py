@@ -194,16 +194,27 @@ class Coalition:
         speeches and they announced exactly the §2.7 pairs; else ``None``."""
         me, living = s["you"], s["aliveSeats"]
         house = [x for x in living if x != me and self.said.get(x, {}).get("house")]
-        if len(house) != len(living) - 1 or not house:
+        if len(house) != len(living) - 1 or not house or not self._announced_pairs(house):
             return None
+        return self._table(s, house)
+
+    def _announced_pairs(self, house: list[int]) -> bool:
+        """Whether the house seats ``house`` (ascending) announced today exactly the §2.7
+        pairs among themselves (the odd one a guard)."""
         for i, h in enumerate(house):
             said = self.said[h]
             partner = house[i ^ 1] if (i ^ 1) < len(house) else None
             if said.get("coop") != partner or (partner is None and not said.get("guard")):
-                return None
+                return False
+        return True
+
+    def _table(
+        self, s: dict[str, Any], house: list[int], quiet: tuple[int, ...] = ()
+    ) -> plan.Table:
+        """The planner's :class:`~sunbot.strategies.harvest_watch_planner.Table` of ``s``."""
         foods = [plan.tenths(f) for f in s["foods"]]
-        alive = [x in living for x in range(len(foods))]
-        return plan.Table(me, foods, alive, house, self.watch.frozen(len(foods)))
+        alive = [x in s["aliveSeats"] for x in range(len(foods))]
+        return plan.Table(s["you"], foods, alive, house, self.watch.frozen(len(foods)), quiet)
 
     # -- beats -------------------------------------------------------------------------
 
@@ -267,7 +278,9 @@ class Coalition:
             act = self.planner.act(table)
             cmd = plan.command(act)
             if cmd in legal:
-                night = plan.Night(s["day"], table.food, table.alive, table.house, table.me, act)
+                night = plan.Night(
+                    s["day"], table.food, table.alive, table.house, table.me, act, table.quiet
+                )
                 self.watch.record(night)
                 return cmd
         me, foods = s["you"], s["foods"]

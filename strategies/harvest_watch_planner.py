@@ -37,6 +37,10 @@ from sunbot.engines.harvest_watch_house import STEAL_CHANCE
 
 #: Act kinds in the model (the engine's ``act`` names, as small ints for speed).
 FARM, COOP, GUARD, STEAL = 0, 1, 2, 3
+#: A seat that only ever showed plain -1.0 nights (a guard or a farmer, §7): the model
+#: gives it a farm's +2.0 and cost 3.0 (its pre-cost store as large as a farmer's) and a
+#: guard's block (a theft on it as fruitless as on a guard); the worst of both for us.
+QUIET = 4
 Act = tuple[int, int]  # (kind, seat it names, or -1)
 Ballot = tuple[int, int] | None  # (punish, giveTo) or abstain
 NAMES = {FARM: "farm", COOP: "farm_coop", GUARD: "guard", STEAL: "steal"}
@@ -49,7 +53,8 @@ class Table:
     """The match as seat ``me`` sees it as a vote or action beat opens, in tenths.
 
     ``house`` lists the living house seats (ascending); ``mem[s]`` is house seat ``s``'s
-    memory of the seats it caught (empty for other seats).
+    memory of the seats it caught (empty for other seats); ``quiet`` the other seats, each
+    played as :data:`QUIET`.
     """
 
     me: int
@@ -57,6 +62,7 @@ class Table:
     alive: list[bool]
     house: list[int]
     mem: list[frozenset[int]] = field(default_factory=lambda: [frozenset()] * 6)
+    quiet: tuple[int, ...] = ()
 
     def living(self) -> list[int]:
         """Living seats, ascending."""
@@ -144,7 +150,7 @@ def night(
     steals from the stores after production, night cost, outs. Returns ``caught`` per
     guarding target and the pre-cost store P of every seat that acted."""
     for s, (kind, p) in acts.items():
-        if kind == FARM:
+        if kind in (FARM, QUIET):
             food[s] += hw.FARM
         elif kind == COOP:
             other = acts.get(p)
@@ -158,7 +164,7 @@ def night(
     caught: dict[int, list[int]] = {}
     for t, thieves in groups.items():
         k = len(thieves)
-        if acts[t][0] == GUARD:
+        if acts[t][0] == GUARD or acts[t][0] == QUIET:
             caught[t] = thieves
         elif start[t] >= hw.STEAL * k:
             food[t] -= hw.STEAL * k
@@ -181,8 +187,11 @@ def night(
 # -- our own play inside rollouts ----------------------------------------------------------
 
 
-def base_act(food: list[int], living: list[int], house: list[int], me: int) -> Act:
-    """Our act in rollouts: steal from the richest seat that is not the house guard;
+def base_act(
+    food: list[int], living: list[int], house: list[int], me: int, quiet: tuple[int, ...] = ()
+) -> Act:
+    """Our act in rollouts: steal from the richest seat that is not the house guard nor
+    ``quiet``;
     guard instead when we are the richest (the house thieves' pick) and can live through
     the night; on a night we cannot survive (store at most 1.0), never guard."""
     guard = house[-1] if len(house) % 2 else -1
@@ -191,7 +200,7 @@ def base_act(food: list[int], living: list[int], house: list[int], me: int) -> A
     for s in living:
         if food[s] > top:
             top, top_seat = food[s], s
-        if s != me and s != guard and food[s] > best:
+        if s != me and s != guard and s not in quiet and food[s] > best:
             best, prey = food[s], s
     final = food[me] <= hw.COST_GUARD
     if prey < 0:
@@ -243,6 +252,9 @@ def rollout(t: Table, first: Act, draws: list[int]) -> float:
     while True:
         living = [s for s in range(len(alive)) if alive[s]]
         acts = house_acts(food, living, house, draws[n] if n < HORIZON else 0)
+        for q in t.quiet:
+            if alive[q]:
+                acts[q] = (QUIET, -1)
         acts[me] = act
         caught, pre = night(food, alive, acts)
         for target, thieves in caught.items():
@@ -261,11 +273,11 @@ def rollout(t: Table, first: Act, draws: list[int]) -> float:
             return 0.0
         house = [h for h in house if alive[h]]
         if watch:
-            now = Table(me, food, alive, house, mem)
+            now = Table(me, food, alive, house, mem, t.quiet)
             ballots, _ = fine_options(now)
             ballots[me] = base_vote(now)
             fine(food, left, ballots)
-        act = base_act(food, left, house, me)
+        act = base_act(food, left, house, me, t.quiet)
         n += 1
 
 
@@ -300,8 +312,9 @@ class Planner:
         return rows
 
     def candidates(self, t: Table) -> list[Act]:
-        """Farm, guard, and a steal from every other living seat."""
-        return [(FARM, -1), (GUARD, -1)] + [(STEAL, s) for s in t.living() if s != t.me]
+        """Farm, guard, and a steal from every other living seat but the quiet ones."""
+        others = [s for s in t.living() if s != t.me and s not in t.quiet]
+        return [(FARM, -1), (GUARD, -1)] + [(STEAL, s) for s in others]
 
     def act(self, t: Table) -> Act:
         """The candidate act with the best mean rollout value."""
@@ -331,7 +344,7 @@ class Planner:
             ballots[t.me] = option
             fine(after.food, t.living(), ballots)
             living = t.living()
-            act = base_act(after.food, living, t.house, t.me)
+            act = base_act(after.food, living, t.house, t.me, t.quiet)
             value = sum(rollout(after, act, r) for r in rows) / len(rows)
             if value > best_value + 1e-9:
                 best, best_value = option, value
@@ -367,6 +380,7 @@ class Night:
     house: list[int]
     me: int
     act: Act
+    quiet: tuple[int, ...] = ()
 
 
 def after_night(summary: dict[str, Any], day: int) -> list[int] | None:
@@ -463,6 +477,7 @@ def explain_night(n: Night, seen: list[int], living: list[int]) -> dict[int, lis
             continue
         food, alive = n.food[:], n.alive[:]
         acts = house_acts(food, before, n.house, mask)
+        acts.update({q: (QUIET, -1) for q in n.quiet if q in before})
         acts[n.me] = n.act
         if any(s not in acts for s in before):
             return None  # a living seat we cannot model

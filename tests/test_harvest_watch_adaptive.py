@@ -14,6 +14,7 @@ from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import seat_data
 from sunbot.strategies.harvest_watch_adaptive import Adaptive
 from sunbot.strategies.harvest_watch_model import SeatModel, TableModel, guard_like
+from sunbot.strategies.harvest_watch_planner import STEAL
 from tests.hw_args import hw_args
 from tests.test_harvest_watch_strategies import bench, data
 
@@ -182,3 +183,35 @@ def test_issue_16_targets_over_300_matches_a_table(table):
         assert row.rank1 >= 0.80 * 300
     if set(names) == {"guard"}:
         assert row.sole >= 0.90 * 300
+
+
+def test_planner_model_plays_a_quiet_seat_as_a_farmer_that_blocks_thefts():
+    from sunbot.strategies import harvest_watch_planner as plan
+
+    food, alive = [40, 40, 40, 0, 0, 0], [True, True, True, False, False, False]
+    acts = {0: (plan.STEAL, 2), 1: (plan.STEAL, 2), 2: (plan.QUIET, -1)}
+    caught, pre = plan.night(food, alive, acts)
+    # the quiet seat grows 2.0 like a farmer, pays 3.0, and both thefts on it are blocked
+    assert caught == {2: [0, 1]} and pre == {0: 40, 1: 40, 2: 60} and food == [10, 10, 30, 0, 0, 0]
+    # a last night (us 1.0, a quiet seat 1.0, a house guard 2.0): no theft on the quiet
+    # seat is tried, and farming (P 3.0 = the quiet seat's, the guard's 2.0) beats guarding
+    table = plan.Table(0, [10, 10, 20, 0, 0, 0], alive, [2], quiet=(1,))
+    planner = plan.Planner(random.Random(2))
+    assert (plan.STEAL, 1) not in planner.candidates(table)
+    assert planner.act(table) == (plan.FARM, -1)
+    assert planner.scores[(plan.GUARD, -1)] == 0.0
+
+
+def test_adaptive_plans_with_house_bots_and_quiet_seats_only():
+    said = {str(i): f"Seat {i}: I cooperate with seat {i ^ 1}." for i in (2, 3, 4, 5)}
+    said["1"] = "…"
+    bot = Adaptive(random.Random(5))
+    cmd = bot.choose(*hw_args(data({"speeches1": said, "day": 1, "foods": [5.0] * 6})))
+    scores = bot.planner.scores  # seat 1 is quiet: never a theft on it
+    assert (STEAL, 2) in scores and (STEAL, 1) not in scores
+    assert cmd != {"act": "steal", "target": 1}
+    assert bot.watch.pending is not None and bot.watch.pending.quiet == (1,)
+    bot = Adaptive(random.Random(5))
+    bot.model.seats[1] = SeatModel(nights=1, active=1)  # seat 1 once moved by -4.0
+    bot.choose(*hw_args(data({"speeches1": said, "day": 2})))
+    assert not bot.planner.scores
