@@ -8,7 +8,8 @@ It is :class:`~sunbot.strategies.harvest_watch_coalition.Coalition` (same speech
 ballots, coops with a partner that confirmed) with a model of every other seat
 (:mod:`sunbot.strategies.harvest_watch_model`). The rollout planner
 (:mod:`sunbot.strategies.harvest_watch_planner`) decides when every other living seat is a
-house bot or *quiet* (only plain -1.0 nights, never robbed by us; played in the rollouts as
+house bot or *quiet* (seen for a night at least, only plain -1.0 nights, never robbed by
+us; played in the rollouts as
 a farmer that blocks thefts, the worst of a guard and a farmer for us) and one at least is a
 house bot. At any other table these rules decide (``shared/spec/harvest-watch.md`` §3.5, §7):
 
@@ -107,7 +108,8 @@ class Adaptive(Coalition):
     def _house_table(self, s: dict[str, Any]) -> plan.Table | None:
         """Coalition's model of a table of house bots, extended to tables where each other
         living seat is a house bot (today's §2.7 speech, the §2.7 pairs) or quiet (no
-        tag, only plain -1.0 nights, never robbed by us), with at least one house bot;
+        tag, at least one night seen and every one a plain -1.0, never robbed by us; an
+        unseen seat may be a random one), with at least one house bot;
         quiet seats are played as :data:`~sunbot.strategies.harvest_watch_planner.QUIET`."""
         me, living = s["you"], s["aliveSeats"]
         house = [x for x in living if x != me and self.said.get(x, {}).get("house")]
@@ -117,6 +119,7 @@ class Adaptive(Coalition):
             if x != me
             and x not in house
             and not self.said.get(x, {}).get("coalition")
+            and self.model.seat(x).quiet > 0
             and self.model.seat(x).active == 0
             and self.model.seat(x).landed == 0
         )
