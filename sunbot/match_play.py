@@ -181,6 +181,8 @@ async def run_match(
                 lambda rng: cast(MatchStrategy, strategies.create(game, strategy, rng))
             )
             players = [(t, build(random.Random(seed * 1000 + i))) for i, t in enumerate(tickets)]
+            for _, bot in players:  # the optional hook; a joined match's seed is not ours
+                strategies.notify_start(bot, game, seed if match_id is None else None, None)
             results = await play_match(client, mid, players, on_event=rec.on_event)
     except (ClientError, httpx.HTTPError, OSError) as exc:
         error = f"{type(exc).__name__}: {exc}"

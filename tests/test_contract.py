@@ -16,6 +16,7 @@ from sunbot.bench.jobs import Job, run_job
 from sunbot.client import MatchClient, play_match
 from sunbot.client.matches import seat_score
 from sunbot.engines import harvest_watch as hw
+from sunbot.match_play import LOCAL_BEAT_MS
 from sunbot.observations.harvest_watch import ballots, legal_actions
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
@@ -179,3 +180,23 @@ def test_bench_and_play_tell_on_start_the_runs_cap(monkeypatch, cap):
     run_job(Job("naptuft", "cap-taker", 3, cap=cap))
     sunbot.play("naptuft", seed=3, strategy=CapTaker, max_days=2)
     assert CapTaker.started == [("naptuft", 3, cap), ("naptuft", 3, 2)]
+
+
+class SeatStarter(CapTaker):
+    """CapTaker for a Harvest Watch seat."""
+
+    game = "harvest-watch"
+    started: ClassVar[list[tuple[str, int | None, int | None]]] = []
+
+    def on_start(self, game: str, seed: int | None, *, cap: int | None = None) -> None:
+        SeatStarter.started.append((game, seed, cap))
+
+
+def test_a_match_tells_each_of_our_seats_on_start(monkeypatch, tmp_path):
+    monkeypatch.setattr("sunbot.match_play.LOCAL_BEAT_MS", dict.fromkeys(LOCAL_BEAT_MS, 5000))
+    SeatStarter.started.clear()
+    run = sunbot.play(
+        "harvest-watch", seed=4, strategy=SeatStarter, seats=2, transcript=tmp_path / "m.jsonl"
+    )
+    assert run.ended_by == "rules", run.error
+    assert SeatStarter.started == [("harvest-watch", 4, None)] * 2
