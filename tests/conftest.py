@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import resource
 import socket
 import subprocess
 import sys
@@ -45,12 +46,21 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve_process(*options: str) -> Iterator[str]:
-    """``sunbot serve OPTIONS`` in its own process on a free port; yields its base URL
-    once it answers, and terminates it after."""
+def serve_process(*options: str, files: int | None = None) -> Iterator[str]:
+    """``sunbot serve OPTIONS`` in its own process on a free port (``files``: its soft
+    limit of open files); yields its base URL once it answers, and terminates it after."""
     port = free_port()
     cmd = [sys.executable, "-m", "sunbot", "serve", "--port", str(port), *options]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def limit_files() -> None:
+        if files is not None:
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+            )
+
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit_files
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(400):

@@ -10,12 +10,17 @@
 - A client that never finishes its request (slowloris: half a head, or a byte a second
   forever) is closed by :class:`RequestDeadlineH11`: uvicorn itself has no such timeout
   (its keep-alive timer only runs between requests and every byte received resets it).
+- Past :func:`connection_budget` connections, each new one closes the connection that has
+  waited longest for a request (idle or slow), so waiting sockets can never use up the
+  process's open files: at that point the server could not accept anyone, and every
+  client stalled until the deadline freed some.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 from typing import Any
 
 import h11
@@ -39,7 +44,25 @@ MAX_HEAD_BYTES = limits.MAX_HEAD_BYTES
 #: moment the server waits for it: a new connection, or the first byte after keep-alive.
 REQUEST_DEADLINE_S = 10.0
 
+#: Open files the process needs besides its connections (the listening socket, standard
+#: streams, the key file, the event loop's own), kept free under a low open-file limit.
+FILE_MARGIN = 32
+
 log = logging.getLogger("uvicorn.error")
+
+
+def connection_budget() -> int:
+    """Connections held before the longest-waiting one is closed: 7/8 of
+    :data:`MAX_CONNECTIONS` (the 503 past it is then for busy connections, not idle
+    ones), or fewer when the process may open fewer files (its soft ``RLIMIT_NOFILE``
+    less :data:`FILE_MARGIN`); at least 16."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    budget = MAX_CONNECTIONS * 7 // 8
+    if soft != resource.RLIM_INFINITY:
+        budget = min(budget, soft - FILE_MARGIN)
+    return max(16, budget)
+
+
 #: h11 states of the client while its request is not yet wholly received.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
@@ -51,19 +74,43 @@ class RequestDeadlineH11(H11Protocol):
     connection) the client has :attr:`deadline_s` seconds to send its whole request; past
     that the server answers ``408`` when it has not begun an answer, and closes the
     connection either way. The timer is disarmed as soon as the request is wholly in, so
-    the time the app takes to answer never counts. Set ``deadline_s`` per server with
-    :func:`with_request_deadline`.
+    the time the app takes to answer never counts. Past :attr:`max_open` connections, a
+    new one closes the connection that has waited longest for its next request (idle
+    keep-alive or slow). Set both per server with :func:`with_request_deadline`.
     """
 
     deadline_s: float = REQUEST_DEADLINE_S
+    max_open: int = MAX_CONNECTIONS
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._since = 0.0  # when this connection began to wait for a request (loop time)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
+        if len(self.connections) > self.max_open:
+            self._shed()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._since = self.loop.time()  # idle from now on (keep-alive) until its next request
+
+    def _waiting(self) -> bool:
+        return not self.transport.is_closing() and self.conn.their_state in _RECEIVING
+
+    def _shed(self) -> None:
+        """Close the connection (not this one) that has waited longest for a request."""
+        waiting = [
+            c
+            for c in self.connections
+            if isinstance(c, RequestDeadlineH11) and c is not self and c._waiting()
+        ]
+        if waiting:
+            oldest = min(waiting, key=lambda c: c._since)
+            log.info("%d connections open: closed the one waiting longest", len(self.connections))
+            oldest.transport.close()
 
     def data_received(self, data: bytes) -> None:
         if self._deadline is None and self.conn.their_state in _RECEIVING:
@@ -78,6 +125,7 @@ class RequestDeadlineH11(H11Protocol):
 
     def _arm(self) -> None:
         self._disarm()
+        self._since = self.loop.time()
         self._deadline = self.loop.call_later(self.deadline_s, self._expired)
 
     def _disarm(self) -> None:
@@ -100,11 +148,15 @@ class RequestDeadlineH11(H11Protocol):
         self.transport.close()
 
 
-def with_request_deadline(seconds: float) -> type[RequestDeadlineH11]:
-    """A :class:`RequestDeadlineH11` subclass whose deadline is ``seconds`` (> 0)."""
+def with_request_deadline(
+    seconds: float, max_open: int = MAX_CONNECTIONS
+) -> type[RequestDeadlineH11]:
+    """A :class:`RequestDeadlineH11` subclass whose deadline is ``seconds`` (> 0) and that
+    holds at most ``max_open`` connections before closing the longest-waiting one."""
     if not seconds > 0:
         raise ValueError(f"the request deadline must be above 0 s, got {seconds}")
-    return type("RequestDeadlineH11", (RequestDeadlineH11,), {"deadline_s": float(seconds)})
+    attrs = {"deadline_s": float(seconds), "max_open": max_open}
+    return type("RequestDeadlineH11", (RequestDeadlineH11,), attrs)
 
 
 def serve_config(
@@ -127,7 +179,7 @@ def serve_config(
         port=port,
         log_level=log_level,
         log_config=uvicorn_log_config(),
-        http=with_request_deadline(request_deadline_s),
+        http=with_request_deadline(request_deadline_s, connection_budget()),
         timeout_keep_alive=KEEP_ALIVE_S,
         limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,

@@ -87,6 +87,41 @@ async def test_slow_clients_are_closed_and_do_not_stall_a_run(served):
     httpx.get(f"{served}/api/games", timeout=5).raise_for_status()  # and the server serves on
 
 
+async def _open_slow_sockets(url: str, n: int) -> list[tuple[asyncio.StreamWriter, asyncio.Task]]:
+    host, port = url.removeprefix("http://").split(":")
+    out = []
+    for _ in range(n):
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(HALF_HEAD)
+        out.append((writer, asyncio.create_task(_until_closed(reader, time.monotonic()))))
+    return out
+
+
+async def test_waiting_sockets_cannot_use_up_the_servers_open_files():
+    """``sunbot serve`` allowed 256 open files (issue 12's case: 300 idle sockets then
+    stalled everyone until they went): past its connection budget (256 - 32) each new
+    connection closes the one that has waited longest, so a run plays at once; the rest
+    are closed at the deadline."""
+    with serve_process("--request-deadline", str(DEADLINE_S), files=256) as url:
+        slow = await _open_slow_sockets(url, SLOW_SOCKETS)
+        t0 = time.monotonic()
+        run = await asyncio.wait_for(
+            sunbot.play_async(
+                "keelhold", seed=7, strategy="safe-greedy", max_voyages=3, server=url
+            ),
+            timeout=60,
+        )
+        took = time.monotonic() - t0
+        shed = [task for _, task in slow if task.done()]
+        assert run.error is None and run.ended_by == "cap" and took < DEADLINE_S - 1
+        assert len(shed) >= SLOW_SOCKETS - (256 - 32)  # the oldest, closed without an answer
+        assert all(task.result()[0] == b"" for task in shed)
+        closed = await asyncio.wait_for(asyncio.gather(*(t for _, t in slow)), timeout=30)
+        assert sum(got.startswith(b"HTTP/1.1 408 ") for got, _ in closed) > 100  # the newest
+        for writer, _ in slow:
+            writer.close()
+
+
 class _SlowApp:
     """An ASGI app that reads the body, then answers after ``delay`` seconds."""
 
