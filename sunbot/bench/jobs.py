@@ -94,6 +94,9 @@ class Result:
         seating: Harvest Watch: ``shuffled`` or ``server`` (:data:`SEATINGS`); else ``""``.
         lineup: Harvest Watch: the strategy in each of seats 0-5, comma-separated (ours is
             at ``seat``); else ``""``.
+        win_share: Harvest Watch: ``1/k`` when our seat shares rank 1 with ``k - 1`` others
+            (1.0 a sole win), else 0.0; the mean over matches is the win share (a table of
+            identical strategies averages 1/6 a seat); ``None`` for single-player games.
         decision_p50_ms, decision_p95_ms: ``choose`` time percentiles in milliseconds
             (``None`` without decisions).
         wall_s: the job's wall time in seconds.
@@ -118,6 +121,7 @@ class Result:
     table: str
     seating: str
     lineup: str
+    win_share: float | None
     decision_p50_ms: float | None
     decision_p95_ms: float | None
     wall_s: float
@@ -190,6 +194,7 @@ def run_job(job: Job) -> Result:
     if info.kind == "match":
         final = run_match(info, job, timings, tally)
         score, progress, cause = _match_outcome(final, tally)
+        share = _win_share(final, tally)
         last = tally.last
     else:
         final = _run_single(info, job, timings, tally)
@@ -200,6 +205,7 @@ def run_job(job: Job) -> Result:
         raw = (final.get("cause") or final.get("result")) if final is not None else None
         cause = str(raw) if raw is not None else None
         last = engine.observation(final) if final is not None else None
+        share = None
     outcome: strategies.Outcome = {
         "game": job.game, "score": score, "endedBy": tally.ended_by, "error": tally.error
     }  # fmt: skip
@@ -224,6 +230,7 @@ def run_job(job: Job) -> Result:
         table=",".join(table_of(job)) if info.kind == "match" else "",
         seating=job.seating if info.kind == "match" else "",
         lineup=",".join(tally.lineup),
+        win_share=share,
         decision_p50_ms=p50,
         decision_p95_ms=p95,
         wall_s=time.perf_counter() - started,
@@ -404,6 +411,14 @@ def _table_choice(state: dict[str, Any], seat: int, name: str, bot: Any) -> Any:
         return bot.choose(data, legal_actions(data))
     except Exception as exc:
         raise RuntimeError(f"table seat {seat} ({name}): {type(exc).__name__}: {exc}") from exc
+
+
+def _win_share(final: dict[str, Any] | None, tally: _Tally) -> float | None:
+    """1/k for a rank 1 shared by k seats, 0.0 below rank 1, ``None`` without a result."""
+    if final is None or tally.rank is None:
+        return None
+    ranks: list[int] = final["result"]["ranks"]
+    return 1.0 / ranks.count(1) if tally.rank == 1 else 0.0
 
 
 def _match_outcome(final: dict[str, Any] | None, tally: _Tally) -> tuple[int, int, str | None]:

@@ -159,7 +159,8 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
     matches = any(s.wins is not None for s in a.strategies)
     if matches:
-        head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "mean rank"]
+        head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "win share"]
+        head += ["mean rank"]
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -171,7 +172,9 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
             ranks = [r.rank for r in s.results if r.rank is not None]
             mean_rank = float(np.mean(ranks)) if ranks else math.nan
             row += [str(w.wins), f"{_pct(w.rate)} [{_pct(w.low)}, {_pct(w.high)}]"]
-            row += [f"{s.sole}/{s.draws}", num(mean_rank)]
+            shares = [r.win_share for r in s.results if r.win_share is not None]
+            share = _pct(float(np.mean(shares))) if shares else "-"
+            row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
         rows.append(row)
     return head, rows
 

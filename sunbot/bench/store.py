@@ -41,6 +41,7 @@ _TYPES = {
     "table": "TEXT NOT NULL DEFAULT ''",
     "seating": "TEXT NOT NULL DEFAULT ''",
     "lineup": "TEXT NOT NULL DEFAULT ''",
+    "win_share": "REAL",
 }
 #: Column names of the ``results`` table, in order.
 COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")
@@ -90,9 +91,15 @@ class Store:
         self._db.execute(_SCHEMA)
 
     def _upgrade(self) -> None:
-        """Rebuild a ``results`` table from before tables (its key lacked ``table``)."""
+        """Rebuild a ``results`` table from before tables (its key lacked ``table``); add a
+        column a later version defined (``win_share``: NULL for rows stored before it)."""
         have = [str(r[1]) for r in self._db.execute("PRAGMA table_info(results)")]
-        if not have or "table" in have:
+        if not have:
+            return
+        if "table" in have:  # later columns without a default are added as NULL
+            for c in COLUMNS:
+                if c not in have:
+                    self._db.execute(f'ALTER TABLE results ADD COLUMN "{c}" {_TYPES[c]}')
             return
         match = "(game = 'harvest-watch')"
         filled = {

@@ -30,6 +30,7 @@ BASE = Result(
     table="",
     seating="",
     lineup="",
+    win_share=None,
     decision_p50_ms=0.5,
     decision_p95_ms=1.0,
     wall_s=0.01,
@@ -91,6 +92,11 @@ def test_match_rank_one_rate_counts_draws():
     assert s.wins.low == pytest.approx(0.230724, abs=1e-6)  # Wilson 3 of 5
     text = render(summary_table(analyse("harvest-watch", m, ["c"]), "t"))
     assert "rank-1 rate" in text and "60.0% [23.1%, 88.2%]" in text and "2/1" in text
+    # win share: two sole wins (1.0 each), one two-way draw (0.5), two losses: 2.5 / 5
+    shares = [1.0, 0.5, 0.0, 0.0, 1.0]
+    m = [replace(r, win_share=w) for r, w in zip(m, shares, strict=True)]
+    text = render(summary_table(analyse("harvest-watch", m, ["c"]), "t"))
+    assert "win share" in text and "50.0%" in text
 
 
 def test_report_files(tmp_path):

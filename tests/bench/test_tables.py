@@ -44,6 +44,10 @@ def test_five_guards_really_guard_every_night(seed):
     # night cost with guard) -> out on night 5, the match's last night
     assert [state["outNight"][s] for s in guards] == [5] * 5
     r = run_job(job)
+    # our share of rank 1: all six seats drew (1/6), or we lost (0)
+    ranks = state["result"]["ranks"]
+    assert r.win_share == (1 / ranks.count(1) if ranks[seat] == 1 else 0.0)
+    assert (seed, r.win_share) in {(1, 0.0), (2, 0.0), (3, 0.0), (4, 1 / 6)}
     assert (r.table, r.seating, r.seat) == (",".join(GUARDS), "shuffled", seat)
     assert r.lineup == ",".join(tally.lineup)
     assert group_of(r) == "coalition vs 5 guard"
@@ -184,3 +188,22 @@ def test_a_store_from_before_tables_is_upgraded(tmp_path):
         assert (got["keelhold"].table, got["keelhold"].seating) == ("", "")
         assert got["harvest-watch"].score == hw["score"]
         assert store.done("old") == {("farmer", ",".join(HOUSE_TABLE), 2), ("first-safe", "", 2)}
+
+
+def test_a_store_from_before_win_share_gains_the_column(tmp_path):
+    path = tmp_path / "mid.sqlite"
+    cols = [c for c in COLUMNS if c != "win_share"]
+    db = sqlite3.connect(path)
+    names = ", ".join(f'"{c}"' for c in cols)
+    db.execute(f'CREATE TABLE results ({names}, PRIMARY KEY (run, strategy, "table", seed))')
+    row = run_job(Job("harvest-watch", "guard", 4, table=GUARDS)).to_row()
+    values = ["mid", *(row[c] for c in cols[1:-1]), "2026-01-01T00:00:00"]
+    db.execute(f"INSERT INTO results VALUES ({', '.join('?' * len(values))})", values)
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        [old] = store.results("mid")
+        assert old.win_share is None and old.rank == row["rank"]
+        new = run_job(Job("harvest-watch", "guard", 5, table=GUARDS))
+        store.add("mid", new)
+        assert [r.win_share for r in store.results("mid")] == [None, new.win_share]
