@@ -35,6 +35,7 @@ from sunbot.client import (
 from sunbot.games import GameInfo, available
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
+from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
 from sunbot.probe_grammar import GrammarDiff, compare
 
 #: Envelope fields of the protocol (``shared/spec/README.md``).
@@ -233,29 +234,39 @@ async def probe_match(
             f"match {match_id}: {view.status}, round {view.data.round}, "
             f"pollAfterMs {view.pollAfterMs} of remainMs {view.remainMs}"
         )
-        summary = ans.raw.get("data", {}).get("summary", {})
-        _diff("summary", summary, set(SUMMARY), rep)
-        rep.unknown = [u for u in rep.unknown if u.split(".", 1)[1] not in _SUMMARY_KNOWN]
+        _match_fields(ans.raw, rep)
         rep.playable = not rep.missing
     except (ClientError, httpx.HTTPError) as exc:
         rep.error = f"{type(exc).__name__}: {exc}"
     return rep
 
 
-_SUMMARY_KNOWN = frozenset(
-    (
-        *SUMMARY,
-        "nightCostBase",
-        "nightCostIfGuard",
-        "nightCost",
-        "speeches1",
-        "speeches2",
-        "votes",
-        "punishResult",
-        "caught",
-        "collided",
-    )
-)
+#: View and ``data`` fields the Platform section names (``data.legal``, ``schema`` and
+#: ``pending`` only on some beats), and the envelope's status keys.
+VIEW_KNOWN = frozenset(("ok", "status", "remainMs", "pollAfterMs", "next", "data"))
+DATA_KNOWN = frozenset(("round", "phase", "legal", "schema", "pending", "summary", "result"))
+
+
+def _match_fields(raw: dict[str, Any], rep: GameReport) -> None:
+    """A seat view against the rule text of Harvest Watch (field table in
+    ``docs/rules/harvest-watch.md``): the summary fields promised on every beat and on this
+    beat (:data:`sunbot.mirror.harvest_watch.PRESENT`) are required; ``nightCost`` (promised
+    only on diary and done), ``caught`` and ``collided`` may be absent; everything else, in
+    the view, ``data`` and the summary, is unknown (listed)."""
+    data: dict[str, Any] = raw["data"] if isinstance(raw.get("data"), dict) else {}
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
+    phase = summary.get("phase")
+    promised = {*SUMMARY, "nightCostBase", "nightCostIfGuard"}
+    promised |= PRESENT.get(str(phase), set()) - {"caught", "collided"}
+    if phase in ("diary", "done"):
+        promised.add("nightCost")
+    _add(rep.missing, (f"data.summary.{k}" for k in sorted(promised - set(summary))))
+    if "round" not in data:
+        _add(rep.missing, ["data.round"])
+    known = promised | set(OPTIONAL) | {"nightCost"}
+    _add(rep.unknown, (f"data.summary.{k}" for k in sorted(set(summary) - known)))
+    _add(rep.unknown, (f"data.{k}" for k in sorted(set(data) - DATA_KNOWN)))
+    _add(rep.unknown, (k for k in sorted(set(raw) - VIEW_KNOWN)))
 
 
 async def run_probe(

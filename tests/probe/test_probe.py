@@ -120,3 +120,31 @@ def test_fields_the_rules_never_promise_may_be_left_out():
     assert {"state.wishStreak", "state.lastCare", "observation.lastCare"} <= set(nap["unpromised"])
     assert "state.rng" in by["keelhold"]["unpromised"]  # our cursor: not the rules'
     assert by["keelhold"]["missing"] == [] and by["keelhold"]["playable"]
+
+
+def test_a_match_view_is_read_against_the_harvest_watch_text():
+    with LoopbackServer(create_other_app(OtherOptions(throttle_every=0))) as srv:
+        res = runner.invoke(app, ["probe", srv.url, "--json"])
+    assert res.exit_code == 0, res.output
+    hw = {g["slug"]: g for g in json.loads(res.stdout)["games"]}["harvest-watch"]
+    assert hw["playable"] and hw["missing"] == []
+    # this server's extras, at every level of the view: listed, never a problem
+    assert {"serverTime", "data.hint", "data.summary.weather"} <= set(hw["unknown"])
+
+
+def test_a_match_view_without_a_promised_summary_field_fails(monkeypatch):
+    from sunbot.testing.otherserver import matches
+
+    shown = matches.other_view
+
+    def without_seats(*args: object) -> dict:
+        view = shown(*args)  # type: ignore[arg-type]
+        view["data"]["summary"].pop("aliveSeats")  # State: the living seat numbers
+        return view
+
+    monkeypatch.setattr(matches, "other_view", without_seats)
+    with LoopbackServer(create_other_app(OtherOptions(throttle_every=0))) as srv:
+        res = runner.invoke(app, ["probe", srv.url, "--json"])
+    assert res.exit_code == 1, res.output
+    hw = {g["slug"]: g for g in json.loads(res.stdout)["games"]}["harvest-watch"]
+    assert hw["missing"] == ["data.summary.aliveSeats"] and not hw["playable"]
