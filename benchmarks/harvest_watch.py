@@ -243,6 +243,7 @@ def run_table(
 SUITE = (
     "house,house,house,house,house",
     "random,random,random,random,random",
+    "house,random,random,random,random",
     "guard,guard,guard,guard,guard",
     "farmer,farmer,farmer,farmer,farmer",
     "coalition,coalition,coalition,coalition,coalition",
