@@ -164,7 +164,11 @@ async def play_run(
                 action = _choose(strategy, pos, summary.steps + 1)
             summary.steps += 1
             t0 = time.perf_counter()
-            answer = await client.act(slug, pos, action)
+            try:
+                answer = await client.act(slug, pos, action)
+            except BaseException:  # never answered: not a step (the transcript has none)
+                summary.steps -= 1
+                raise
             raw = answer.raw
             found = mirror.check_action(summary.steps, pos.raw, action, raw) if mirror else []
             record = {"type": "step", "index": summary.steps, "action": action, "response": raw}

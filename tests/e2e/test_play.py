@@ -184,6 +184,7 @@ async def test_server_failure_ends_run_with_whole_transcript(tmp_path):
     assert s.ended_by == "error" and "503" in s.error
     t = read_transcript(tmp_path / "d.jsonl")
     assert t.error is None and t.result["endedBy"] == "error" and len(t.steps) == 5
+    assert s.steps == t.result["steps"] == 5  # the unanswered sixth action is not a step
 
 
 def test_existing_transcript_is_a_usage_error(tmp_path):
