@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sunbot.engines import IllegalAction
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines import sunloaf_gen as gen
+from sunbot.engines import sunloaf_history as history
 
 SLUG = "sunloaf"
 NAME = "Sunloaf"
@@ -416,7 +417,9 @@ def check_state(state: Any) -> None:
 
     Raises:
         ValueError: the reason, e.g. a wrong type, two cats on a tile, a day field that does not
-            match the day, a quota that does not follow from dayPar, a dog off its loop's place.
+            match the day, a quota that does not follow from dayPar, a dog off its loop's place,
+            or a score, dayCosyRaw or chain no run holds at that day and turn
+            (:func:`sunbot.engines.sunloaf_history.bounds`).
     """
     try:
         m = _State.model_validate(state)
@@ -480,3 +483,4 @@ def check_state(state: Any) -> None:
         _expect(day > 1 or (m.score == 0 and m.chain == 0), "points before day 1 began")
         _expect(not mats & {c.tile for c in m.cats}, "a cat starts the day on a mat")
         _expect(m.dayPar == gen.day_par(state), "dayPar does not match the room")
+    history.check_history(state)

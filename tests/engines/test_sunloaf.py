@@ -89,11 +89,13 @@ def make_state(
 
 def jump_to_day(seed: int, day: int) -> dict[str, Any]:
     """The generated day-start state of ``day``: day ``day-1`` is faked as cleared, then
-    NEXT_DAY builds the room (and joins every missing cat) from the seed's cursor."""
+    NEXT_DAY builds the room (and joins every missing cat) from the seed's cursor. The score
+    is the least a run holds there: the bonuses of the days before (sunloaf_history)."""
     s = sl.init(seed)
     if day == 1:
         return s
-    s.update(day=day - 1, phase="sunset", turn=s["turnsInDay"])
+    floor = sum(gen.bonus(d) for d in range(1, day))
+    s.update(day=day - 1, phase="sunset", turn=s["turnsInDay"], score=floor)
     return sl.step(s, NEXT)
 
 

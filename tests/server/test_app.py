@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from sunbot.engines import keelhold as kh
+from sunbot.engines import sunloaf as sl
 from sunbot.server import TokenCodec
 
 
@@ -154,6 +155,22 @@ async def test_a_plain_state_with_a_fabricated_score_is_400(http):
     r = await http.post("/api/games/keelhold/action", json={"state": s, "action": action})
     assert r.status_code == 400
     assert r.json()["reason"].startswith("badState") and "score 1000000000" in r.json()["reason"]
+
+
+async def test_a_plain_sunloaf_state_with_a_fabricated_score_is_400(http):
+    """The same for Sunloaf (sunloaf_history): a day-2 state is played with its real score,
+    refused with 10^9 and with less than day 1's bonus (a day is only reached by clearing
+    the one before)."""
+    s = sl.init(7)
+    while s["day"] == 1:
+        s = sl.step(s, sl.reference_action(s))
+    ok = await http.post("/api/games/sunloaf/action", json={"state": s, "action": {"type": "REST"}})
+    assert ok.status_code == 200 and ok.json()["score"] >= s["score"] >= 100
+    for score in (10**9, 99):
+        s.update(score=score, chain=0)
+        body = {"state": s, "action": {"type": "REST"}}
+        r = await http.post("/api/games/sunloaf/action", json=body)
+        assert r.status_code == 400 and r.json()["reason"].startswith(f"badState: score {score}")
 
 
 async def test_unknown_game_and_bad_seed(http):
