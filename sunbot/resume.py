@@ -23,8 +23,9 @@ class Resume:
 
     ``answer``: the last accepted answer (raw JSON); ``last_index``: the index of the last
     recorded step; ``history``: ``(observation, legal_actions, action)`` of every recorded
-    step, in order, to replay into the strategy; ``offset``: the transcript is cut back to
-    this byte offset before writing on.
+    step, in order, to replay into the strategy; ``init`` and ``recorded`` (``(action,
+    answer)`` per step, the same objects as ``answer``) to warm the mirror up;
+    ``offset``: the transcript is cut back to this byte offset before writing on.
     """
 
     header: dict[str, Any]
@@ -35,6 +36,8 @@ class Resume:
     checked: int = 0
     divergences: list[Divergence] = field(default_factory=list)
     offset: int = 0
+    init: dict[str, Any] = field(default_factory=dict)
+    recorded: list[tuple[Any, dict[str, Any]]] = field(default_factory=list)
 
 
 class NoInitAnswer(ValueError):
@@ -71,13 +74,14 @@ def load_resume(path: Path) -> Resume:
     if t.result is not None and t.result.get("endedBy") in ("rules", "cap"):
         raise ValueError(f"{path} is a finished run (ended by {t.result['endedBy']})")
     answer = t.init["response"]
-    out = Resume(header=t.header, answer=answer, last_index=0, offset=t.resume_at)
+    out = Resume(header=t.header, answer=answer, last_index=0, offset=t.resume_at, init=answer)
     out.checked = 1
     out.divergences = [_divergence(d) for d in t.init["mirror"]["divergences"]]
     for step in t.steps:
         obs = answer.get("observation") or answer.get("state") or {}
         out.history.append((obs, list(answer.get("legalActions") or []), step["action"]))
         out.last_index = int(step["index"])
+        out.recorded.append((step["action"], step["response"]))
         out.checked += 1
         out.divergences += [_divergence(d) for d in step["mirror"]["divergences"]]
         if step["response"].get("ok") is False:

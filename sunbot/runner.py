@@ -145,6 +145,8 @@ async def play_run(
             _report(on_position, pos, 0, found)
         else:
             pos = _resume(strategy, resume, summary, transcript)
+            if mirror is not None:
+                mirror.warm(resume.init, resume.recorded)
             base_checked, base_divergences = resume.checked, resume.divergences
             _report(on_position, pos, summary.steps, [])
         in_a_row = same = 0

@@ -128,6 +128,9 @@ class Mirror:
         divergences: every divergence found, in order.
         unknown_fields: path patterns of the fields seen that the rules do not define
             (e.g. ``state.rev``, ``state.queue[].tag``, ``tip`` at the envelope's top).
+        tracked: top-level state and observation fields whose encoding the rule text does
+            not fix (the hooks' ``TRACKED``): a server's value is dropped unread, never
+            compared, and the mirror's own replay supplies them.
     """
 
     def __init__(self, slug: str) -> None:
@@ -140,6 +143,7 @@ class Mirror:
         self.divergences: list[Divergence] = []
         self.unknown_fields: set[str] = set()
         self.promised: frozenset[str] | None = getattr(self.hooks, "PROMISED", None)
+        self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
         self.template = KeyTemplate()
         for state in self.hooks.template_states():
             self.template.learn(state, "state")
@@ -156,6 +160,9 @@ class Mirror:
         """``value`` without the keys our rules do not define (they are noted as unknown)."""
         clean, dropped = self.template.strip(value, path)
         self.unknown_fields.update(pattern(p) for p in dropped)
+        if isinstance(clean, dict) and path in ("state", "observation"):
+            for key in self.tracked:  # the mirror's own count: the server's is never read
+                clean.pop(key, None)
         return clean
 
     def _note_envelope(self, response: dict[str, Any]) -> None:
@@ -190,6 +197,23 @@ class Mirror:
 
     def _remember(self, raw: Any, complete: dict[str, Any]) -> None:
         self._shadow, self._shadow_of = complete, raw
+
+    def warm(self, init: dict[str, Any], steps: list[tuple[Any, dict[str, Any]]]) -> None:
+        """Re-check a recorded run (``init`` answer, then ``(action, answer)`` per step, the
+        raw JSON objects of its transcript) so that what the mirror tracks itself (Keelhold's
+        chain, Naptuft's wish streak when hidden) is known when the run resumes.
+
+        The findings were recorded when the run was played; they are discarded here and the
+        counts start again from 0. Unknown fields seen are kept.
+        """
+        self.check_init(init)
+        prev = init
+        for i, (action, response) in enumerate(steps, start=1):
+            self.check_action(i, prev, action, response)
+            if response.get("ok") is not False:
+                prev = response
+        self.responses_checked = self.unchecked = 0
+        self.divergences = []
 
     def check_init(self, response: dict[str, Any]) -> list[Divergence]:
         """Check the init answer (raw JSON); returns the divergences found."""

@@ -114,6 +114,13 @@ PROMISED: frozenset[str] = frozenset(
 )
 
 
+#: Fields the rule text uses but never shows, so their encoding is the server's: the chain
+#: (the text defines C = 2..8, not a count) and the lots shipped this voyage. The mirror drops
+#: a server's value unread and keeps its own count from the replay, so no server's encoding
+#: ever feeds an award it computes (``docs/rules/keelhold.md``).
+TRACKED: frozenset[str] = frozenset({"chain", "lotsShipped"})
+
+
 def template_states() -> list[dict[str, Any]]:
     """Our own positions whose keys the mirror knows (an opening, and one with a crate
     aboard so the keys of a crate in the hold are learned too)."""
@@ -143,17 +150,19 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     The cursor becomes ``[0]`` (replay never draws from it), the crate counters follow the
     crates shown, and the voyage terms are completed by :func:`_complete_terms`. At the
     opening the rules also fix voyage 1, an empty hold, no chain, no lots, no score, and the
-    default lever arms.
+    default lever arms. Elsewhere a missing chain and lot count (:data:`TRACKED`) are taken
+    as 0: only a mirror that lost its own count reads a position without them (a resumed run
+    re-checks its transcript first, :meth:`sunbot.mirror.Mirror.warm`).
     """
     s = dict(state)
     voyage = s.get("voyage", 1) if _is_int(s.get("voyage", 1)) else 1
     if opening:
         s.setdefault("voyage", 1)
         s.setdefault("voyageStartTurn", s.get("turn", 0))
-        s.setdefault("chain", 0)
-        s.setdefault("lotsShipped", 0)
         s.setdefault("score", 0)
         s.setdefault("hold", [[] for _ in range(kh.HATCHES)])
+    for key in TRACKED:
+        s.setdefault(key, 0)
     for part, v in (("params", voyage), ("next", voyage + 1)):
         if isinstance(s.get(part), dict):
             s[part] = _complete_terms(s[part], v)

@@ -187,8 +187,9 @@ PROMISED: frozenset[str] = frozenset(
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     """``state`` with the fields the rules do not promise filled in where it lacks them:
     at the opening the rules fix them (no streak, no last care, no result or cause); later
-    (a resumed run, or a step the rules could not replay) the mirror's best guess is the
-    same, and a streak the server hides is then counted again from 0."""
+    (a step the rules could not replay) the mirror's best guess is the same, and a streak
+    the server hides is then counted again from 0. A resumed run does not come here: its
+    mirror re-checks the transcript first (:meth:`sunbot.mirror.Mirror.warm`)."""
     s = dict(state)
     s.setdefault("wishStreak", 0)
     s.setdefault("lastCare", None)
