@@ -221,6 +221,7 @@ async def run_match(
         "endedBy": ended,
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
         "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
+        "nightsUndecided": sum(m.nights_undecided for m in rec.mirrors.values()),
         "retries": retries,
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
         "error": error or (errors[0] if errors else None),
@@ -231,6 +232,12 @@ async def run_match(
     if writer is not None:
         writer.write({k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")})
     return result
+
+
+def _undecided(nights: int) -> str:
+    """The mirror's note on the nights its search left open (``nightsUndecided``): shown
+    only when some were, since those food changes went unchecked."""
+    return f", {nights} night(s) undecided (search budget hit)" if nights else ""
 
 
 def _print_summary(console: Console, r: dict[str, Any], seed: int | None, strategy: str) -> None:
@@ -248,7 +255,8 @@ def _print_summary(console: Console, r: dict[str, Any], seed: int | None, strate
             "commands": r["steps"],
             "refused": r["refused"],
             "ended by": r["endedBy"] + (f" ({r['error']})" if r["error"] else ""),
-            "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats",
+            "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats"
+            + _undecided(r.get("nightsUndecided", 0)),
             "divergences": r["divergences"],
             "retries": r["retries"],
             "time": f"{r['elapsedMs'] / 1000:.2f} s",

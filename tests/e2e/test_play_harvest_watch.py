@@ -42,7 +42,7 @@ def test_play_seed7_finishes_with_zero_divergences(tmp_path):
     assert result["seats"][0]["seat"] == recs[1]["seat"] and result["elapsedMs"] < 10_000
     best = result["ranks"][recs[1]["seat"]]
     assert result["score"] == sum(r > best for r in result["ranks"])  # seats beaten
-    assert result["beatsChecked"] >= 20
+    assert result["beatsChecked"] >= 20 and result["nightsUndecided"] == 0
     text = path.read_text()
     assert re.search(r"token=(?!\*\*\*)", text) is None  # hrefs redacted
     assert {c["body"]["token"] for c in commands} == {"***"}  # and command bodies too
@@ -99,3 +99,10 @@ def test_join_an_existing_match_on_loopback(tmp_path):
     assert recs[0]["server"] == srv.url and recs[-1]["matchId"] == mid
     result = recs[-1]
     assert result["gameOver"] and result["divergences"] == 0 and len(result["seats"]) == 2
+
+
+def test_summary_names_undecided_nights_only_when_some_were():
+    from sunbot.match_play import _undecided
+
+    assert _undecided(0) == ""
+    assert _undecided(2) == ", 2 night(s) undecided (search budget hit)"
