@@ -53,6 +53,7 @@ from collections import Counter
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
+from sunbot.strategies import harvest_watch_house_watch as hwatch
 from sunbot.strategies import harvest_watch_planner as plan
 
 Command = dict[str, Any]
@@ -115,7 +116,7 @@ class Coalition:
         self.house_votes: dict[int, int] = {}
         self.last: tuple[int, Command, int] | None = None  # (day, act, opening tenths)
         self.day = 0
-        self.watch = plan.HouseWatch()
+        self.watch = hwatch.HouseWatch()
         self.planner = plan.Planner(rng)
 
     # -- reading the table -------------------------------------------------------------
@@ -212,7 +213,7 @@ class Coalition:
         self, s: dict[str, Any], house: list[int], quiet: tuple[int, ...] = ()
     ) -> plan.Table:
         """The planner's :class:`~sunbot.strategies.harvest_watch_planner.Table` of ``s``."""
-        foods = [plan.tenths(f) for f in s["foods"]]
+        foods = [hwatch.tenths(f) for f in s["foods"]]
         alive = [x in s["aliveSeats"] for x in range(len(foods))]
         return plan.Table(s["you"], foods, alive, house, self.watch.frozen(len(foods)), quiet)
 
@@ -278,7 +279,7 @@ class Coalition:
             act = self.planner.act(table)
             cmd = plan.command(act)
             if cmd in legal:
-                night = plan.Night(
+                night = hwatch.Night(
                     s["day"], table.food, table.alive, table.house, table.me, act, table.quiet
                 )
                 self.watch.record(night)

@@ -11,6 +11,7 @@ from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.engines.harvest_watch_house import decide
 from sunbot.server.match_state import seat_data
+from sunbot.strategies import harvest_watch_house_watch as hwatch
 from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch import Coalition
 from tests.hw_args import hw_args
@@ -47,7 +48,7 @@ def random_state(rng: random.Random, phase: str) -> dict:
 
 
 def model_act(cmd: dict) -> plan.Act:
-    act = plan.to_act(cmd)
+    act = hwatch.to_act(cmd)
     assert act is not None
     return act
 
@@ -95,21 +96,21 @@ def test_fine_matches_the_engine_worked_example_e4():
 
 def test_explain_night_finds_who_a_guarding_house_bot_caught():
     food = [40, 40, 40, 40, 40, 60]  # seat 5 (the odd house seat, guarding) is the richest
-    night = plan.Night(3, food, [True] * 6, [1, 2, 3, 4, 5], 0, (plan.STEAL, 5))
+    night = hwatch.Night(3, food, [True] * 6, [1, 2, 3, 4, 5], 0, (plan.STEAL, 5))
     for thieves in ([], [1], [2, 4]):
         mask = sum(1 << t for t in thieves)
         after, alive = food[:], [True] * 6
         acts = plan.house_acts(after, list(range(6)), night.house, mask)
         acts[0] = night.act
         plan.night(after, alive, acts)
-        assert plan.explain_night(night, after, list(range(6))) == {5: [0, *thieves]}
-    assert plan.explain_night(night, [0] * 6, list(range(6))) is None  # no draw explains it
+        assert hwatch.explain_night(night, after, list(range(6))) == {5: [0, *thieves]}
+    assert hwatch.explain_night(night, [0] * 6, list(range(6))) is None  # no draw explains it
 
 
 def test_house_watch_learns_from_the_night_and_from_ballots():
-    watch = plan.HouseWatch()
+    watch = hwatch.HouseWatch()
     food = [40, 40, 40, 40, 40, 40]
-    watch.record(plan.Night(2, food, [True] * 6, [1, 2, 3, 4, 5], 0, (plan.STEAL, 5)))
+    watch.record(hwatch.Night(2, food, [True] * 6, [1, 2, 3, 4, 5], 0, (plan.STEAL, 5)))
     diary = {"day": 2, "phase": "diary", "foods": [1.0, 3.5, 3.5, 3.5, 3.5, 3.0],
              "aliveSeats": list(range(6))}  # fmt: skip
     watch.observe(diary)  # our steal on the guard was blocked: 4.0 - 3.0
@@ -128,9 +129,9 @@ def test_house_watch_learns_from_the_night_and_from_ballots():
 def test_after_night_undoes_the_next_days_fine():
     s = {"day": 4, "phase": "action", "foods": [1.0, 5.0, 0.5, 3.0, 0.0, 2.0],
          "punishResult": {"punished": 2, "fine": 2.0, "shares": {"1": 1.5, "3": 0.5}}}  # fmt: skip
-    assert plan.after_night(s, 3) == [10, 35, 25, 25, 0, 20]
-    assert plan.after_night(s, 2) is None
-    assert plan.after_night({**s, "phase": "diary"}, 4) == [10, 50, 5, 30, 0, 20]
+    assert hwatch.after_night(s, 3) == [10, 35, 25, 25, 0, 20]
+    assert hwatch.after_night(s, 2) is None
+    assert hwatch.after_night({**s, "phase": "diary"}, 4) == [10, 50, 5, 30, 0, 20]
 
 
 def test_on_a_last_night_the_planner_robs_a_rival_to_win_the_tiebreak():
