@@ -183,4 +183,8 @@ def serve_config(
         timeout_keep_alive=KEEP_ALIVE_S,
         limit_concurrency=MAX_CONNECTIONS,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        # the client is the socket's peer: uvicorn would otherwise believe X-Forwarded-For
+        # from 127.0.0.1, letting a local client pick its own address (and dodge the
+        # per-client match limit); a proxy in front of sunbot serve is not supported
+        proxy_headers=False,
     )

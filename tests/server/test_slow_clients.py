@@ -206,3 +206,21 @@ def test_the_deadline_must_be_positive():
     with pytest.raises(ValueError, match="above 0"):
         serving.with_request_deadline(0)
     assert serving.with_request_deadline(2.5).deadline_s == 2.5
+
+
+class _EchoClient:
+    """An ASGI app that answers the client address it was given."""
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http":
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": scope["client"][0].encode()})
+
+
+def test_a_forwarded_for_header_does_not_change_who_the_client_is():
+    """The per-client match limit keys on the socket's peer: a local client naming
+    another address in X-Forwarded-For is still 127.0.0.1."""
+    with _loopback(_EchoClient(), 5.0) as srv:
+        got = httpx.get(srv.url, headers={"X-Forwarded-For": "203.0.113.9"}, timeout=10)
+    assert got.text == "127.0.0.1"
