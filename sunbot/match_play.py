@@ -222,6 +222,7 @@ async def run_match(
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
         "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
         "nightsUndecided": sum(m.nights_undecided for m in rec.mirrors.values()),
+        "unknownFields": sorted({f for m in rec.mirrors.values() for f in m.unknown_fields}),
         "retries": retries,
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
         "error": error or (errors[0] if errors else None),

@@ -94,6 +94,31 @@ def follows(prev: dict[str, Any], summary: dict[str, Any]) -> bool:
     return (summary.get("day"), summary.get("phase")) == nxt
 
 
+def _out_seats_listed(found: list[Finding], key: str | None, living: list[int]) -> list[Finding]:
+    """``found`` without the entries of seats already out that a server lists in
+    ``speeches1``/``speeches2``/``votes`` with what an empty command gives (the ellipsis,
+    an abstention): the text keys these by seat and never says only living seats appear,
+    and an out seat's command list is empty, which resolves to exactly those values. Any
+    other entry for an out seat is a divergence (an out seat cannot speak or vote)."""
+    if key is None:
+        return found
+    phase = {"speeches1": "speech1", "speeches2": "speech2", "votes": "vote"}[key]
+    empty = hw.default_command(phase)
+    empty_value = empty if key == "votes" else empty.get("speech")
+    out: list[Finding] = []
+    prefix = f"data.summary.{key}."
+    for f in found:
+        seat = f.path.removeprefix(prefix)
+        if f.note != UNKNOWN_FIELD or not f.path.startswith(prefix) or not seat.isdigit():
+            out.append(f)
+        elif int(seat) in living:
+            out.append(f)  # a living seat the rules did not expect: the comparison's finding
+        elif f.got != empty_value:
+            note = "a seat that is out sends no command: only an empty command's value"
+            out.append(Finding(f.path, empty_value, f.got, note))
+    return out
+
+
 def state_from_summary(summary: dict[str, Any]) -> dict[str, Any]:
     """The engine state one seat can rebuild from its ``summary`` (§4).
 
@@ -359,7 +384,8 @@ class MatchMirror:
             expected = hw.view(hw.resolve_beat(st, commands), self.seat)["summary"]
         except (IllegalAction, TypeError, KeyError) as exc:
             return [Finding(f"data.summary.{key}", "commands the rules accept", "?", str(exc))]
-        return servers_choices(expected, got) + diff(expected, got, "data.summary")
+        found = servers_choices(expected, got) + diff(expected, got, "data.summary")
+        return _out_seats_listed(found, key, prev["aliveSeats"])
 
     def _check_night(
         self,

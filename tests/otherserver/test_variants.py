@@ -36,3 +36,5 @@ def test_every_variant_of_a_game_plays_with_zero_divergences(tmp_path, slug):
     found = [d for r in recs for d in ((r.get("mirror") or {}).get("divergences") or [])]
     assert found == []
     assert any((r.get("mirror") or {}) for r in recs)  # the mirror did run
+    listed = [f for f in recs[-1]["unknownFields"] if ".speeches" in f or ".votes" in f]
+    assert listed == []  # out seats listed in speeches and votes are accepted quietly

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sunbot.engines import harvest_watch as hw
+
 State = dict[str, Any]
 
 
@@ -54,6 +56,21 @@ def _spare_high(before: State | None, after: State) -> bool:
         after["food"][m] += amount - ours[m]
     pr["shares"] = {str(m): theirs[m] for m in sorted(theirs) if theirs[m]}
     return theirs != ours
+
+
+def _list_out_seats(before: State | None, after: State) -> bool:
+    """Speeches and ballots list the seats already out too, with what their empty command
+    list gives: the ellipsis, an abstention (the text keys them by seat and never says only
+    living seats appear)."""
+    key = {"speech1": "speeches1", "speech2": "speeches2", "vote": "votes"}.get(
+        before["phase"] if before is not None else ""
+    )
+    if before is None or key is None or after[key] is None:
+        return False
+    out = [s for s in range(len(after["alive"])) if not before["alive"][s]]
+    for seat in out:
+        after[key][str(seat)] = dict(hw.default_command("vote")) if key == "votes" else hw.ELLIPSIS
+    return bool(out)
 
 
 def _night_cost_null(summary: State) -> bool:
@@ -116,6 +133,12 @@ VARIANTS: dict[str, Variant] = {
             "harvest-watch",
             "a fine's spare tenths go to the highest recipients; 0 shares unlisted",
             state=_spare_high,
+        ),
+        Variant(
+            "hw-list-out-seats",
+            "harvest-watch",
+            "speeches and votes list out seats (ellipsis, abstention)",
+            state=_list_out_seats,
         ),
         Variant(
             "hw-night-cost-null",
