@@ -42,12 +42,23 @@ class Memory:
     def __init__(self) -> None:
         self.last: str | None = None
         self.streak = 0
+        self.offsets: dict[str, int] | None = None
 
     def fill(self, obs: Observation) -> Observation:
-        """``obs`` with ``lastCare`` and ``wishStreak`` from memory where it lacks them."""
-        if "lastCare" in obs and "wishStreak" in obs:
+        """``obs`` with ``lastCare`` and ``wishStreak`` from memory where it lacks them, and
+        ``moment`` and ``window`` in our numbering (from 0).
+
+        The text does not say where a server starts counting moments and windows (a player
+        may see 1..12): the first observation filled, when it is an opening (day 1, score
+        0), gives the server's start for both; without one the numbers are read as ours.
+        """
+        if self.offsets is None:
+            start = obs.get("moment") if obs.get("day") == 1 and obs.get("score") == 0 else 0
+            self.offsets = {"moment": start, "window": start} if type(start) is int else {}
+        shifted = {k: obs[k] - v for k, v in self.offsets.items() if type(obs.get(k)) is int}
+        if "lastCare" in obs and "wishStreak" in obs and not any(shifted.values()):
             return obs
-        return {"lastCare": self.last, "wishStreak": self.streak, **obs}
+        return {"lastCare": self.last, "wishStreak": self.streak, **obs, **shifted}
 
     def sent(self, obs: Observation, action: Action) -> None:
         """Remember ``action`` chosen from ``obs`` (a filled observation): a care becomes the

@@ -131,6 +131,9 @@ class Mirror:
         tracked: top-level state and observation fields whose encoding the rule text does
             not fix (the hooks' ``TRACKED``): a server's value is dropped unread, never
             compared, and the mirror's own replay supplies them.
+        offsets: constant offsets of top-level counters whose numbering the text leaves
+            open, learned from the opening by the hooks' optional ``numbering(state)``; a
+            server's value is read minus its offset (findings show it in our numbering).
     """
 
     def __init__(self, slug: str) -> None:
@@ -144,6 +147,7 @@ class Mirror:
         self.unknown_fields: set[str] = set()
         self.promised: frozenset[str] | None = getattr(self.hooks, "PROMISED", None)
         self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
+        self.offsets: dict[str, int] = {}
         self.template = KeyTemplate()
         for state in self.hooks.template_states():
             self.template.learn(state, "state")
@@ -163,6 +167,9 @@ class Mirror:
         if isinstance(clean, dict) and path in ("state", "observation"):
             for key in self.tracked:  # the mirror's own count: the server's is never read
                 clean.pop(key, None)
+            for key, offset in self.offsets.items():  # the server's numbering to ours
+                if type(clean.get(key)) is int:
+                    clean[key] -= offset
         return clean
 
     def _note_envelope(self, response: dict[str, Any]) -> None:
@@ -223,6 +230,8 @@ class Mirror:
             return []
         self.responses_checked += 1
         self._note_envelope(response)
+        learn = getattr(self.hooks, "numbering", None)
+        self.offsets = learn(state) if learn is not None else {}
         try:
             got = self._read(state, "state")
             base = self._complete(got, opening=True)

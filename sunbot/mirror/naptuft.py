@@ -184,6 +184,21 @@ PROMISED: frozenset[str] = frozenset(
 )
 
 
+def numbering(opening: dict[str, Any]) -> dict[str, int]:
+    """The server's constant offset for ``moment`` and ``window``, learned from its opening.
+
+    The rule text gives a day 12 care moments in three windows of 4 but never says where
+    their count starts (a player sees a position, and 1..12 is as faithful as our 0..11), so
+    the opening's whole-number ``moment`` is taken as our 0 and that same start applies to
+    ``window`` (moments 1..12 go with windows 1..3); every later value is read minus it
+    (field table: ``docs/rules/naptuft.md``). How they advance is still checked exactly.
+    Returns ``{"moment": k, "window": k}``, or ``{}`` when the count starts at 0 or the
+    opening shows no whole-number moment.
+    """
+    start = opening.get("moment")
+    return {"moment": start, "window": start} if type(start) is int and start else {}
+
+
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     """``state`` with the fields the rules do not promise filled in where it lacks them:
     at the opening the rules fix them (no streak, no last care, no result or cause); later

@@ -98,6 +98,14 @@ def _no_streak(obs: State) -> bool:
     return found
 
 
+def _count_from_one(obs: State) -> bool:
+    """Naptuft: moments numbered 1..12 and windows 1..3, as a player reads them (the text
+    does not say where the count starts)."""
+    for key in ("moment", "window"):
+        obs[key] += 1
+    return True
+
+
 def _cargo_from_one(before: State | None, after: State) -> bool:
     """Keelhold: cargo types numbered 1..cargoTypes (the text does not say from 0)."""
     first = 0 if before is None else before["nextCrateId"]
@@ -157,6 +165,12 @@ VARIANTS: dict[str, Variant] = {
             "naptuft",
             "wishStreak and lastCare are not served",
             served=_no_streak,
+        ),
+        Variant(
+            "naptuft-count-from-1",
+            "naptuft",
+            "moment and window are numbered from 1",
+            served=_count_from_one,
         ),
         Variant(
             "keelhold-cargo-1", "keelhold", "cargo types are numbered from 1", state=_cargo_from_one
