@@ -52,6 +52,9 @@ class GameInfo:
             days, the spec's local default, since its runs have no end of their own;
             Sunloaf: 40 days, since the planner never misses a quota and the game stops
             changing by day 33, when the ramp, bonus and multiplier have all topped out).
+        answer_fields: observation fields every answer of this game carries by its published
+            rules; an answer without them is not an answer of this game (the runner then
+            blames the server, not the strategy, for a strategy that cannot read it).
     """
 
     slug: str
@@ -70,6 +73,7 @@ class GameInfo:
     end_action: dict[str, Any] | None
     default_strategy: str
     default_cap: int | None = None
+    answer_fields: tuple[str, ...] = ()
 
     @property
     def engine(self) -> ModuleType:
@@ -118,6 +122,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "END_RUN"},
         default_strategy="planner",
         default_cap=30,  # the planner's runs last hundreds of voyages (docs/decisions.md)
+        answer_fields=("hold", "queue"),
     ),
     "sunloaf": GameInfo(
         slug="sunloaf",
@@ -136,6 +141,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "END_RUN"},
         default_strategy="planner",
         default_cap=40,
+        answer_fields=("cats",),
     ),
     "naptuft": GameInfo(
         slug="naptuft",
@@ -154,6 +160,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "end-run"},
         default_strategy="balancer",
         default_cap=10,
+        answer_fields=("needs",),
     ),
     "harvest-watch": GameInfo(
         slug="harvest-watch",

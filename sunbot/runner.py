@@ -48,6 +48,15 @@ class ServerMisbehaved(RuntimeError):
     """The server's answers cannot be played on: the message names what it did wrong."""
 
 
+class StrategyFailed(RuntimeError):
+    """The strategy's ``choose`` raised on an answer of this game: the bot's bug, not the
+    server's. The original exception is the ``__cause__``; ``step`` is the step (1-based)."""
+
+    def __init__(self, step: int) -> None:
+        super().__init__(f"the strategy raised at step {step}")
+        self.step = step
+
+
 OnPosition = Callable[[Position, int, list[Divergence]], None]
 
 
@@ -118,8 +127,10 @@ async def play_run(
             transcript gets a ``resume`` line (then steps and the result as usual).
         max_steps: the run ends with an error past this many steps; it also ends when the
             server answers the same position after :data:`MAX_SAME_POSITION` accepted
-            actions in a row, or an answer the strategy cannot read
-            (:class:`ServerMisbehaved`).
+            actions in a row, or an answer that is not one of this game (it lacks the
+            game's ``answer_fields``; :class:`ServerMisbehaved`). An exception raised by
+            the strategy's ``choose`` ends the run with ``error`` = its type and message,
+            naming the strategy and the step.
 
     Returns:
         The :class:`RunSummary`; it is also written as the transcript's ``result`` line.
@@ -163,7 +174,7 @@ async def play_run(
             if summary.steps >= max_steps:
                 raise ServerMisbehaved(f"no end after {max_steps} steps (gameOver never true)")
             if action is None:
-                action = _choose(strategy, pos, summary.steps + 1)
+                action = _choose(strategy, pos, summary.steps + 1, slug)
             summary.steps += 1
             t0 = time.perf_counter()
             try:
@@ -197,10 +208,17 @@ async def play_run(
             summary.ended_by = "strict"
     except RetryInterrupted:  # Ctrl-C during a retry wait (GameboardClient.interrupt)
         summary.ended_by = "interrupted"
+    except StrategyFailed as exc:  # the bot's bug: its own exception, named as the bot's
+        cause = exc.__cause__ or exc
+        log.debug("the strategy raised", exc_info=cause)
+        summary.ended_by = "error"
+        where = f"raised by the strategy {strategy_name or type(strategy).__name__}"
+        summary.error = f"{one_line(cause)} ({where} at step {exc.step})"
+        summary.error_traceback = "".join(traceback.format_exception(cause))
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"
-        summary.error = f"{type(exc).__name__}: {exc}"
+        summary.error = one_line(exc)
         summary.error_traceback = traceback.format_exc()
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped hard: still resumable
         summary.ended_by = "interrupted"
@@ -244,17 +262,31 @@ async def identify(client: GameboardClient) -> dict[str, Any] | None:
     return {"service": index.service, "localChoices": choices if isinstance(choices, str) else None}
 
 
-def _choose(strategy: Strategy, pos: Position, step: int) -> Any:
-    """The strategy's action; an answer it cannot read is the server's fault, said so."""
+def one_line(exc: BaseException) -> str:
+    """``"Type: message"`` of ``exc`` on one line (a summary row, a CSV cell)."""
+    return " ".join(f"{type(exc).__name__}: {exc}".split())
+
+
+def _choose(strategy: Strategy, pos: Position, step: int, slug: str) -> Any:
+    """The strategy's action.
+
+    Raises:
+        ServerMisbehaved: no legal actions while the game goes on, or ``choose`` failed on
+            an answer that lacks the game's ``answer_fields`` (not an answer of this game).
+        StrategyFailed: ``choose`` raised on an answer of this game (the bot's bug).
+    """
     if not pos.legal_actions:
         raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
     try:
         return strategy.choose(pos.observation, pos.legal_actions)
-    except (KeyError, IndexError, TypeError) as exc:
-        raise ServerMisbehaved(
-            f"step {step}: the strategy cannot read the server's answer "
-            f"({type(exc).__name__}: {exc}); is it an answer of this game?"
-        ) from exc
+    except Exception as exc:
+        missing = [f for f in get_game(slug).answer_fields if f not in pos.observation]
+        if missing:
+            raise ServerMisbehaved(
+                f"step {step}: the server's answer has no {', '.join(missing)}, so the "
+                f"strategy cannot read it ({one_line(exc)}); is it an answer of {slug}?"
+            ) from exc
+        raise StrategyFailed(step) from exc
 
 
 def _fingerprint(pos: Position) -> str:

@@ -85,5 +85,29 @@ async def test_game_over_never_true_with_no_legal_actions(tmp_path):
 @pytest.mark.parametrize("other", ["sunloaf", "naptuft"])
 async def test_an_answer_of_another_game_is_named(tmp_path, other):
     s = await _run(Rewriting(lambda n, first, real: real, init_slug=other), tmp_path)
-    assert s.error is not None and s.error.startswith("ServerMisbehaved: step 1: the strategy")
-    assert "is it an answer of this game?" in s.error
+    assert s.error is not None
+    assert s.error.startswith("ServerMisbehaved: step 1: the server's answer has no hold, queue")
+    assert s.error.endswith("is it an answer of keelhold?")
+
+
+class Broken:
+    """A bot with a bug of its own: it reads a field no game has."""
+
+    def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any:
+        return legal[0][observation["nope"]]
+
+
+async def test_a_strategy_bug_is_the_strategy_s_error_not_the_server_s(tmp_path):
+    path = tmp_path / "run.jsonl"
+    with TranscriptWriter(path) as writer:
+        async with GameboardClient(
+            transport=httpx.ASGITransport(app=create_app(TokenCodec())), policy=FAST_RETRY
+        ) as client:
+            s = await play_run(
+                client, "keelhold", 7, Broken(), strategy_name="bot.py:Broken", transcript=writer
+            )
+    assert s.ended_by == "error" and s.steps == 0
+    assert s.error == "KeyError: 'nope' (raised by the strategy bot.py:Broken at step 1)"
+    assert s.error_traceback is not None and 'observation["nope"]' in s.error_traceback
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last["error"] == s.error
