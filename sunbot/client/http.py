@@ -123,6 +123,14 @@ class Position:
 
 
 @dataclass
+class Contact:
+    """Whether a server ever answered a client (:class:`~sunbot.client.retry.RetryPolicy`
+    gives a server never reached only ``unreached_seconds``)."""
+
+    answered: bool = False
+
+
+@dataclass
 class Rejected:
     """HTTP 200 ``{ok: false}``: the server refused the action; the position is unchanged."""
 
@@ -161,6 +169,9 @@ class GameboardClient:
         self.policy = policy or RetryPolicy()
         self.deadline = deadline if deadline is not None else 2 * timeout
         self.retries = 0
+        #: Whether any answer (any HTTP status) ever came from the server; shared by the
+        #: clients of one :class:`~sunbot.client.matches.MatchClient`.
+        self.contact = Contact()
         self._stop = asyncio.Event()
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
@@ -239,7 +250,10 @@ class GameboardClient:
         """
         r = ROUTES[route]
         url = r.url(**path)
-        async for attempt in self.policy.retrying(self._on_retry, retry_on, self._sleep):
+        retrying = self.policy.retrying(
+            self._on_retry, retry_on, self._sleep, answered=lambda: self.contact.answered
+        )
+        async for attempt in retrying:
             with attempt:
                 data = await self._once(r.method, url, params, body)
                 if parse is not None:
@@ -256,6 +270,7 @@ class GameboardClient:
                 async with self._http.stream(
                     method, url, params=params, content=_encode(body), headers=headers
                 ) as resp:
+                    self.contact.answered = True
                     raw = await _read_capped(resp)
         except TimeoutError:
             raise httpx.ReadTimeout(

@@ -162,6 +162,7 @@ class MatchClient:
         policy = policy or RetryPolicy()
         self.reads = GameboardClient(base_url, transport=transport, policy=policy, timeout=timeout)
         self.writes = GameboardClient(base_url, transport=transport, policy=policy, timeout=timeout)
+        self.writes.contact = self.reads.contact  # one server: an answer to either counts
 
     @property
     def retries(self) -> int:

@@ -10,7 +10,11 @@ bound is a time budget (tenacity's ``stop_after_delay``): by default a call ride
 least 60 s of 503s, 429s or failed connections, however many attempts that takes; an
 attempt cut by the client's per-attempt deadline (an answer trickling in) is a timeout and
 is retried like any other. A safety cap on attempts keeps the loop bounded even with a
-test's fake sleep.
+test's fake sleep. One exception to the budget: a server that has never answered this
+client (every attempt so far failed to connect: a wrong address, a server not started)
+gets only ``unreached_seconds`` (3 s: a few quick attempts) before the call fails, since
+waiting a minute for a typo helps nobody; once any answer came, the whole budget applies
+(``docs/decisions.md``, Fail fast on a server never reached).
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from tenacity import (
     retry_if_exception,
     stop_after_attempt,
     stop_after_delay,
+    stop_before_delay,
     wait_random_exponential,
 )
+from tenacity.stop import stop_base
 from tenacity.wait import wait_base
 
 #: Statuses that mean "try again later".
@@ -141,6 +147,20 @@ class wait_retry_after(wait_base):
         return wait
 
 
+class stop_if_never_answered(stop_base):
+    """Stop when the last attempt could not connect and ``answered()`` says no answer of
+    the server ever came (combined with a short ``stop_before_delay``)."""
+
+    def __init__(self, answered: Callable[[], bool]) -> None:
+        self.answered = answered
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        outcome = retry_state.outcome
+        exc = outcome.exception() if outcome is not None else None
+        unreached = isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+        return unreached and not self.answered()
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """Bounds of the retry loop.
@@ -152,6 +172,8 @@ class RetryPolicy:
         initial_wait: backoff scale in seconds (full jitter, doubling).
         max_wait: cap of one backoff wait, seconds.
         max_retry_after: cap on a server's ``Retry-After``, seconds.
+        unreached_seconds: the budget, seconds, while the server has never answered and
+            every attempt failed to connect (no retry whose wait would end past it).
         sleep: the coroutine used to wait (tests pass a fake one).
     """
 
@@ -160,6 +182,7 @@ class RetryPolicy:
     initial_wait: float = 0.25
     max_wait: float = 4.0
     max_retry_after: float = 30.0
+    unreached_seconds: float = 3.0
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)
 
     def retrying(
@@ -167,12 +190,18 @@ class RetryPolicy:
         on_retry: Callable[[RetryCallState], None] | None = None,
         retry_on: Callable[[BaseException], bool] = is_retryable,
         sleep: Callable[[float], Awaitable[None]] | None = None,
+        answered: Callable[[], bool] | None = None,
     ) -> AsyncRetrying:
         """A fresh tenacity ``AsyncRetrying`` for one call; ``retry_on`` picks the failures
         that are retried (default :func:`is_retryable`); ``sleep`` replaces the policy's
-        own wait (the client's interruptible one)."""
+        own wait (the client's interruptible one); ``answered`` tells whether the server
+        ever answered (when it says no, connection failures get ``unreached_seconds``)."""
+        stop = stop_after_delay(self.total_seconds) | stop_after_attempt(self.attempts)
+        if answered is not None:
+            unreached = stop_before_delay(self.unreached_seconds) & stop_if_never_answered(answered)
+            stop = stop | unreached
         return AsyncRetrying(
-            stop=stop_after_delay(self.total_seconds) | stop_after_attempt(self.attempts),
+            stop=stop,
             wait=wait_retry_after(
                 wait_random_exponential(multiplier=self.initial_wait, max=self.max_wait),
                 self.max_retry_after,
