@@ -6,7 +6,8 @@ What each form means (``docs/writing-a-bot.md``):
 - ``"safe-greedy"``: a built-in or plug-in strategy of the game (:mod:`sunbot.strategies`).
 - ``"bots/mine.py:MyBot"``: the attribute ``MyBot`` of the Python file ``bots/mine.py``
   (relative to the working directory), treated as below. ``"bots/mine.py"`` alone picks the
-  file's only class that defines ``choose``. The file is imported once per process, under a
+  file's only class that defines ``choose``, or, when the file defines no such class, its
+  module-level function ``choose``. The file is imported once per process, under a
   private module name, so it needs no package and no install.
 - a class: built with the run's ``random.Random`` when its constructor takes an argument,
   else with none. A ``game`` (or ``games``) class attribute, when present, must name the game.
@@ -72,7 +73,8 @@ def _module(path: Path) -> ModuleType:
 
 
 def load_file(spec: str) -> Any:
-    """The class or function named by ``path.py:Name`` (or the file's only strategy class).
+    """The class or function named by ``path.py:Name``; for ``path.py`` alone, the file's
+    only class with a ``choose``, else (no such class) its module-level ``choose`` function.
 
     Raises:
         UnknownStrategy: no such file, it fails to import, or no such name in it.
@@ -88,10 +90,16 @@ def load_file(spec: str) -> Any:
         for obj in vars(module).values()
         if inspect.isclass(obj) and obj.__module__ == module.__name__ and hasattr(obj, "choose")
     ]
+    function = getattr(module, "choose", None)
+    if not found and inspect.isfunction(function):
+        return function
     if len(found) != 1:
         names = ", ".join(c.__name__ for c in found) or "none"
         raise UnknownStrategy(
-            f"{path}: name the strategy as {path}:ClassName (classes with choose: {names})"
+            f"{path}: name the strategy as {path}:ClassName or {path}:function "
+            f"(classes with choose: {names}; no module-level choose function)"
+            if not found
+            else f"{path}: name the strategy as {path}:ClassName (classes with choose: {names})"
         )
     return found[0]
 

@@ -139,3 +139,33 @@ def test_resuming_a_file_bot_run_needs_the_readers_consent(tmp_path):
     assert res.exit_code == 0, res.output
     res2 = runner.invoke(app, ["play", "--resume", str(path), "--strategy", "random"])
     assert res2.exit_code == 2
+
+
+def test_a_bot_that_raises_is_reported_as_its_own_error(tmp_path):
+    path = tmp_path / "buggy.py"
+    path.write_text("class Bot:\n    def choose(self, o, legal):\n        return legal[0] + 1\n")
+    log = tmp_path / "t.jsonl"
+    res = _play("keelhold", "--seed", "1", "--strategy", f"{path}:Bot", "--transcript", str(log))
+    assert res.exit_code == 1, res.output
+    text = " ".join(res.output.split())
+    assert (
+        "ended by │ error (TypeError: unsupported operand type(s) for +: 'dict' and 'int'" in text
+    )
+    assert "ServerMisbehaved" not in text
+    result = json.loads(log.read_text().splitlines()[-1])
+    assert result["error"] == (
+        "TypeError: unsupported operand type(s) for +: 'dict' and 'int' "
+        f"(raised by the strategy {path}:Bot at step 1)"
+    )
+
+
+def test_a_function_only_file_loads_its_choose_without_naming_it(tmp_path):
+    path = tmp_path / "fn.py"
+    path.write_text("def helper(x):\n    return x\n\ndef choose(o, legal):\n    return legal[-1]\n")
+    assert bots.load_file(str(path)) is bots.load_file(f"{path}:choose")
+    summary = sunbot.play("keelhold", seed=2, strategy=str(path), max_voyages=1)
+    assert summary.error is None and summary.ended_by in ("rules", "cap") and summary.steps > 0
+    empty = tmp_path / "empty.py"
+    empty.write_text("X = 1\n")
+    with pytest.raises(strategies.UnknownStrategy, match="no module-level choose function"):
+        bots.load_file(str(empty))
