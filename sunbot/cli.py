@@ -144,13 +144,16 @@ def serve(
 
 @app.command()
 def games(verbose: Verbose = 0, log_level: LogLevelOption = None) -> None:
-    """List the games and their strategies (default first)."""
+    """List the games and their strategies (the default first, marked "(default)")."""
     setup_logging(verbose, log_level)
     table = Table(title="sunbot games")
     for col in ("slug", "name", "kind", "strategies"):
         table.add_column(col)
     for g in available():
-        table.add_row(g.slug, g.name, g.kind, ", ".join(strategies.names(g.slug)) or "-")
+        names = strategies.names(g.slug)
+        if names:
+            names[0] = f"{strategies.default_name(g.slug)} (default)"
+        table.add_row(g.slug, g.name, g.kind, ", ".join(names) or "-")
     console.print(table)
 
 

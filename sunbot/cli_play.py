@@ -29,7 +29,7 @@ from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
 from sunbot.client import GameboardClient, Position
 from sunbot.client.http import url_problem
-from sunbot.games import GameInfo, get_game, seed_problem
+from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.html.after_run import after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import NoInitAnswer, Resume, load_resume
@@ -133,11 +133,20 @@ def play_command(
         typer.Option(help="Server origin, e.g. https://gameboard.gg (default: embedded)."),
     ] = None,
     max_voyages: Annotated[
-        int | None, typer.Option(min=1, help="Keelhold: END_RUN at port after voyage N.")
+        int | None,
+        typer.Option(
+            min=1,
+            help="Keelhold: END_RUN at port after voyage N "
+            f"(default {GAMES['keelhold'].default_cap}).",
+        ),
     ] = None,
     max_days: Annotated[
         int | None,
-        typer.Option(min=1, help="Sunloaf/Naptuft: end after day N (default 40 / 10)."),
+        typer.Option(
+            min=1,
+            help="Sunloaf/Naptuft: end after day N (default "
+            f"{GAMES['sunloaf'].default_cap} / {GAMES['naptuft'].default_cap}).",
+        ),
     ] = None,
     transcript: Annotated[
         Path | None, typer.Option(help="Transcript path (default: transcripts/<game>-seed…).")
@@ -187,7 +196,11 @@ def play_command(
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
-    """Play one run (or match) and print its summary. Exit 0 when it ended by the rules."""
+    """Play one run (or match) and print its summary.
+
+    Exit 0 when the run ended by the rules or at its cap (--max-voyages, --max-days or the
+    game's default cap), 1 on an error, 2 on bad usage, 3 on a mirror divergence under
+    --strict, 130 when interrupted (resumable)."""
     setup_logging(verbose, log_level, console, err_console)
     global _AS_JSON
     _AS_JSON, quiet = as_json, quiet or as_json

@@ -43,3 +43,21 @@ def test_root_help_lists_verbose_and_it_works_before_the_command():
     assert logging.getLogger("sunbot").level == logging.WARNING
     assert runner.invoke(app, ["--log-level", "error", "games", "-v"]).exit_code == 0
     assert logging.getLogger("sunbot").level == logging.ERROR  # --log-level wins over -v
+
+
+def test_games_marks_each_default_strategy():
+    res = runner.invoke(app, ["games"], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    rows = {line.split("│")[1].strip(): line.split("│")[4] for line in res.output.splitlines()
+            if line.count("│") == 5 and line.split("│")[1].strip()}  # fmt: skip
+    assert rows["keelhold"].strip().startswith("planner (default), safe-greedy")
+    assert rows["naptuft"].strip().startswith("balancer (default), rotation")
+    assert rows["harvest-watch"].strip().startswith("adaptive (default), coalition")
+    assert sum("(default)" in r for r in rows.values()) == len(rows) == 4
+
+
+def test_play_help_says_a_capped_run_exits_0_and_states_the_default_caps():
+    text = " ".join(_help("play").split())
+    assert "Exit 0 when the run ended by the rules or at its cap" in text
+    assert "END_RUN at port after voyage N (default 30)" in text
+    assert "end after day N (default 40 / 10)" in text
