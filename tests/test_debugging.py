@@ -40,7 +40,8 @@ def test_a_failing_bot_shows_file_and_line(tmp_path, monkeypatch, game):
     assert 'buggy.py", line 8, in helper' in loud.output
     for name in ("a.jsonl", "b.jsonl"):
         result = json.loads((tmp_path / name).read_text().splitlines()[-1])
-        assert result["endedBy"] == "error" and result["error"] == "RuntimeError: my bug"
+        where = " (raised by the strategy buggy.py:Bot at step 1)" if game == "keelhold" else ""
+        assert result["endedBy"] == "error" and result["error"] == f"RuntimeError: my bug{where}"
         assert 'buggy.py", line 8, in helper' in result["errorTraceback"]
     assert read_transcript(tmp_path / "a.jsonl").result is not None  # the schema accepts it
 
