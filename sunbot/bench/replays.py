@@ -5,7 +5,9 @@ report to link a row to its replay page, the first ``N`` jobs of each strategy (
 seeds) are played again through :func:`sunbot.play` on the embedded server, with the same
 seed, strategy and cap, writing ``transcripts/<strategy>-seed<N>.jsonl`` under the run's
 folder, and their pages to ``replays/<strategy>-seed<N>.html``
-(:func:`sunbot.bench.report.replay_name`), which the report links. A page is written only
+(:func:`sunbot.bench.report.replay_name`), which the report links; ``<strategy>`` is
+:func:`sunbot.bench.report.file_part` of the spec (a bot file's ``bot_Bot-1a2b3c``), so
+a bot file's path never leaves the run's folder. A page is written only
 when the re-played run ends with the row's own score and voyage/day: a strategy that is not
 deterministic (a wall-clock budget) would otherwise link a different run. Match games are
 not re-played (a bench match seats house bots the served match does not).
@@ -20,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from sunbot.bench.jobs import Result
-from sunbot.bench.report import replay_name
+from sunbot.bench.report import file_part, replay_name
 from sunbot.games import get_game
 from sunbot.html import write_replay_page
 from sunbot.transcripts import read_transcript
@@ -49,7 +51,7 @@ def keep_replays(
         by_strategy.setdefault(r.strategy, []).append(r)
     for name, rows in by_strategy.items():
         for r in sorted(rows, key=lambda r: r.seed)[:per_strategy]:
-            log = where / "transcripts" / f"{name}-seed{r.seed}.jsonl"
+            log = where / "transcripts" / f"{file_part(name)}-seed{r.seed}.jsonl"
             log.parent.mkdir(parents=True, exist_ok=True)
             if not log.exists():
                 voyages = r.cap if r.progress_field == "voyage" else None

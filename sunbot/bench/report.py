@@ -9,12 +9,14 @@ all read that.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,6 +34,7 @@ from rich.text import Text
 
 from sunbot.bench import stats
 from sunbot.bench.jobs import Result, group_of
+from sunbot.bots import is_file_spec
 
 
 @dataclass
@@ -276,8 +279,28 @@ def _runs_table(a: Analysis, out: Path, pages: Mapping[tuple[str, int], str] | N
 
 
 def replay_name(strategy: str, seed: int) -> str:
-    """Where a job's replay page sits, relative to its report."""
-    return f"replays/{strategy}-seed{seed}.html"
+    """Where a job's replay page sits, relative to its report:
+    ``replays/<file_part(strategy)>-seed<N>.html``."""
+    return f"replays/{file_part(strategy)}-seed{seed}.html"
+
+
+def file_part(strategy: str) -> str:
+    """A flat, safe file-name part for a strategy spec (no folders, no ``..``).
+
+    A registry name stays as it is (characters other than letters, digits, ``.``, ``_`` and
+    ``-`` become ``_``); a bot file ``path/to/bot.py:Bot`` (absolute or relative) becomes
+    ``bot_Bot-<6 hex digits of the whole spec>``, so two files of one name stay apart.
+    """
+    if not is_file_spec(strategy):
+        return _safe(strategy) or "strategy"
+    head, sep, attr = strategy.rpartition(".py:")
+    stem = PurePath(head if sep else strategy.removesuffix(".py")).name
+    digest = hashlib.sha1(strategy.encode()).hexdigest()[:6]
+    return f"{_safe(f'{stem}_{attr}' if attr and sep else stem) or 'bot'}-{digest}"
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 
 _STYLE = (
