@@ -169,3 +169,19 @@ def test_a_function_only_file_loads_its_choose_without_naming_it(tmp_path):
     empty.write_text("X = 1\n")
     with pytest.raises(strategies.UnknownStrategy, match="no module-level choose function"):
         bots.load_file(str(empty))
+
+
+def test_the_sunloaf_example_beats_always_rest_on_the_guide_s_seeds():
+    from statistics import mean
+
+    from sunbot.bench.jobs import Job, run_job
+
+    spec = f"{EXAMPLES / 'sunloaf_bot.py'}:Bot"
+    runs = {
+        name: [run_job(Job("sunloaf", name, seed, cap=10)) for seed in range(1, 21)]
+        for name in (spec, "rest")
+    }
+    assert all(r.error is None for rows in runs.values() for r in rows)
+    ours, rest = (mean(r.score for r in runs[n]) for n in (spec, "rest"))
+    assert rest == 34364.25 and ours == 67310.1  # the docstring's figures
+    assert all(r.ended_by == "cap" for r in runs[spec])  # no quota missed in 10 days
