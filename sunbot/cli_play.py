@@ -468,6 +468,19 @@ async def _play(
             )
 
 
+def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
+    """One ``ended`` row for the game's own words (``result``, ``cause``): ``capped at day
+    10`` for a capped run (its END_RUN is a "win" or "ended" in the rules' words, which
+    misleads), else ``fatal (zero:food)``-style; no row when the game said nothing."""
+    field = get_game(s.game).cap_field
+    if s.ended_by == "cap" and field and s.final_state and field in s.final_state:
+        return {"ended": f"capped at {field} {s.final_state[field]}"}
+    words = list(dict.fromkeys(str(w) for w in (result, cause) if w is not None))
+    if not words:
+        return {}
+    return {"ended": words[0] + (f" ({words[1]})" if len(words) > 1 else "")}
+
+
 def _print_summary(s: RunSummary) -> None:
     if _AS_JSON:
         record = {"game": s.game, "seed": s.seed, "strategy": s.strategy}
@@ -478,12 +491,7 @@ def _print_summary(s: RunSummary) -> None:
     rows: dict[str, Any] = {"score": s.score}
     if s.final_state:
         rows.update(views.summary(s.game, s.final_state))
-    if s.ended_by == "cap":  # the game's own word for an END_RUN (Sunloaf: "win") misleads
-        for key in ("result", "cause"):
-            if key in rows:
-                rows[key] = (
-                    f"capped ({s.final_state and s.final_state.get(key)} in the rules' words)"
-                )
+    rows.update(_ended_row(s, rows.pop("result", None), rows.pop("cause", None)))
     rows.update(
         {
             "steps": s.steps,

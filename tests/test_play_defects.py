@@ -10,6 +10,7 @@ import os
 import signal
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from sunbot.cli import app
@@ -60,8 +61,26 @@ def test_a_capped_sunloaf_run_is_not_called_a_win():
     res = runner.invoke(app, ["play", "sunloaf", "--seed", "1", "--max-days", "1", "--quiet",
                               "--no-transcript"], env={"COLUMNS": "200"})  # fmt: skip
     assert res.exit_code == 0
-    line = next(x for x in res.stdout.splitlines() if "result" in x)
-    assert "capped (win in the rules' words)" in line
+    rows = [" ".join(x.split()) for x in res.stdout.splitlines()]
+    assert "│ ended │ capped at day 1 │" in rows
+    assert not any(x.startswith(("│ result", "│ cause")) or "win" in x for x in rows)
+    assert any(x.startswith("│ last day │ cosy ") and " / quota 107 │" in x for x in rows)
+
+
+@pytest.mark.parametrize(
+    ("game", "cap", "row"),
+    [
+        ("keelhold", "--max-voyages", "capped at voyage 1"),
+        ("naptuft", "--max-days", "capped at day 1"),
+    ],
+)
+def test_a_capped_run_says_so_once(game, cap, row):
+    res = runner.invoke(app, ["play", game, "--seed", "1", cap, "1", "--quiet",
+                              "--no-transcript"], env={"COLUMNS": "200"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = [" ".join(x.split()) for x in res.stdout.splitlines()]
+    assert f"│ ended │ {row} │" in rows and "│ ended by │ cap │" in rows
+    assert not any(x.startswith(("│ result", "│ cause")) for x in rows)
 
 
 def test_wait_needs_a_server_and_a_match_game():

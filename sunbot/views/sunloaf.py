@@ -111,9 +111,10 @@ def render(state: dict[str, Any]) -> RenderableType:
 
 
 def summary(state: dict[str, Any]) -> dict[str, Any]:
-    """Closing-summary fields: the day reached, the result, and that day's cosy/quota."""
+    """Closing-summary fields: the day reached, the result, and that day's cosy and quota
+    (labelled as in the live view: ``cosy 735 / quota 76``)."""
     return {
         "day": state["day"],
         "result": state.get("result"),
-        "day's cosy": f"{state['dayCosyRaw']}/{state['dayQuota']}",
+        "last day": f"cosy {state['dayCosyRaw']} / quota {state['dayQuota']}",
     }

@@ -182,4 +182,5 @@ def test_view_renders_the_room_and_the_days_cosy():
     assert len(rows) >= 3
     assert "0:1" in text and "1:1" in text and "####" in text and " ~~ " in text
     assert "mat 27 @ turn 7 (in 6)" in text
-    assert view.summary(s) == {"day": 1, "result": None, "day's cosy": f"{s['dayCosyRaw']}/137"}
+    cosy = f"cosy {s['dayCosyRaw']} / quota 137"
+    assert view.summary(s) == {"day": 1, "result": None, "last day": cosy}
