@@ -8,10 +8,11 @@ import json
 
 import httpx
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from sunbot.cli import app
-from sunbot.probe import run_probe
+from sunbot.probe import _show, run_probe
 from sunbot.probe_grammar import compare, find_grammar, samples_of
 from sunbot.server import TokenCodec, create_app
 from sunbot.testing.otherserver import OtherOptions, create_other_app
@@ -36,6 +37,13 @@ def test_our_own_server_is_fully_compatible():
     assert hw.playable and hw.missing == [] and hw.carry == "seat token"
     assert any("round 1" in n for n in hw.notes)
     assert rec.throttled == 0
+    console = Console(record=True, width=200)  # as the README says: one table, then details
+    _show(console, reports, rec)
+    text = console.export_text()
+    rows = [ln.split("│")[1].strip() for ln in text.splitlines() if ln.count("│") == 8]
+    assert text.count("compatibility") == 1 and rows == [*SINGLE, "harvest-watch"]
+    assert any(ln.startswith("harvest-watch: match ") and "pollAfterMs" in ln
+               for ln in text.splitlines())  # fmt: skip
 
 
 def test_other_server_over_loopback_reports_its_differences():
