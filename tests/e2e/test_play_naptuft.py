@@ -39,7 +39,7 @@ def test_play_naptuft_seed7_runs_to_the_default_10_day_cap_with_no_divergence(tm
     assert all(s["mirror"]["ok"] for s in t.steps)
     # hidden state: no answer of the run shows the seed
     assert all("seed" not in s["response"]["state"] for s in t.steps)
-    assert "divergences" in res.output and "end-run" in res.output
+    assert "divergences" in res.output and "capped at day 10" in res.output
 
 
 def test_max_days_caps_earlier_and_clairvoyant_gets_the_seed(tmp_path):
