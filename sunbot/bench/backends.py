@@ -9,18 +9,24 @@ millisecond jobs do not pay a round trip each and long ones keep the load balanc
 promptly when interrupted.
 
 Local workers are started with ``spawn`` (fresh interpreters, as Ray's are; no fork while
-the progress bar's thread runs) and ignore SIGINT, so Ctrl-C reaches only the parent,
-which cancels what has not started and returns.
+the progress bar's thread runs) and ignore SIGINT and SIGTERM, so Ctrl-C or ``timeout``
+(which signal the whole process group) reach only the parent, which cancels what has not
+started and returns. A worker whose parent dies (``kill -9``) exits too (:func:`_init_worker`)
+instead of running on, re-parented to init.
 """
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import logging
 import multiprocessing
 import os
 import signal
 import socket
+import sys
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Literal
@@ -101,8 +107,41 @@ class ChunkSizer:
         return list(itertools.islice(todo, self.size()))
 
 
-def _ignore_sigint() -> None:
+#: Linux ``prctl`` option: the signal a process gets when its parent dies.
+PR_SET_PDEATHSIG = 1
+#: Seconds between a worker's checks that its parent is alive (where prctl is missing).
+PARENT_CHECK_S = 1.0
+
+
+def _init_worker(parent: int) -> None:
+    """A pool worker's initializer: ignore SIGINT and SIGTERM (the parent stops the pool),
+    and die with the parent ``parent`` (pid): on Linux the kernel sends SIGKILL when it dies
+    (``prctl(PR_SET_PDEATHSIG)``); elsewhere a daemon thread checks ``os.getppid()`` every
+    :data:`PARENT_CHECK_S` seconds."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if not _kill_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # it died before the above took effect
+        os._exit(1)
+
+
+def _kill_with_parent() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit this process once ``parent`` is no longer its parent (bounded by its life)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(1)
 
 
 def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
@@ -110,7 +149,9 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
     if not jobs:
         return
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
+    )
     todo, sizer = iter(jobs), ChunkSizer()
     pending: set[Future[list[Result]]] = set()
     try:
