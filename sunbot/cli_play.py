@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import signal
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -36,6 +35,7 @@ from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runner import RunSummary, play_run, result_record
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
+from sunbot.stop_signals import StopSignals, exit_code
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views.common import live_view, summary_table
 
@@ -69,18 +69,24 @@ class _LatestView:
 
 
 class StopOnInterrupt:
-    """While active, the first Ctrl-C asks the run to stop after its current step (and
-    calls :attr:`on_request`, which cuts a retry wait short); the second raises
-    ``KeyboardInterrupt`` at once. Works only in the main thread (elsewhere it does
-    nothing)."""
+    """While active, the first Ctrl-C or SIGTERM asks the run to stop after its current step
+    (and calls :attr:`on_request`, which cuts a retry wait short); the second raises
+    ``KeyboardInterrupt`` at once. :attr:`signum` is the signal received (for the exit
+    code, :func:`sunbot.stop_signals.exit_code`). Works only in the main thread (elsewhere
+    it does nothing)."""
 
     def __init__(self) -> None:
         self.requested = False
         self.on_request: Callable[[], object] | None = None
-        self._previous: Any = None
+        self._signals = StopSignals(self._handle)
 
     def __call__(self) -> bool:
         return self.requested
+
+    @property
+    def signum(self) -> int | None:
+        """The stop signal received last (``None`` before any)."""
+        return self._signals.signum
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
@@ -91,15 +97,11 @@ class StopOnInterrupt:
         err_console.print("[yellow]stopping after this step[/] (Ctrl-C again to stop at once)")
 
     def __enter__(self) -> StopOnInterrupt:
-        try:
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        except ValueError:  # not the main thread
-            self._previous = None
+        self._signals.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
+        self._signals.__exit__(*exc)
 
 
 def show_traceback(text: str | None, transcript: Path | None) -> None:
@@ -401,7 +403,7 @@ def _run(
         except KeyboardInterrupt:
             where = f": sunbot play --resume {writer.path}" if writer else ""
             err_console.print(f"[yellow]interrupted[/]; the transcript is whole{escape(where)}")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            raise typer.Exit(exit_code(stop.signum)) from None
     finally:
         if writer is not None:
             writer.close()
@@ -410,7 +412,7 @@ def _run(
     _print_summary(summary)
     if summary.ended_by == "interrupted":
         err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
-        raise typer.Exit(EXIT_INTERRUPTED)
+        raise typer.Exit(exit_code(stop.signum))
     if summary.ended_by == "error":
         show_traceback(summary.error_traceback, summary.transcript)
         raise typer.Exit(EXIT_ERROR)

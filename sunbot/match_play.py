@@ -15,7 +15,6 @@ import asyncio
 import json
 import random
 import re
-import signal
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server import TokenCodec, create_app
+from sunbot.stop_signals import STOP_SIGNALS, exit_code
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import live_view, summary_table
@@ -278,21 +278,30 @@ def _announce(mid: str, server: str | None, joined: str | None) -> None:
         err_console.print(f"joined match {escape(mid)} on {escape(server)}", soft_wrap=True)
 
 
-async def until_interrupted(run: Coroutine[Any, Any, T]) -> T:
-    """Await ``run``; the first Ctrl-C cancels it (``run`` then writes its result line and
-    returns). Outside the main thread, or where signals cannot be handled, it only awaits."""
+async def until_interrupted(run: Coroutine[Any, Any, T], got: list[int] | None = None) -> T:
+    """Await ``run``; the first Ctrl-C or SIGTERM cancels it (``run`` then writes its result
+    line and returns) and is appended to ``got`` (for the exit code). Outside the main
+    thread, or where signals cannot be handled, it only awaits."""
     task = asyncio.ensure_future(run)
     loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        if got is not None:
+            got.append(signum)
+        task.cancel()
+
+    handled: list[int] = []
     try:
-        loop.add_signal_handler(signal.SIGINT, task.cancel)
-        handled = True
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, stop, sig)
+            handled.append(sig)
     except (NotImplementedError, RuntimeError, ValueError):
-        handled = False
+        pass
     try:
         return await task
     finally:
-        if handled:
-            loop.remove_signal_handler(signal.SIGINT)
+        for handled_sig in handled:
+            loop.remove_signal_handler(handled_sig)
 
 
 def play_match_command(
@@ -313,8 +322,9 @@ def play_match_command(
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
-    ``--strict``, 130 interrupted (Ctrl-C; the result line is written). ``wait``: seconds a
-    created match on ``server`` waits for other players (its id is printed at once)."""
+    ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
+    ``wait``: seconds a created match on ``server`` waits for other players (its id is
+    printed at once)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
         return EXIT_USAGE
@@ -334,6 +344,7 @@ def play_match_command(
     default = default_path(game, seed, name, match_id=match_id)
     path = (transcript or default) if write_transcript else None
     writer = TranscriptWriter(path) if path else None
+    got: list[int] = []
     try:
         with live_view(console, "starting…", quiet) as live:
             result = asyncio.run(
@@ -351,6 +362,7 @@ def play_match_command(
                         start_ms=None if wait is None else wait * 1000,
                         announce=lambda mid: _announce(mid, server, match_id),
                     ),
+                    got,
                 )
             )
     finally:
@@ -365,7 +377,7 @@ def play_match_command(
         _print_summary(console, result, match_seed, name)
     if result["endedBy"] == "interrupted":
         err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
-        return EXIT_INTERRUPTED
+        return exit_code(got[-1] if got else None)
     if as_json:
         pass
     elif path is not None:

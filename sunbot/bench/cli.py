@@ -22,8 +22,8 @@ table; ``--seating shuffled`` (default) shuffles all six seats uniformly from th
 (:func:`sunbot.bench.jobs.seating`).
 
 Exit codes: 0 done; 1 some job ended on an error, or the backend failed; 2 bad usage (an
-unwritable ``--out`` included); 130 interrupted (the finished jobs are stored: rerun with
-``--resume``).
+unwritable ``--out`` included); 130 interrupted by Ctrl-C, 143 by SIGTERM (the finished jobs
+are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_fi
 from sunbot.bench.store import RunMismatch, Store, export_csv
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
+from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
 console = Console()
 err_console = Console(stderr=True)
@@ -402,8 +403,9 @@ def _execute(
     if not todo:
         return 0.0
     done = 0
+    stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     try:
-        with progress_bar(console) as bar:
+        with stop, progress_bar(console) as bar:
             task = bar.add_task(label, total=len(todo))
             for result in run_jobs(todo, backend, workers, ray_address):
                 store.add(label, result)
@@ -416,7 +418,7 @@ def _execute(
             f"[yellow]interrupted:[/] {done:,} of {plural(len(todo), 'job')} stored;"
             f" continue with the same command plus --resume --run {label}"
         )
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        raise typer.Exit(exit_code(stop.signum)) from None
     return time.perf_counter() - started
 
 

@@ -1,0 +1,61 @@
+"""The signals that stop ``sunbot play`` and ``sunbot bench`` cleanly, and their exit codes.
+
+SIGINT (Ctrl-C) and SIGTERM (``timeout``, ``docker stop``, a CI cancellation) are handled
+alike: the command stops, writes what it has (a transcript's result line, a benchmark's
+finished jobs) and exits with ``128 + signal number``: 130 for SIGINT, 143 for SIGTERM, as a
+shell reports a process killed by that signal. The handlers are installed explicitly, so a
+command started in the background by a non-interactive shell (which starts it with SIGINT
+ignored) still stops on ``kill -INT`` (see docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+#: The signals a command treats as "stop, keep what is done".
+STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
+#: The exit code of a command stopped by Ctrl-C (``128 + SIGINT``).
+EXIT_SIGINT = 128 + signal.SIGINT
+
+
+def exit_code(signum: int | None) -> int:
+    """The exit code of a command stopped by signal ``signum``: ``128 + signum`` (130 for
+    SIGINT, 143 for SIGTERM); 130 when the signal is not known (``None``)."""
+    return EXIT_SIGINT if signum is None else 128 + signum
+
+
+class StopSignals:
+    """While active, SIGINT and SIGTERM call ``handler(signum, frame)`` (even where the
+    process was started with them ignored); the previous handlers come back on exit.
+    :attr:`signum` is the last stop signal received (``None`` before any). In a thread other
+    than the main one (where Python cannot set handlers) it does nothing."""
+
+    def __init__(self, handler: Callable[[int, FrameType | None], Any]) -> None:
+        self.handler = handler
+        self.signum: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self.signum = signum
+        self.handler(signum, frame)
+
+    def __enter__(self) -> StopSignals:
+        try:
+            for sig in STOP_SIGNALS:
+                self._previous[sig] = signal.signal(sig, self._handle)
+        except ValueError:  # not the main thread
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, previous in self._previous.items():
+            signal.signal(sig, previous)
+        self._previous.clear()
+
+
+def raise_interrupt(signum: int, frame: FrameType | None) -> None:
+    """A :class:`StopSignals` handler that stops at once: raises ``KeyboardInterrupt``."""
+    raise KeyboardInterrupt

@@ -1,0 +1,199 @@
+"""SIGTERM stops ``sunbot play`` and ``sunbot bench`` as Ctrl-C does (result line written,
+finished jobs stored, exit 143), a background ``sunbot bench`` started with SIGINT ignored
+still stops on SIGINT, and ``kill -9`` of a bench takes its workers with it: real
+``sunbot`` processes, real signals (docs/decisions.md, "Signals")."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+
+from sunbot.transcripts import read_transcript
+from tests.conftest import free_port
+
+SUNBOT = [sys.executable, "-m", "sunbot"]
+
+
+def _start(args: list[str], *, ignore_sigint: bool = False) -> subprocess.Popen[str]:
+    """``sunbot ARGS`` in a process; ``ignore_sigint``: started as a non-interactive shell
+    starts a background job (``cmd &``), with SIGINT ignored."""
+
+    def ignore() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return subprocess.Popen(
+        [*SUNBOT, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=ignore if ignore_sigint else None,
+    )
+
+
+def _until(ready: Callable[[], bool], proc: subprocess.Popen[str], limit_s: float = 60) -> None:
+    """Wait until ``ready()`` (fails if ``proc`` ends first or ``limit_s`` passes)."""
+    deadline = time.monotonic() + limit_s
+    while not ready():
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "never became ready"
+        time.sleep(0.05)
+
+
+def _stop(proc: subprocess.Popen[str], sig: int) -> tuple[int, str]:
+    """Send ``sig`` and wait for the exit (at most 30 s): exit code and stderr."""
+    try:
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        return proc.returncode, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _lines(path: Path) -> int:
+    return path.read_text().count("\n") if path.exists() else 0
+
+
+def test_sigterm_stops_a_keelhold_run_with_its_result_line_and_it_resumes(tmp_path):
+    path = tmp_path / "k.jsonl"
+    args = ["play", "keelhold", "--seed", "3", "--max-voyages", "200", "--quiet"]
+    proc = _start([*args, "--transcript", str(path)])
+    _until(lambda: _lines(path) >= 20, proc)
+    code, err = _stop(proc, signal.SIGTERM)
+    assert code == 143, err
+    assert f"resume with: sunbot play --resume {path}" in " ".join(err.split())
+    cut = read_transcript(path)
+    assert cut.error is None and cut.result["endedBy"] == "interrupted"
+    steps = cut.result["steps"]
+    assert steps == len(cut.steps) >= 19
+    proc = _start(["play", "--resume", str(path), "--quiet"])  # continues, and stops again
+    _until(lambda: _lines(path) >= steps + 40, proc)
+    code, err = _stop(proc, signal.SIGTERM)
+    again = read_transcript(path)
+    assert code == 143 and again.result["endedBy"] == "interrupted", err
+    assert again.result["steps"] == len(again.steps) > steps
+
+
+def test_sigterm_stops_a_match_with_its_result_line_and_serve_shuts_down(tmp_path):
+    """A Harvest Watch match waiting for players on a real ``sunbot serve``: SIGTERM writes
+    the result line (exit 143); SIGTERM to the server shuts it down gracefully (uvicorn
+    finishes, then re-raises the signal: the process ends as killed by SIGTERM)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [*SUNBOT, "serve", "--port", str(port), "--log-level", "info"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+
+    def answers() -> bool:
+        try:
+            return httpx.get(f"{url}/api/games", timeout=1).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    try:
+        _until(answers, server)
+        path = tmp_path / "hw.jsonl"
+        args = ["play", "harvest-watch", "--seed", "3", "--server", url, "--wait", "60"]
+        proc = _start([*args, "--quiet", "--transcript", str(path)])
+        _until(lambda: _lines(path) >= 1, proc)
+        time.sleep(1.0)  # the match is created and waiting for others
+        code, err = _stop(proc, signal.SIGTERM)
+        assert code == 143 and "interrupted" in err, err
+        last = json.loads(path.read_text().splitlines()[-1])
+        assert last["type"] == "result" and last["endedBy"] == "interrupted"
+        assert last["gameOver"] is False and last["matchId"]
+        code, err = _stop(server, signal.SIGTERM)
+        assert code == -signal.SIGTERM and "Finished server process" in err, err
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def _stored(store: Path) -> int:
+    """Rows in a bench store (0 before it exists)."""
+    if not store.exists():
+        return 0
+    try:
+        with sqlite3.connect(store) as db:
+            return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:  # the table is not there yet
+        return 0
+
+
+def _bench_stops(tmp_path: Path, sig: int, *, ignore_sigint: bool) -> tuple[int, str, int]:
+    """Start a bench of many short keelhold jobs, send ``sig`` once some are stored: exit
+    code, stderr and the rows stored."""
+    store = tmp_path / "bench.sqlite"
+    args = ["bench", "keelhold", "--seeds", "1-20000", "--workers", "2", "--cap", "voyages=2"]
+    args += ["--strategy", "first-safe", "--out", str(tmp_path)]
+    proc = _start([*args, "--run", "r"], ignore_sigint=ignore_sigint)
+    _until(lambda: _stored(store) >= 2, proc)
+    code, err = _stop(proc, sig)
+    return code, err, _stored(store)
+
+
+def test_sigterm_stops_a_bench_keeping_finished_jobs(tmp_path):
+    code, err, rows = _bench_stops(tmp_path, signal.SIGTERM, ignore_sigint=False)
+    assert code == 143, err
+    assert 2 <= rows < 20000
+    assert f"{rows:,} of 20,000 jobs stored" in " ".join(err.split())
+    assert "--resume --run r" in " ".join(err.split())
+
+
+def test_sigint_stops_a_background_bench_started_with_sigint_ignored(tmp_path):
+    """``sunbot bench ... & kill -INT $!`` from a script: stops as ``sunbot play`` does."""
+    code, err, rows = _bench_stops(tmp_path, signal.SIGINT, ignore_sigint=True)
+    assert code == 130, err
+    assert 2 <= rows < 20000 and "interrupted" in err
+
+
+def _children(pid: int) -> set[int]:
+    """The live (not zombie) processes whose parent is ``pid``, from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_kill_9_of_a_bench_takes_its_workers_with_it(tmp_path):
+    """Jobs of ~15 s each (200 voyages): without the parent-death signal the two workers
+    would run on for that long, re-parented to init."""
+    args = ["bench", "keelhold", "--seeds", "1-4", "--cap", "voyages=200", "--workers", "2"]
+    proc = _start([*args, "--out", str(tmp_path)])
+    try:
+        _until(lambda: len(_children(proc.pid)) >= 3, proc)  # two workers + resource tracker
+        time.sleep(1.5)  # the workers are playing their first jobs
+        workers = _children(proc.pid)
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
