@@ -128,3 +128,25 @@ def test_match_plays_to_its_end_with_house_bots(tmp_path):
         r["answer"]["reason"] for r in recs if r["type"] == "command" and not r["answer"]["ok"]
     }
     assert refused <= {"stale_round"}  # a late store on a short beat; never an illegal one
+
+
+def test_resume_against_a_server_hiding_the_streak_has_no_false_divergence(tmp_path):
+    """Naptuft with ``wishStreak`` hidden and moments counted from 1: a run cut where the
+    streak is above 0 resumes with 0 divergences (the resumed mirror re-checks the
+    transcript, so it knows the streak instead of guessing 0; without that this cut of seed
+    7 gave a false score divergence)."""
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    variants = frozenset({"naptuft-no-streak", "naptuft-count-from-1"})
+    with other_server(variants=variants) as (srv, opts):
+        res = play(srv.url, "naptuft", whole, "--seed", "7", "--max-days", "3")
+        assert res.exit_code == 0, res.output
+        t = read_transcript(whole)
+        lines = whole.read_text().splitlines()
+        keep = 2 + len(t.steps) // 2
+        cut.write_text("\n".join(lines[:keep]) + "\n")
+        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert opts.variant_hits == variants
+    b = read_transcript(cut)
+    assert [r["type"] for r in b.other] == ["resume"]
+    assert b.result["divergences"] == 0 and b.result["score"] == t.result["score"]
