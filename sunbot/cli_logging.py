@@ -16,6 +16,8 @@ import typer
 from rich.console import Console
 from rich.logging import RichHandler
 
+from sunbot.server.redaction import RedactTokens
+
 
 class LogLevel(StrEnum):
     """Log levels (uvicorn's names; ``trace`` is ``debug`` for sunbot's own loggers)."""
@@ -86,6 +88,9 @@ def setup_logging(
             root.removeHandler(handler)
     handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
     handler.set_name(_HANDLER_NAME)
+    # on the handler, not the logger: a logger's filter skips its children's records
+    # (sunbot.client, sunbot.runner), and every record shown must lose our secrets
+    handler.addFilter(RedactTokens())
     root.addHandler(handler)
     root.setLevel(level)
     return level

@@ -32,6 +32,7 @@ from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
+from sunbot.safe_text import describe
 from sunbot.server import TokenCodec, create_app
 from sunbot.stop_signals import STOP_SIGNALS, exit_code
 from sunbot.transcripts import TranscriptWriter, default_path
@@ -185,7 +186,7 @@ async def run_match(
                 strategies.notify_start(bot, game, seed if match_id is None else None, None)
             results = await play_match(client, mid, players, on_event=rec.on_event)
     except (ClientError, httpx.HTTPError, OSError) as exc:
-        error = f"{type(exc).__name__}: {exc}"
+        error = describe(exc)
     except asyncio.CancelledError:  # Ctrl-C: stop here, but say so in the result line
         interrupted = True
     retries = client.retries

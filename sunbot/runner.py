@@ -26,6 +26,7 @@ from sunbot.client.models import Envelope
 from sunbot.games import get_game
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import Resume
+from sunbot.safe_text import safe, traceback_text
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 from sunbot.transcripts import TranscriptWriter
 
@@ -190,7 +191,9 @@ async def play_run(
                 summary.refused += 1
                 in_a_row += 1
                 if in_a_row >= MAX_REFUSALS_IN_A_ROW:
-                    raise RuntimeError(f"{in_a_row} refused actions in a row: {answer.reason}")
+                    raise RuntimeError(
+                        f"{in_a_row} refused actions in a row: {safe(answer.reason)}"
+                    )
                 continue
             in_a_row = 0
             now = _fingerprint(answer)
@@ -214,12 +217,12 @@ async def play_run(
         summary.ended_by = "error"
         where = f"raised by the strategy {strategy_name or type(strategy).__name__}"
         summary.error = f"{one_line(cause)} ({where} at step {exc.step})"
-        summary.error_traceback = "".join(traceback.format_exception(cause))
+        summary.error_traceback = traceback_text("".join(traceback.format_exception(cause)))
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"
-        summary.error = one_line(exc)
-        summary.error_traceback = traceback.format_exc()
+        summary.error = one_line(exc)  # secrets out, a server's long text cut
+        summary.error_traceback = traceback_text(traceback.format_exc())
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped hard: still resumable
         summary.ended_by = "interrupted"
         raise
@@ -263,8 +266,10 @@ async def identify(client: GameboardClient) -> dict[str, Any] | None:
 
 
 def one_line(exc: BaseException) -> str:
-    """``"Type: message"`` of ``exc`` on one line (a summary row, a CSV cell)."""
-    return " ".join(f"{type(exc).__name__}: {exc}".split())
+    """``"Type: message"`` of ``exc`` on one line (a summary row, a CSV cell), every secret
+    we hold redacted and cut to :data:`~sunbot.safe_text.MAX_TEXT` characters (a server's
+    reason may echo a token or run to a megabyte)."""
+    return safe(" ".join(f"{type(exc).__name__}: {exc}".split()))
 
 
 def _choose(strategy: Strategy, pos: Position, step: int, slug: str) -> Any:

@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - Windows: no lock
 
 import sunbot
 from sunbot.games import GAMES
+from sunbot.safe_text import scrub
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 
 DEFAULT_DIR = Path("transcripts")
@@ -105,8 +106,11 @@ class TranscriptWriter:
         self.close()
 
     def write(self, record: dict[str, Any]) -> None:
-        """Write one object as one line and flush it to the OS."""
-        self._fh.write(json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n")
+        """Write one object as one line and flush it to the OS. Every secret we hold (a seat
+        token, a URL password: :func:`sunbot.safe_text.remember`) is redacted by value,
+        wherever a server echoed it."""
+        line = scrub(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
+        self._fh.write(line + "\n")
         self._fh.flush()
 
     def header(

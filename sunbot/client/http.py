@@ -23,6 +23,7 @@ from tenacity import RetryCallState
 from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
 from sunbot.client.retry import (
     RETRY_STATUSES,
+    CrossOriginRedirect,
     MalformedResponse,
     RetryInterrupted,
     RetryPolicy,
@@ -32,6 +33,7 @@ from sunbot.client.retry import (
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
+from sunbot.safe_text import remember, safe
 
 log = logging.getLogger("sunbot.client")
 
@@ -166,6 +168,9 @@ class GameboardClient:
 
         redaction.install()  # httpx logs request URLs, credentials included
         self.base_url = base_url.rstrip("/")
+        self._origin = _origin(httpx.URL(self.base_url))
+        remember(httpx.URL(self.base_url).password)  # redacted by value from every message
+        self.timeout = timeout
         self.policy = policy or RetryPolicy()
         self.deadline = deadline if deadline is not None else 2 * timeout
         self.retries = 0
@@ -178,10 +183,26 @@ class GameboardClient:
             transport=transport,
             timeout=timeout,
             limits=httpx.Limits(keepalive_expiry=KEEPALIVE_S),
-            follow_redirects=True,  # http -> https, a moved origin
+            follow_redirects=True,  # a moved path on the same origin
             max_redirects=MAX_REDIRECTS,
+            event_hooks={"request": [self._same_origin]},
             headers={"user-agent": "sunbot", "accept": "application/json"},
         )
+
+    async def _same_origin(self, request: httpx.Request) -> None:
+        """httpx's request hook, run before every request it sends, redirects included:
+        a request to another scheme, host or port than ``base_url`` (a redirect elsewhere,
+        which would carry our state token or seat token there) is refused.
+
+        Raises:
+            CrossOriginRedirect: the request's origin is not ``base_url``'s.
+        """
+        if _origin(request.url) != self._origin:
+            where = request.url.copy_with(query=None, userinfo=b"", fragment=None)
+            raise CrossOriginRedirect(
+                f"the server redirected {request.method} to another origin ({safe(where, 120)});"
+                f" only redirects within {_show_origin(self._origin)} are followed"
+            )
 
     async def __aenter__(self) -> GameboardClient:
         return self
@@ -265,6 +286,7 @@ class GameboardClient:
         self, method: str, url: str, params: dict[str, Any] | None, body: dict[str, Any] | None
     ) -> Any:
         headers = None if body is None else _JSON_BODY
+        sent = _sent_secrets(params, body)
         try:
             async with asyncio.timeout(self.deadline):
                 async with self._http.stream(
@@ -274,15 +296,20 @@ class GameboardClient:
                     raw = await _read_capped(resp)
         except TimeoutError:
             raise httpx.ReadTimeout(
-                f"the answer was not complete within {self.deadline:g} s"
+                f"{method} {url}: the answer was not complete within {self.deadline:g} s"
+            ) from None
+        except httpx.TimeoutException as exc:  # httpx's own message is often empty
+            phase = type(exc).__name__.removesuffix("Timeout").lower() or "request"
+            raise type(exc)(
+                f"{method} {url}: no {phase} progress within {self.timeout:g} s"
             ) from None
         status = resp.status_code
         if status in RETRY_STATUSES:
             raise TransientHTTPError(
-                status, _reason(raw), parse_retry_after(resp.headers.get("retry-after"))
+                status, _reason(raw, sent=sent), parse_retry_after(resp.headers.get("retry-after"))
             )
         if status >= 400:
-            raise ServerRefused(status, _reason(raw, resp))
+            raise ServerRefused(status, _reason(raw, resp, sent))
         try:
             return json.loads(raw)
         except ValueError:
@@ -372,16 +399,41 @@ def _not_json(raw: bytes, resp: httpx.Response) -> str:
     return f"from {resp.request.method} {url} is not JSON ({kind}, {len(raw)} bytes)"
 
 
-def _reason(raw: bytes, resp: httpx.Response | None = None) -> str:
+def _reason(raw: bytes, resp: httpx.Response | None = None, sent: tuple[str, ...] = ()) -> str:
+    """The server's ``reason`` for a refusal, as our message may show it: every secret we
+    hold and every token ``sent`` with this request redacted by value, then clipped to
+    :data:`~sunbot.safe_text.MAX_TEXT` characters (a server may echo our token, or send
+    a megabyte)."""
     try:
         data = json.loads(raw)
     except ValueError:
         if resp is not None:
             return f"the answer {_not_json(raw, resp)}"
-        return raw[:120].decode("utf-8", "replace") or "no body"
+        return safe(raw[:120].decode("utf-8", "replace"), extra=sent) or "no body"
     if isinstance(data, dict) and isinstance(data.get("reason"), str):
-        return str(data["reason"])
+        return safe(data["reason"], extra=sent)
     return "no reason given"
+
+
+def _sent_secrets(params: dict[str, Any] | None, body: dict[str, Any] | None) -> tuple[str, ...]:
+    """The tokens a request carries (``token``/``stateToken`` of its query or body)."""
+    out = []
+    for part in (params or {}, body or {}):
+        for key in ("token", "stateToken"):
+            if isinstance(part.get(key), str):
+                out.append(part[key])
+    return tuple(out)
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    """``(scheme, host, port)`` with the scheme's default port made explicit."""
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return (url.scheme, url.host, url.port or default)
+
+
+def _show_origin(origin: tuple[str, str, int | None]) -> str:
+    scheme, host, port = origin
+    return f"{scheme}://{host}:{port}"
 
 
 async def _read_capped(resp: httpx.Response) -> bytes:

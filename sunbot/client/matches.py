@@ -41,6 +41,7 @@ from sunbot.client.retry import (
     never,
 )
 from sunbot.observations.harvest_watch import legal_actions
+from sunbot.safe_text import describe, remember, safe, traceback_text
 from sunbot.strategies import Outcome, notify_end
 
 log = logging.getLogger("sunbot.client.matches")
@@ -141,6 +142,9 @@ class SeatTicket:
 
     seat: int
     token: str = field(repr=False)
+
+    def __post_init__(self) -> None:
+        remember(self.token)  # redacted by value from every message we print, log or write
 
 
 class MatchClient:
@@ -360,7 +364,7 @@ async def play_seat(
                 if isinstance(exc, ServerRefused) and exc.status != 500:
                     raise  # a 4xx: the command itself is wrong, which ends the seat
                 res.post_failures += 1
-                emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "error": str(exc)})
+                emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "error": safe(exc)})
                 ans = await client.view(match_id, ticket.token)
                 continue
             emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "answer": got.raw})
@@ -368,15 +372,16 @@ async def play_seat(
                 ans = got
                 continue
             assert got.refused is not None
-            res.refusals[got.refused.reason] += 1
-            if got.refused.reason == "illegal_command":
+            reason = safe(got.refused.reason)
+            res.refusals[reason] += 1
+            if reason == "illegal_command":
                 refused[rnd] += 1
-            log.info("seat %d: %s on round %d", ticket.seat, got.refused.reason, rnd)
+            log.info("seat %d: %s on round %d", ticket.seat, reason, rnd)
             ans = await client.view(match_id, ticket.token)
         raise RuntimeError(f"no end of the match after {MAX_SEAT_REQUESTS} requests")
     except Exception as exc:  # one seat's failure must not stop its siblings
-        res.error = f"{type(exc).__name__}: {exc}"
-        res.error_traceback = traceback.format_exc()
+        res.error = describe(exc)
+        res.error_traceback = traceback_text(traceback.format_exc())
         last = res.last.get("data") if res.last else None
         _notify_end(strategy, last, res)
         return res

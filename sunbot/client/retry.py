@@ -77,6 +77,11 @@ class MalformedResponse(ClientError):
     """A success status whose body is not valid JSON or not the documented shape."""
 
 
+class CrossOriginRedirect(ClientError):
+    """The server redirected a request to another scheme, host or port: not followed (the
+    request carries a state or seat token); not retried."""
+
+
 class RetryInterrupted(ClientError):
     """The user stopped the client (Ctrl-C) while a call waited to retry: the call did
     not complete (see :meth:`~sunbot.client.http.GameboardClient.interrupt`)."""

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror.fields import KeyTemplate, merge, pattern, under
+from sunbot.safe_text import MAX_TEXT, describe, safe
 
 
 class Finding(NamedTuple):
@@ -53,18 +54,31 @@ class Divergence:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """The transcript form."""
+        """The transcript form: ``expected``/``got`` as they are when their JSON is at most
+        :data:`~sunbot.safe_text.MAX_TEXT` characters, else that JSON cut (a string);
+        ``note`` cut likewise (a server's value may be a megabyte)."""
         return {
             "step": self.step,
-            "path": self.path,
-            "expected": self.expected,
-            "got": self.got,
-            "note": self.note,
+            "path": safe(self.path),
+            "expected": _bounded(self.expected),
+            "got": _bounded(self.got),
+            "note": safe(self.note),
         }
 
     def __str__(self) -> str:
-        extra = f" ({self.note})" if self.note else ""
-        return f"step {self.step}: {self.path}: expected {self.expected!r}, got {self.got!r}{extra}"
+        extra = f" ({safe(self.note)})" if self.note else ""
+        shown = f"expected {safe(repr(self.expected))}, got {safe(repr(self.got))}"
+        return f"step {self.step}: {safe(self.path)}: {shown}{extra}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bounded(value: Any) -> Any:
+    """``value`` if its JSON is short, else the JSON text clipped (secrets scrubbed)."""
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return value if len(text) <= MAX_TEXT else safe(text)
 
 
 _MISSING = "<missing>"
@@ -154,6 +168,11 @@ class Mirror:
             self.template.learn(self._expected_envelope(state)["observation"], "observation")
         self._shadow: dict[str, Any] | None = None
         self._shadow_of: Any = None
+        states = list(self.hooks.template_states())
+        #: Top-level state fields our rules always hold as integers (for plain messages).
+        self.int_fields = frozenset(
+            k for k in (states[0] if states else {}) if all(_is_int(st.get(k)) for st in states)
+        )
 
     def _record(self, step: int, findings: list[Finding]) -> list[Divergence]:
         out = [Divergence(step, *f) for f in findings]
@@ -240,7 +259,7 @@ class Mirror:
             findings += self._envelope(base, response)
             self._remember(state, base)
         except Exception as exc:  # an opening of another shape must not stop the run
-            note = f"cannot read this opening: {type(exc).__name__}: {exc}"
+            note = self.wrong_types(state) or f"cannot read this opening: {describe(exc)}"
             findings = [Finding("state", f"a {self.game.name} opening position", "?", note)]
         return self._record(0, findings)
 
@@ -272,7 +291,7 @@ class Mirror:
             self._forget(raw_got, got)
             return self._record(step, [Finding("ok", False, True, note)])
         except Exception as exc:  # a malformed previous answer must not stop the run
-            note = f"cannot replay the rules here: {type(exc).__name__}: {exc}"
+            note = self.wrong_types(prev_state) or f"cannot replay the rules here: {describe(exc)}"
             self._forget(raw_got, got)
             return self._record(step, [Finding("state", "a replayable position", "?", note)])
         if refused:
@@ -280,9 +299,27 @@ class Mirror:
             return self._record(step, [Finding("ok", True, False, note)])
         findings = list(findings)
         findings += self._keep(diff(expected, got, "state"))
-        findings += self._envelope(expected, response)
-        self._remember(raw_got, merge(expected, got))
+        try:
+            findings += self._envelope(expected, response)
+            self._remember(raw_got, merge(expected, got))
+        except Exception as exc:  # a value of the wrong type must not stop the run
+            note = self.wrong_types(got) or f"cannot check this answer: {describe(exc)}"
+            findings.append(Finding("state", "a checkable position", "?", note))
+            self._forget(raw_got, got)
         return self._record(step, findings)
+
+    def wrong_types(self, state: Any) -> str:
+        """``server answer: score is "lots", expected an integer`` for the first top-level
+        field of ``state`` that the rules hold as an integer and the server sent as
+        something else (a string, a float, NaN, ``true``); ``""`` when there is none."""
+        if not isinstance(state, dict):
+            return ""
+        for key in sorted(self.int_fields):
+            value = state.get(key, 0)
+            if not _is_int(value):
+                shown = safe(json.dumps(value, default=str, ensure_ascii=False))
+                return f"server answer: {safe(key)} is {shown}, expected an integer"
+        return ""
 
     def _forget(self, raw: Any, got: dict[str, Any]) -> None:
         """After a step the rules could not replay, go on from the server's own answer."""

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
+from sunbot.safe_text import scrub
+
 #: Routes whose query strings are redacted whole (the seat-token routes).
 MATCH_ROUTES = "/api/matches"
 REDACTED = "***"
@@ -73,8 +75,10 @@ def redact_target(target: str) -> str:
 def redact(text: str) -> str:
     """Free text (a request line, a trace dump, any message) with seat tokens redacted:
     each word holding ``?`` as a request target, then literal ``token=VALUE`` and long
-    token-like runs anywhere."""
-    words = _WORDS.split(text)
+    token-like runs anywhere. First, every secret a client holds
+    (:func:`sunbot.safe_text.remember`: seat tokens, URL passwords) goes by value,
+    whatever its shape."""
+    words = _WORDS.split(scrub(text))
     for i in range(0, len(words), 2):  # even items are words, odd ones separators
         word = words[i]
         if "?" in word:

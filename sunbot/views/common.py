@@ -12,6 +12,8 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from sunbot.safe_text import safe
+
 #: Unicode categories a terminal must never receive from a server or another player:
 #: controls (ESC, NUL, CR, LF...), format characters (bidi overrides), surrogates, private
 #: use, line and paragraph separators.
@@ -26,7 +28,9 @@ def printable(value: Any) -> str:
 
 
 def summary_table(title: str, rows: dict[str, Any]) -> Table:
-    """A two-column table of ``rows``; divergences above 0 and an errored end show in red."""
+    """A two-column table of ``rows``; divergences above 0 and an errored end show in red.
+    Each value is one line of at most :data:`~sunbot.safe_text.MAX_TEXT` characters, secrets
+    redacted (a server's free text may be a megabyte or echo a token)."""
     table = Table(title=Text(title), show_header=False)  # plain text: names may hold '['
     table.add_column(style="bold")
     table.add_column()
@@ -34,7 +38,7 @@ def summary_table(title: str, rows: dict[str, Any]) -> Table:
         bad = (key == "divergences" and value not in (0, "0")) or (
             key == "ended by" and "(" in str(value)
         )
-        text = "-" if value is None else printable(value)
+        text = "-" if value is None else safe(printable(value))
         table.add_row(Text(printable(key)), Text(text, style="red" if bad else ""))
     return table
 
