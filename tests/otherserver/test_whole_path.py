@@ -127,7 +127,9 @@ def test_match_plays_to_its_end_with_house_bots(tmp_path):
     refused = {
         r["answer"]["reason"] for r in recs if r["type"] == "command" and not r["answer"]["ok"]
     }
-    assert refused <= {"stale_round"}  # a late store on a short beat; never an illegal one
+    # a late store on a short beat of a busy machine: the beat moved on (stale_round) or the
+    # match ended under it (not_running); never an illegal command
+    assert refused <= {"stale_round", "not_running"}
 
 
 def test_resume_against_a_server_hiding_the_streak_has_no_false_divergence(tmp_path):

@@ -79,7 +79,8 @@ async def test_slow_clients_are_closed_and_do_not_stall_a_run(served):
     closed = await asyncio.wait_for(asyncio.gather(*closing), timeout=DEADLINE_S + 20)
     for got, after in closed:
         assert got.startswith(b"HTTP/1.1 408 ")
-        assert DEADLINE_S - 0.5 <= after <= DEADLINE_S + 15
+        # the server starts its clock on accept, a little before open_connection returns here
+        assert DEADLINE_S - 1.5 <= after <= DEADLINE_S + 15
     sent = await asyncio.wait_for(trickle, timeout=5)
     assert DEADLINE_S - 2 <= sent <= DEADLINE_S + 15  # it kept sending until it was closed
     for _, writer, _ in conns:
