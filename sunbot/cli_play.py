@@ -36,7 +36,7 @@ from sunbot.runner import RunSummary, play_run, result_record
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 from sunbot.stop_signals import StopSignals, exit_code
-from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
 from sunbot.views.common import live_view, summary_table
 
 console = Console()
@@ -217,6 +217,8 @@ def play_command(
         )
     if html is not None and html.is_dir():
         raise fail(f"--html {html} is a folder: give the page's file path")
+    if html is not None and not html.parent.is_dir():
+        raise fail(f"--html {html}: no folder {html.parent} (create it first)")
     if resume is not None:
         given = [
             name
@@ -233,6 +235,10 @@ def play_command(
                 f"--resume continues the recorded run with its own seed, strategy, cap and "
                 f"transcript: drop {', '.join(given)}"
             )
+        try:  # before opening it to append: a FIFO would block, a device never end
+            check_regular_file(resume)
+        except (ValueError, OSError) as exc:
+            raise fail(str(exc)) from None
         with page_after_run(html, resume, console):
             _resume_run(resume, game, server, strict, quiet, strategy)
         return

@@ -74,6 +74,10 @@ def replay_command(
     5 on a corrupt line in the middle (the lines after it are not read); 2 bad usage.
     """
     setup_logging(verbose, log_level, console, err)
+    if html is not None and not html.parent.is_dir():  # before the work, never created
+        why = f"--html {html}: no folder {html.parent} (create it first)"
+        err.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)
+        raise typer.Exit(2)
     t = _load(file)
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"

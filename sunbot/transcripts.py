@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +38,10 @@ from sunbot.safe_text import scrub
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 
 DEFAULT_DIR = Path("transcripts")
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest transcript line read (16 MiB). Real lines are a few KB (the largest in the
+golden transcripts is under 6 KB); a longer line is reported as corrupt and never read
+whole, so a file with no line ends cannot exhaust memory."""
 
 
 def default_path(
@@ -186,25 +191,33 @@ def read_transcript(path: Path) -> Transcript:
     Each line is checked against the schema (:mod:`sunbot.transcript_schema`); a broken,
     cut or invalid line stops the reading there, and :attr:`Transcript.error` says which
     line and why: a cut (the last line) or a corrupt line in the middle
-    (:attr:`Transcript.corrupt`: more lines follow it).
+    (:attr:`Transcript.corrupt`: more lines follow it). A line longer than
+    :data:`MAX_LINE_BYTES` is such a bad line, read no further than the cap.
 
     Raises:
-        ValueError: the file is empty, or its first line is not a valid transcript header.
+        ValueError: not a regular file, the file is empty, or its first line is not a valid
+            transcript header.
         OSError: the file cannot be read.
     """
+    check_regular_file(path)
     records: list[dict[str, Any]] = []
     error: str | None = None
     offset = resume_at = after = 0
     corrupt = False
     with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
+        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
+            too_long = len(raw) > MAX_LINE_BYTES
             line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8", errors="replace")
             offset += len(raw)
-            if not line.strip():
+            if not too_long and not line.strip():
                 continue
-            why = _invalid(line) or (None if line.endswith("\n") else "no end of line")
+            why = (
+                f"longer than {MAX_LINE_BYTES} bytes (the most a transcript line may hold)"
+                if too_long
+                else _invalid(line) or (None if line.endswith("\n") else "no end of line")
+            )
             if why is not None:
-                after = sum(1 for rest in fh if rest.strip())  # the rest of the file, once
+                after = _count_lines(fh, inside_line=too_long)  # the rest of the file, once
                 kept = f"kept the {len(records)} lines before it"
                 corrupt = after > 0
                 if corrupt:
@@ -215,7 +228,7 @@ def read_transcript(path: Path) -> Transcript:
                 else:
                     cut = (
                         " (the file ends mid-line: cut or still being written)"
-                        if not line.endswith("\n")
+                        if not line.endswith("\n") and not too_long
                         else ""
                     )
                     error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
@@ -240,6 +253,33 @@ def read_transcript(path: Path) -> Transcript:
         else:
             out.other.append(rec)
     return out
+
+
+def check_regular_file(path: Path) -> None:
+    """Refuse anything but a regular file before opening it (a FIFO would block, a device
+    such as ``/dev/zero`` never ends).
+
+    Raises:
+        ValueError: ``path`` is a folder, FIFO, device or socket.
+        OSError: ``path`` cannot be examined (missing, no permission).
+    """
+    mode = path.stat().st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or device?)"
+        raise ValueError(f"{path} is {kind}: give a transcript file")
+
+
+def _count_lines(fh: IO[bytes], *, inside_line: bool) -> int:
+    """Non-blank lines left in ``fh``, read in bounded chunks; with ``inside_line`` the
+    rest of the current line is skipped first (it is not counted)."""
+    count, content, skipping = 0, False, inside_line
+    for chunk in iter(lambda: fh.readline(1 << 16), b""):
+        if not skipping and chunk.strip():
+            content = True
+        if chunk.endswith(b"\n"):
+            count += content
+            content = skipping = False
+    return count + content
 
 
 def _invalid(line: str) -> str | None:

@@ -163,14 +163,16 @@ def write_replay_page(
     bytes written. ``source``: the transcript's own path, which is never overwritten.
 
     Raises:
-        ValueError: ``out`` is the transcript or a directory. KeyError: the game has no
-        replay page. OSError: ``out`` cannot be written.
+        ValueError: ``out`` is the transcript or a directory, or its folder does not exist
+        (it is never created: a mistyped path fails instead of growing folders).
+        KeyError: the game has no replay page. OSError: ``out`` cannot be written.
     """
     if source is not None and out.exists() and out.resolve() == source.resolve():
         raise ValueError(f"{out} is the transcript; choose another --html path")
     if out.is_dir():
         raise ValueError(f"{out} is a directory; --html needs a file path")
+    if not out.parent.is_dir():
+        raise ValueError(f"no folder {out.parent} (create it first)")
     text = replay_page(t, extra).encode("utf-8")
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(text)
     return len(text)

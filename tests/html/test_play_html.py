@@ -21,6 +21,7 @@ def _steps_in(page: Path) -> list[dict[str, object]]:
 
 def test_play_writes_the_page_of_its_run(tmp_path: Path) -> None:
     log, page = tmp_path / "run.jsonl", tmp_path / "pages" / "run.html"
+    page.parent.mkdir()  # --html never creates folders
     args = ["play", "naptuft", "--seed", "3", "--max-days", "1", "--quiet"]
     result = CliRunner().invoke(app, [*args, "--transcript", str(log), "--html", str(page)])
     assert result.exit_code == 0, result.output

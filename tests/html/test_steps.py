@@ -126,6 +126,7 @@ def test_the_page_allows_no_network_source() -> None:
 
 def test_replay_html_writes_the_page(tmp_path: Path) -> None:
     out = tmp_path / "sub" / "k.html"
+    out.parent.mkdir()  # --html never creates folders
     result = CliRunner().invoke(app, ["replay", str(GOLDEN["keelhold"]), "--html", str(out)])
     assert result.exit_code == 0, result.output
     assert "wrote replay page" in result.output
