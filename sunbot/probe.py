@@ -32,6 +32,7 @@ from sunbot.client import (
     Rejected,
     RetryPolicy,
 )
+from sunbot.client.http import url_problem
 from sunbot.games import GameInfo, available
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
@@ -340,8 +341,8 @@ def probe_command(
     ] = 60.0,
 ) -> None:
     """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
-    if not url.startswith(("http://", "https://")):
-        raise typer.BadParameter("URL must start with http:// or https://")
+    if (problem := url_problem(url)) is not None:
+        raise typer.BadParameter(f"URL {problem}")
     console = Console()
     try:
         policy = RetryPolicy(total_seconds=retry_seconds)

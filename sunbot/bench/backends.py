@@ -53,6 +53,10 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+MAX_WORKERS = 64
+"""The most ``--workers`` accepted: each local worker is a process of its own."""
+
+
 def run_jobs(
     jobs: Sequence[Job],
     backend: str = "local",
@@ -68,13 +72,14 @@ def run_jobs(
             ``None`` starts a local Ray instance for this benchmark and stops it after.
 
     Raises:
-        ValueError: unknown backend, ``workers < 1``, or ``ray_address`` without Ray.
+        ValueError: unknown backend, ``workers`` outside 1..:data:`MAX_WORKERS`, or
+            ``ray_address`` without Ray.
         BackendError: Ray is not installed or cannot be started / reached.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be 1..{MAX_WORKERS}, got {workers}")
     if backend == "local":
         if ray_address is not None:
             raise ValueError("--ray-address needs --backend ray")
@@ -149,6 +154,7 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
     if not jobs:
         return
     ctx = multiprocessing.get_context("spawn")
+    workers = max(1, min(workers, len(jobs)))  # never more processes than jobs
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
     )

@@ -43,7 +43,7 @@ from rich.markup import escape
 
 import sunbot
 from sunbot import strategies
-from sunbot.bench.backends import BackendError, default_workers, run_jobs
+from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
     MATCH_SEATS,
@@ -164,7 +164,13 @@ def bench_command(
         ),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(min=1, help="Parallel workers (default: the cores).")
+        int | None,
+        typer.Option(
+            min=1,
+            max=MAX_WORKERS,
+            help=f"Parallel workers, 1..{MAX_WORKERS} (default: the cores; never more than"
+            " the jobs).",
+        ),
     ] = None,
     backend: Annotated[BackendName, typer.Option(help="Where jobs run.")] = BackendName.local,
     ray_address: Annotated[
@@ -232,12 +238,10 @@ def bench_command(
         raise _fail("--ray-address needs --backend ray")
     if run is not None:
         check_run_label(run)
-    if workers is not None:
-        slots = plural(workers, "worker")
-    else:  # the run_jobs defaults
-        slots = (
-            "the cluster's CPUs as workers" if ray_address else plural(default_workers(), "worker")
-        )
+    if workers is None and ray_address:  # the run_jobs defaults
+        slots = "the cluster's CPUs as workers"
+    else:
+        slots = plural(workers or default_workers(), "worker")
     _out_dir(out)
     with _open_store(out / STORE_NAME) as store:
         label = _run_label(store, info.slug, run, resume)
@@ -260,6 +264,8 @@ def bench_command(
                 f"run {label!r} already holds {len(jobs) - len(todo)} of these jobs;"
                 " add --resume to run only the missing ones, or pick another --run"
             )
+        if backend is BackendName.local:  # run_local starts no more workers than jobs
+            slots = plural(max(1, min(workers or default_workers(), len(todo))), "worker")
         console.print(
             f"run [bold]{label}[/]: {plural(len(jobs), 'job')}, {len(jobs) - len(todo):,}"
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"

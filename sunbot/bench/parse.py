@@ -98,16 +98,31 @@ def parse_seeds(text: str) -> Seeds:
     return Seeds(values, text)
 
 
+MAX_SEEDS_FILE_BYTES = 1024 * 1024
+"""The largest ``--seeds-file`` read (1 MiB); a larger file (or an endless one such as
+``/dev/zero``) is refused without being read whole."""
+
+
 def read_seeds_file(path: Path) -> Seeds:
     """Seeds from a file: items as for ``--seeds``, separated by commas, spaces or lines;
     ``#`` starts a comment.
 
+    Reads at most :data:`MAX_SEEDS_FILE_BYTES` (1 MiB, some 100,000 seeds).
+
     Raises:
-        typer.BadParameter: unreadable, binary or non-UTF-8 file, a malformed item (its
-            file, line and position, never its text: the file may hold anything), no seed.
+        typer.BadParameter: unreadable, binary or non-UTF-8 file, a file over the cap, a
+            malformed item (its file, line and position, never its text: the file may hold
+            anything), no seed.
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            data = fh.read(MAX_SEEDS_FILE_BYTES + 1)  # bounded: /dev/zero has no end
+        if len(data) > MAX_SEEDS_FILE_BYTES:
+            raise typer.BadParameter(
+                f"{path} is larger than {MAX_SEEDS_FILE_BYTES // 1024} KiB,"
+                " the most a seeds file may hold"
+            )
+        text = data.decode("utf-8")
     except OSError as exc:
         raise typer.BadParameter(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:

@@ -76,6 +76,8 @@ def url_problem(server: object) -> str | None:
             else ""
         )
         return f"needs a URL such as https://gameboard.gg, got {server!r:.80}{hint}"
+    if url.port is not None and not 1 <= url.port <= 65535:
+        return f"port {url.port} is out of range (1..65535) in {server!r:.80}"
     return None
 
 
@@ -316,6 +318,8 @@ class GameboardClient:
             raise MalformedResponse(
                 f"HTTP {status} {_not_json(raw, resp)}: is the server URL the API's origin?"
             ) from None
+        except RecursionError:  # a hostile answer nested thousands deep
+            raise MalformedResponse(f"HTTP {status} answer is JSON nested too deeply") from None
 
     async def games(self, *, retry: bool = True) -> GameIndex:
         """``GET /api/games``: the index of games. ``retry=False``: only a rate limit (429)
