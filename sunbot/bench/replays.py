@@ -66,6 +66,8 @@ def keep_replays(
                     f"{got}, not the row's {r.score}: no replay page"
                 )
                 continue
-            write_replay_page(t, where / replay_name(name, r.seed), source=log)
+            page = where / replay_name(name, r.seed)
+            page.parent.mkdir(parents=True, exist_ok=True)  # the bench's own folder
+            write_replay_page(t, page, source=log)
             written += 1
     return written
