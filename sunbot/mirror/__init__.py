@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
-from sunbot.mirror.fields import KeyTemplate, merge, pattern, under
+from sunbot.mirror.fields import KeyTemplate, is_int, merge, pattern, under
 from sunbot.safe_text import MAX_TEXT, describe, safe
 
 
@@ -69,10 +69,6 @@ class Divergence:
         extra = f" ({safe(self.note)})" if self.note else ""
         shown = f"expected {safe(repr(self.expected))}, got {safe(repr(self.got))}"
         return f"step {self.step}: {safe(self.path)}: {shown}{extra}"
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _bounded(value: Any) -> Any:
@@ -163,15 +159,15 @@ class Mirror:
         self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
         self.offsets: dict[str, int] = {}
         self.template = KeyTemplate()
-        for state in self.hooks.template_states():
+        states = list(self.hooks.template_states())
+        for state in states:
             self.template.learn(state, "state")
             self.template.learn(self._expected_envelope(state)["observation"], "observation")
         self._shadow: dict[str, Any] | None = None
         self._shadow_of: Any = None
-        states = list(self.hooks.template_states())
         #: Top-level state fields our rules always hold as integers (for plain messages).
         self.int_fields = frozenset(
-            k for k in (states[0] if states else {}) if all(_is_int(st.get(k)) for st in states)
+            k for k in (states[0] if states else {}) if all(is_int(st.get(k)) for st in states)
         )
 
     def _record(self, step: int, findings: list[Finding]) -> list[Divergence]:
@@ -316,7 +312,7 @@ class Mirror:
             return ""
         for key in sorted(self.int_fields):
             value = state.get(key, 0)
-            if not _is_int(value):
+            if not is_int(value):
                 shown = safe(json.dumps(value, default=str, ensure_ascii=False))
                 return f"server answer: {safe(key)} is {shown}, expected an integer"
         return ""

@@ -18,9 +18,14 @@ therefore never hands a server's state to the engine as it came:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 _INDEX = re.compile(r"\[\d+\]")
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """Whether a JSON value is a whole number (``True`` and ``1.0`` are not)."""
+    return type(value) is int
 
 
 def pattern(path: str) -> str:

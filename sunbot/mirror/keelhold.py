@@ -25,6 +25,7 @@ from sunbot.engines import keelhold as kh
 from sunbot.engines.keelhold_gen import CONDITIONS, CONDITIONS_FROM, params_for
 from sunbot.engines.keelhold_schema import Crate, Params, check_shape, check_state
 from sunbot.mirror import Finding
+from sunbot.mirror.fields import is_int
 
 
 class ReplayDraws:
@@ -128,17 +129,13 @@ def template_states() -> list[dict[str, Any]]:
     return [opening, kh.step(opening, kh.legal_actions(opening)[0])]
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def _complete_terms(terms: dict[str, Any], voyage: int) -> dict[str, Any]:
     """A voyage's terms with the fields the rule text does not name filled in: our ramp's
     cadences for that voyage, the hatches the text opens (five on voyage 1, all after), and
     weight bounds so wide that no weight the server draws is held against it."""
     conds = terms.get("conditions")
     conds = [c for c in conds if c in CONDITIONS] if isinstance(conds, list) else []
-    wind = terms["wind"] if _is_int(terms.get("wind")) else 0
+    wind = terms["wind"] if is_int(terms.get("wind")) else 0
     ours = params_for(voyage, conds, wind)
     ours["weightMin"], ours["weightMax"] = 1, 10**6
     return {**ours, **terms}
@@ -155,7 +152,7 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     re-checks its transcript first, :meth:`sunbot.mirror.Mirror.warm`).
     """
     s = dict(state)
-    voyage = s.get("voyage", 1) if _is_int(s.get("voyage", 1)) else 1
+    voyage = s.get("voyage", 1) if is_int(s.get("voyage", 1)) else 1
     if opening:
         s.setdefault("voyage", 1)
         s.setdefault("voyageStartTurn", s.get("turn", 0))
@@ -189,7 +186,7 @@ def check_initial(state: dict[str, Any]) -> list[Finding]:
     turn = state.get("turn")  # the text never says turns are counted from 0
     opening: dict[str, Any] = {
         "voyage": 1,
-        "turn": turn if isinstance(turn, int) and not isinstance(turn, bool) and turn >= 0 else 0,
+        "turn": turn if is_int(turn) and turn >= 0 else 0,
         "phase": "loading",
         "score": 0,
         "chain": 0,
@@ -223,7 +220,7 @@ def expected_after(
     elif isinstance(got.get("jammedUntil"), list):  # free is free: 0 or a past turn
         now, theirs = expected["turn"], got["jammedUntil"]
         expected["jammedUntil"] = [
-            t if _is_int(t) and t <= now and e <= now else e
+            t if is_int(t) and t <= now and e <= now else e
             for e, t in zip(expected["jammedUntil"], theirs, strict=False)
         ] + expected["jammedUntil"][len(theirs) :]
     for key in ("rng", "drawn", "nextCrateId", "voyageStartTurn"):  # ours, not the rules'
@@ -289,7 +286,7 @@ def _adopt_jams(
     recomputed on the hatches as the server shut them."""
     jams = got.get("jammedUntil")
     now, p = expected["turn"], expected["params"]
-    if not (isinstance(jams, list) and len(jams) == kh.HATCHES and all(map(_is_int, jams))):
+    if not (isinstance(jams, list) and len(jams) == kh.HATCHES and all(map(is_int, jams))):
         return  # the comparison reports it
     before = prev["jammedUntil"]
     shut = [h for h in range(kh.HATCHES) if jams[h] > now]

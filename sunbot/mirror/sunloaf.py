@@ -22,6 +22,7 @@ from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_gen as gen
 from sunbot.engines.sunloaf_fast import RANGE, copy_state
 from sunbot.mirror import Finding, diff
+from sunbot.mirror.fields import is_int
 
 _WINDOWS = ("N", "E", "S", "W")
 _STATE_KEYS = [  # §3, sorted
@@ -31,16 +32,12 @@ _STATE_KEYS = [  # §3, sorted
 ]
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return type(value) is int
-
-
 def _tile(value: Any) -> TypeGuard[int]:
-    return _is_int(value) and 0 <= value <= 48
+    return is_int(value) and 0 <= value <= 48
 
 
 def _int_list(value: Any) -> TypeGuard[list[int]]:
-    return isinstance(value, list) and all(_is_int(v) for v in value)
+    return isinstance(value, list) and all(is_int(v) for v in value)
 
 
 def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
@@ -71,7 +68,7 @@ def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
         out.append(Finding(f"state.{path}", want, got, note))
 
     day = state.get("day")
-    if not _is_int(day) or day < 1:
+    if not is_int(day) or day < 1:
         return [Finding("state.day", "a day number", day, "cannot check the room")]
     prm = gen.day_params(day)  # only its text-fixed rows are used: dwell, speed, lattice
     turns = 7 * prm.band_dwell
@@ -128,15 +125,15 @@ def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
         bad("layout.cloudTurns", f"turns in 0..{turns - 1}", clouds, "clouds fall inside the day")
     _check_bowls(state.get("bowls"), day, turns, bad)
     parity = lay.get("latticeParity")
-    if prm.lattice and (not _is_int(parity) or parity not in (0, 1)):
+    if prm.lattice and (not is_int(parity) or parity not in (0, 1)):
         bad("layout.latticeParity", "0 or 1", parity, "a lattice window from day 16")
     if not prm.lattice and parity is not None:
         bad("layout.latticeParity", None, parity, "no lattice before day 16")
-    if lay.get("dogSpeed") != prm.dog_speed or not _is_int(lay.get("dogSpeed")):
+    if lay.get("dogSpeed") != prm.dog_speed or not is_int(lay.get("dogSpeed")):
         note = "dogs step once a turn, twice from day 24"
         bad("layout.dogSpeed", prm.dog_speed, lay.get("dogSpeed"), note)
     shade = lay.get("shadeLength")
-    if not _is_int(shade) or shade < 0:
+    if not is_int(shade) or shade < 0:
         bad("layout.shadeLength", "a length >= 0", shade, "the day's shade length")
     _check_dogs(lay.get("dogLoops"), prm.dogs, bad)
     return out
@@ -146,7 +143,7 @@ def _check_bowls(bowls: Any, day: int, turns: int, bad: Any) -> None:
     """Bowls: ``{mat, serveTurn}`` on the board inside the day; from day 15 every second
     serve of the day covers two mats, every other serve one."""
     if not isinstance(bowls, list) or not all(
-        isinstance(b, dict) and _tile(b.get("mat")) and _is_int(b.get("serveTurn")) for b in bowls
+        isinstance(b, dict) and _tile(b.get("mat")) and is_int(b.get("serveTurn")) for b in bowls
     ):
         bad("bowls", "a list of {mat, serveTurn}", bowls, "bowls have a mat and a serve turn")
         return
@@ -191,7 +188,7 @@ def _day_start(exp: dict[str, Any], got: dict[str, Any], findings: list[Finding]
     if isinstance(loops, list) and all(isinstance(lp, list) and lp for lp in loops):
         exp["dogs"] = [loop[0] for loop in loops]
     par = got.get("dayPar")
-    if _is_int(par) and par >= 0:
+    if is_int(par) and par >= 0:
         exp["dayPar"] = par
     else:
         try:
@@ -245,7 +242,7 @@ def _band_width(state: dict[str, Any]) -> Any:
     """How many lines the band lights at once: the text does not say, so a server's whole
     number >= 1 stands (ours: 2); anything else is compared with our 2."""
     width = state.get("bandWidth")
-    return width if _is_int(width) and width >= 1 else 2
+    return width if is_int(width) and width >= 1 else 2
 
 
 def _copyable(state: Any) -> bool:
@@ -296,7 +293,7 @@ def _their_old_cats(ours: list[dict[str, Any]], got_cats: Any) -> list[int]:
         tile = cat.get("tile")
         if _tile(tile) and tiles.count(tile) == 1:
             mine["tile"] = tile
-        if _is_int(cat.get("settled")) and cat["settled"] >= 0:
+        if is_int(cat.get("settled")) and cat["settled"] >= 0:
             mine["settled"] = cat["settled"]
     return [c["tile"] for c in ours]
 
@@ -324,13 +321,13 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     s.setdefault("seed", 0)
     s.setdefault("bandWidth", 2)
     day = s.get("day")
-    if _is_int(day) and day >= 1:
+    if is_int(day) and day >= 1:
         prm = gen.day_params(day)
         s.setdefault("bandDwell", prm.band_dwell)
         s.setdefault("turnsInDay", 7 * prm.band_dwell)
         s.setdefault("mult", gen.mult(day))
     lay, turn = s.get("layout"), s.get("turn", 0)
-    if "dogs" not in s and isinstance(lay, dict) and _is_int(turn):
+    if "dogs" not in s and isinstance(lay, dict) and is_int(turn):
         loops, speed = lay.get("dogLoops") or [], lay.get("dogSpeed") or 1
         s["dogs"] = [lp[(turn * speed) % len(lp)] for lp in loops if isinstance(lp, list) and lp]
     if isinstance(s.get("cats"), list):
