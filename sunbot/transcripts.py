@@ -57,12 +57,17 @@ def default_path(
     A joined match (``match_id``; its seed is the creator's, not ours) is named by its id:
     ``<game>-match-<id>-<strategy>-<timestamp>.jsonl``."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    safe = _file_part(strategy) or "strategy"
-    run = f"match-{_file_part(match_id)[:40] or 'id'}" if match_id is not None else f"seed{seed}"
+    safe = file_name_part(strategy) or "strategy"
+    run = (
+        f"match-{file_name_part(match_id)[:40] or 'id'}" if match_id is not None else f"seed{seed}"
+    )
     return directory / f"{game}-{run}-{safe}-{stamp}.jsonl"
 
 
-def _file_part(text: str) -> str:
+def file_name_part(text: str) -> str:
+    """``text`` as one flat file-name part: each run of characters other than letters,
+    digits, ``.``, ``_`` and ``-`` becomes ``_``, and leading or trailing ``.``/``_`` go
+    (so no folders and no ``..``); may be empty."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 

@@ -13,7 +13,6 @@ import hashlib
 import html
 import itertools
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -35,6 +34,7 @@ from rich.text import Text
 from sunbot.bench import stats
 from sunbot.bench.jobs import Result, group_of
 from sunbot.bots import is_file_spec
+from sunbot.transcripts import file_name_part
 
 
 @dataclass
@@ -292,15 +292,11 @@ def file_part(strategy: str) -> str:
     ``bot_Bot-<6 hex digits of the whole spec>``, so two files of one name stay apart.
     """
     if not is_file_spec(strategy):
-        return _safe(strategy) or "strategy"
+        return file_name_part(strategy) or "strategy"
     head, sep, attr = strategy.rpartition(".py:")
     stem = PurePath(head if sep else strategy.removesuffix(".py")).name
     digest = hashlib.sha1(strategy.encode()).hexdigest()[:6]
-    return f"{_safe(f'{stem}_{attr}' if attr and sep else stem) or 'bot'}-{digest}"
-
-
-def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
+    return f"{file_name_part(f'{stem}_{attr}' if attr and sep else stem) or 'bot'}-{digest}"
 
 
 _STYLE = (

@@ -26,11 +26,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, unquote_plus
 
-from sunbot.safe_text import scrub
+from sunbot.safe_text import REDACTED, scrub
 
 #: Routes whose query strings are redacted whole (the seat-token routes).
 MATCH_ROUTES = "/api/matches"
-REDACTED = "***"
 #: Loggers of a served app (the access log, uvicorn's errors and trace dumps, our own) and
 #: of a client (httpx logs each request's URL, a ``user:password@`` included).
 LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn.asgi", "uvicorn", "sunbot", "httpx")
