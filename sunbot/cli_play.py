@@ -46,7 +46,7 @@ err_console = Console(stderr=True)
 _AS_JSON = False
 
 #: Exit codes of ``sunbot play``.
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:

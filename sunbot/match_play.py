@@ -43,7 +43,7 @@ from sunbot.views.common import live_view, summary_table
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
 #: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
 LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 T = TypeVar("T")
 err_console = Console(stderr=True)
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
