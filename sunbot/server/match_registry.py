@@ -7,8 +7,8 @@ them all (issue 12 case 8).
   only when every held match is still live is the create refused (429
   ``too_many_matches``).
 - At most :data:`MAX_LIVE_PER_CLIENT` live (starting or running) matches created by one
-  client, told apart by its peer address (behind a reverse proxy: the address uvicorn
-  takes from its trusted ``X-Forwarded-For``); past it, 429
+  client, told apart by its socket's peer address (``sunbot serve`` ignores
+  ``X-Forwarded-For``, :func:`~sunbot.server.serving.serve_config`); past it, 429
   ``too_many_matches_from_client``. Finished matches do not count, so a client that plays
   many short matches one after another is never refused.
 
