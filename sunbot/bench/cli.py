@@ -46,6 +46,7 @@ from sunbot import strategies
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
+    HOUSE_TABLE,
     MATCH_SEATS,
     Job,
     Result,
@@ -329,7 +330,7 @@ def _tables(info: GameInfo, given: list[str], seating: Seating | None) -> list[t
             raise _fail(f"--table and --seating are for match games; {info.slug} has no table")
         return [()]
     out: list[tuple[str, ...]] = []
-    for text in given or [",".join((HOUSE,) * (MATCH_SEATS - 1))]:
+    for text in given or [",".join(HOUSE_TABLE)]:
         names = [n.strip() for n in text.split(",")]
         if len(names) > MATCH_SEATS - 1:
             raise _fail(
