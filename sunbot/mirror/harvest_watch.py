@@ -9,8 +9,8 @@ diverged.
 
 What is checked (``shared/spec/harvest-watch.md``; the rule text is the authority):
 
-- every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, ``next``
-  against ``pending``/status, the §4 field table, ``nightCost`` null on diary and done,
+- every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, the §4 field
+  table, ``nightCost`` null on diary and done,
   ``food == foods[you]``, out seats at 0.0, ``legal`` (§5, in any order) recomputed from the
   summary, and a ``schema.example`` object where there is no ``legal``;
 - speech, vote and diary beats, when the seat saw the beat and the next one: the whole next
@@ -27,8 +27,9 @@ What is checked (``shared/spec/harvest-watch.md``; the rule text is the authorit
 What a server chooses is not held against it: pacing (the value of ``pollAfterMs`` within
 the bound above), round numbers (beats are told apart by day and phase, and our commands
 are matched to the rounds the server showed), the wording of ``lastPublic`` (clients must
-not parse it) and of ``schema`` beyond its example. Fields the rules do not define are
-listed in :attr:`MatchMirror.unknown_fields`, never reported.
+not parse it) and of ``schema`` beyond its example, how ranks after a tie are numbered, and
+``data.phase`` (our copy of ``summary.phase``, which the text does not name). Fields the
+rules do not define are listed in :attr:`MatchMirror.unknown_fields`, never reported.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Any
 from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff, same_set
-from sunbot.mirror.fields import pattern
+from sunbot.mirror.fields import is_int, pattern
 from sunbot.mirror.harvest_choices import is_number, servers_choices, tenths
 from sunbot.mirror.harvest_night import Night, explain_night, suspects
 
@@ -313,8 +314,6 @@ class MatchMirror:
         phase = s["phase"]
         if data.get("round") is None:
             out.append(Finding("data.round", "a round", None, "commands send it back"))
-        if "phase" in data:  # our own mirror of summary.phase, not promised
-            out += diff(phase, data["phase"], "data.phase")
         out += diff(s["foods"][s["you"]], s["food"], "data.summary.food")
         out += diff(s["you"] in s["aliveSeats"], s["alive"], "data.summary.alive")
         for seat, f in enumerate(s["foods"]):
@@ -466,9 +465,15 @@ class MatchMirror:
         return [Finding(path, "foods some legal joint action gives", got["foods"], note)]
 
     def _check_ranks(self, ranks: list[int], survivors: list[int]) -> list[Finding]:
+        """What the rule text's Finish section fixes of ``ranks``: positive integers with
+        at least one rank 1 (the winner, or the drawn winners), a survivor alone at rank 1,
+        and a seat that went out earlier ranked behind one that lasted longer. How ranks
+        below 1 are numbered after a tie (ours: competition ranking, 1, 2, 2, 4; another
+        server may count 1, 2, 2, 3) is the server's choice, not compared."""
         out: list[Finding] = []
-        competition = [1 + sum(o < r for o in ranks) for r in ranks]
-        out += diff(competition, ranks, "data.result.ranks")
+        if not all(is_int(r) and r >= 1 for r in ranks) or 1 not in ranks:
+            note = "positive integers, rank 1 for the winner or the drawn winners"
+            return [Finding("data.result.ranks", "ranks from 1", ranks, note)]
         if survivors:
             s = survivors[0]
             if ranks[s] != 1 or ranks.count(1) != 1:

@@ -126,3 +126,16 @@ async def test_another_seats_food_after_a_night_must_be_explainable() -> None:
     summary["foods"][other] = round(summary["foods"][other] + 0.7, 1)  # food from nowhere
     found = {(d.path) for d in check(events)[seat].divergences}
     assert found & {f"data.summary.foods[{other}]", "data.summary.foods"}
+
+
+async def test_data_phase_is_not_promised_so_another_value_there_is_no_divergence() -> None:
+    # the text names summary.phase only; data.phase is our copy of it, which another
+    # server may send with its own meaning (here: a beat label of its own)
+    events = await record_match()
+    for _, kind, rec in events:
+        data = rec.get("data") if kind == "view" else None
+        if isinstance(data, dict) and "phase" in data:
+            data["phase"] = f"beat {data['round']}"
+    mirrors = check(events)
+    assert all(m.divergences == [] for m in mirrors.values())
+    assert sum(m.beats_checked for m in mirrors.values()) > 20
