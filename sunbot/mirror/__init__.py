@@ -15,6 +15,10 @@ Hooks module protocol (all take and return plain JSON values):
   raises :class:`~sunbot.engines.IllegalAction` when the rules refuse ``action``.
 - ``expected_envelope(expected_state) -> dict``: optional; the envelope fields to compare
   (default: ``legalActions``, ``score``, ``gameOver``, ``observation`` from the engine).
+- ``our_spelling(position) -> None``: optional; rewrites in place a server's state or
+  observation (already stripped of unknown keys) where the rule text allows two spellings of
+  the same thing (a null field left out, a list in another order), so that only real
+  differences reach the comparison.
 """
 
 from __future__ import annotations
@@ -185,6 +189,9 @@ class Mirror:
             for key, offset in self.offsets.items():  # the server's numbering to ours
                 if type(clean.get(key)) is int:
                     clean[key] -= offset
+            spelling = getattr(self.hooks, "our_spelling", None)
+            if spelling is not None:  # a reading the text allows, written the way ours is
+                spelling(clean)
         return clean
 
     def _note_envelope(self, response: dict[str, Any]) -> None:

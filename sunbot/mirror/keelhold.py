@@ -122,6 +122,45 @@ PROMISED: frozenset[str] = frozenset(
 TRACKED: frozenset[str] = frozenset({"chain", "lotsShipped"})
 
 
+def our_spelling(position: dict[str, Any]) -> None:
+    """Rewrite a server's state or observation, in place, where the rule text allows two
+    spellings of one thing (field table: ``docs/rules/keelhold.md``); never raises.
+
+    - ``safeBays`` and ``listingBays`` in ascending order: SAFETY lists hatches, in no
+      stated order.
+    - A crate's ``rushWindow`` and ``due`` left out read as null (only rush crates carry
+      them, THE QUEUE); on iron ballast aboard (a rush crate past its due) they read as null
+      whatever they say, since an expired crate's window no longer means anything.
+    - ``jamEvery`` left out of a voyage's terms reads as null (a voyage without jams).
+    - Before the run is over, ``cause`` left out reads as null; away from port,
+      ``castOffSafe`` reads as null whatever it says (THE PORT CALL gives it meaning at
+      port only).
+    """
+    for key in ("safeBays", "listingBays"):
+        bays = position.get(key)
+        if isinstance(bays, list) and all(map(is_int, bays)):
+            position[key] = sorted(bays)
+    queue, hold = position.get("queue"), position.get("hold")
+    hatches = [h for h in hold if isinstance(h, list)] if isinstance(hold, list) else []
+    for crates, aboard in ((queue, False), *((h, True) for h in hatches)):
+        for crate in crates if isinstance(crates, list) else []:
+            if not isinstance(crate, dict):
+                continue
+            for key in ("rushWindow", "due"):
+                crate.setdefault(key, None)
+                if aboard and "cargo" in crate and crate["cargo"] is None:
+                    crate[key] = None
+    for part in ("params", "next"):
+        terms = position.get(part)
+        if isinstance(terms, dict):
+            terms.setdefault("jamEvery", None)
+    phase = position.get("phase")
+    if isinstance(phase, str) and phase != "over":
+        position.setdefault("cause", None)
+    if isinstance(phase, str) and phase != "port":
+        position["castOffSafe"] = None
+
+
 def template_states() -> list[dict[str, Any]]:
     """Our own positions whose keys the mirror knows (an opening, and one with a crate
     aboard so the keys of a crate in the hold are learned too)."""

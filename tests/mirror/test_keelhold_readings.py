@@ -11,6 +11,7 @@ from typing import Any
 
 from sunbot import strategies
 from sunbot.engines import keelhold as kh
+from sunbot.mirror.fields import pattern
 from sunbot.mirror.keelhold import ReplayDraws
 from tests.mirror.test_foreign_keelhold import check, foreign, run
 
@@ -96,3 +97,58 @@ def test_a_voyage_start_of_the_servers_own_is_not_compared() -> None:
         for part in (answer["state"], answer["observation"]):
             part["voyageStartTurn"] = 1000 + i
     assert check(answers).divergences == []
+
+
+def _respelled(steps: int, change: Any) -> list[tuple[Any, dict[str, Any]]]:
+    """A run whose every state and observation went through ``change(part)``."""
+    answers = copy.deepcopy(run(7, steps))
+    for _, answer in answers:
+        for part in (answer["state"], answer["observation"]):
+            change(part)
+    return answers
+
+
+def _other_spellings(part: dict[str, Any]) -> None:
+    """What a faithful server may write otherwise (docs/rules/keelhold.md, field table)."""
+    part["safeBays"].reverse()  # SAFETY lists the hatches in no stated order
+    part["listingBays"].reverse()
+    for crate in (c for h in part["hold"] for c in h):
+        if crate["cargo"] is None:  # ballast aboard (an expired rush crate too): any values
+            crate["rushWindow"], crate["due"] = 8, 3
+    for crate in [*part["queue"], *(c for h in part["hold"] for c in h)]:
+        for key in ("rushWindow", "due"):
+            if crate.get(key) is None:
+                crate.pop(key, None)  # only rush crates carry them
+    for terms in (part["params"], part["next"]):
+        if terms["jamEvery"] is None:
+            del terms["jamEvery"]  # a voyage without jams
+    if part["phase"] != "over":
+        del part["cause"]
+    if part["phase"] != "port":
+        part["castOffSafe"] = False if part["turn"] % 2 else part.pop("castOffSafe")
+
+
+def test_other_spellings_of_the_same_position_are_not_divergences() -> None:
+    answers = _respelled(200, _other_spellings)
+    states = [a["state"] for _, a in answers]
+    assert sum(s["phase"] == "port" for s in states) >= 5  # port calls, castOffSafe exact there
+    assert any(len(s["safeBays"]) > 1 for s in states)
+    assert any("rushWindow" not in c for s in states for c in s["queue"])
+    assert any(c.get("due") is not None for s in states for h in s["hold"] for c in h)
+    assert any(c["cargo"] is None for s in states for h in s["hold"] for c in h)
+    assert check(answers).divergences == []
+
+
+def test_the_same_fields_still_flag_a_wrong_value() -> None:
+    def wrong(part: dict[str, Any]) -> None:
+        _other_spellings(part)
+        if part["phase"] == "port":
+            part["castOffSafe"] = not part["castOffSafe"]
+        for crate in (c for h in part["hold"] for c in h):
+            if crate["cargo"] is not None and crate.get("due") is not None:
+                crate["due"] += 1
+        if len(part["safeBays"]) > 1:
+            part["safeBays"].pop()
+
+    paths = {pattern(d.path) for d in check(_respelled(200, wrong)).divergences}
+    assert {"state.castOffSafe", "state.hold[][].due", "state.safeBays"} <= paths
