@@ -290,12 +290,13 @@ class _Needs(BaseModel):
 
 class _Pressure(BaseModel):
     model_config = _STRICT
-    # a household modifier: ours are 0..4 (a local choice); the rules cap only the total
-    # loss (8), so any modifier up to that is a faithful server's
-    food: int = Field(ge=0, le=8)
-    joy: int = Field(ge=0, le=8)
-    cleanliness: int = Field(ge=0, le=8)
-    energy: int = Field(ge=0, le=8)
+    # a household modifier: ours are 0..4 (a local choice, §4); the rule text states no
+    # range, only that a need loses 6 plus it with the loss capped at 8, so any whole
+    # number >= 0 is a faithful server's (a negative one would make a need gain)
+    food: int = Field(ge=0)
+    joy: int = Field(ge=0)
+    cleanliness: int = Field(ge=0)
+    energy: int = Field(ge=0)
 
 
 def _distinct(cares: list[str]) -> list[str]:

@@ -8,8 +8,11 @@ the wish progress and payout, the streak, the window and day ends, the day bonus
 result and cause, and the mirror compares every field. ``next-day`` reveals three descriptors
 (the new day's windows 1 and 2 and its ``nextWindow``; window 0 is the old ``nextWindow`` and is
 checked): those alone are adopted from the answer, after a shape check (§3 descriptor: a wish of
-1..4 distinct cares, pressures 0..4). The §4 generation ramp is a local choice, so it is not
-held against a server.
+1..4 distinct cares, a whole-number pressure >= 0 per need; ours are 0..4, but the rule text
+states no range). The §4 generation ramp is a local choice, so it is not held against a server.
+What the text leaves to the server's own words is taken from its answer: ``result`` and
+``cause`` once the run is over, and how it shows that no wish is live (see
+:func:`_their_words`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from pydantic import ValidationError
 
 from sunbot.engines import naptuft as nt
 from sunbot.mirror import Finding
+from sunbot.mirror.fields import is_int
 
+_ABSENT = object()
 #: A descriptor used in place of a malformed revealed one, so replay can go on.
 _PLACEHOLDER: dict[str, Any] = {"wish": ["feed"], "pressure": dict.fromkeys(nt.NEEDS, 0)}
 
@@ -95,8 +100,17 @@ def expected_after(
         IllegalAction: the rules refuse ``action`` in ``prev`` (§6.1; the code is the same one
             the engine gives).
     """
+    shown, prev = prev.get("wish", _ABSENT), _live_wish_only(prev)
     if not (isinstance(action, dict) and action.get("type") == "next-day"):
-        return _their_cause(nt.step_observation(prev, action), got), []
+        expected = nt.step_observation(prev, action)
+        if expected["phase"] == "over" and expected["wish"] is None:
+            # the last action leaves the wish as it was (§6.2 step 4, §6.4): as the server
+            # showed it, in its own way, when none was live
+            if shown is _ABSENT:
+                del expected["wish"]
+            else:
+                expected["wish"] = shown
+        return _their_words(expected, got), []
     nt.step_observation(prev, action, _placeholder_reveal())  # refusals first (§6.1)
     try:
         revealed = nt.revealed_from(got)
@@ -142,14 +156,59 @@ def expected_envelope(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _their_cause(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
-    """The wording of ``cause`` is the server's (the rule text names no causes): when both
-    sides say the run is over, its own non-empty text stands; that it is over, and why
-    (``result``), is still checked."""
-    theirs = got.get("cause")
-    if expected.get("cause") is not None and isinstance(theirs, str) and theirs:
-        expected["cause"] = theirs
+#: Our two words for how a run ended (§3 ``result``); a server may use others.
+_RESULTS = frozenset(("ended", "fatal"))
+
+
+def _their_words(expected: dict[str, Any], got: dict[str, Any]) -> dict[str, Any]:
+    """``expected`` with what the rule text leaves to the server taken from ``got``.
+
+    - ``cause`` and ``result``: the text names neither field nor any wording. When both
+      sides say the run is over, the server's own non-empty text stands; that it is over
+      (``phase``, ``gameOver``, no legal action) and whether a need is at 0 are still
+      checked, and a ``result`` in our own words must be the right one of the two.
+    - ``wish`` when no wish is live (completed this window, or at a day break): the text
+      promises only the current wish, so what a server shows then is its own: null, no
+      key, the completed wish at full progress, or at a day break any wish.
+    """
+    for key in ("cause", "result"):
+        theirs = got.get(key)
+        mine = expected.get(key)
+        ours_other = key == "result" and theirs in _RESULTS and theirs != mine
+        if mine is not None and isinstance(theirs, str) and theirs and not ours_other:
+            expected[key] = theirs
+    if "wish" in expected and expected["wish"] is None and _dead_wish_ok(expected, got):
+        if "wish" in got:
+            expected["wish"] = got["wish"]
+        else:
+            del expected["wish"]
     return expected
+
+
+def _dead_wish_ok(expected: dict[str, Any], got: dict[str, Any]) -> bool:
+    """Whether ``got``'s ``wish`` is a faithful way to show that no wish is live."""
+    if "wish" not in got or got["wish"] is None or expected.get("phase") == "dayBreak":
+        return True
+    wish, window = got["wish"], expected.get("window")
+    if expected.get("phase") != "care" or not is_int(window) or not 0 <= window < 3:
+        return False
+    actions = expected["forecast"][window]["wish"]
+    return bool(wish == {"actions": actions, "progress": len(actions)})
+
+
+def _live_wish_only(prev: dict[str, Any]) -> dict[str, Any]:
+    """``prev`` with ``wish`` null when it shows no live wish (left out, completed, or at a
+    day break), as our rules hold it, so that a server's way of showing it is replayed
+    like ours."""
+    wish = prev.get("wish")
+    live = (
+        prev.get("phase") != "dayBreak"
+        and isinstance(wish, dict)
+        and isinstance(wish.get("actions"), list)
+        and is_int(wish.get("progress"))
+        and wish["progress"] < len(wish["actions"])
+    )
+    return prev if live else {**prev, "wish": None}
 
 
 def _placeholder_reveal() -> dict[str, Any]:
@@ -200,12 +259,15 @@ def numbering(opening: dict[str, Any]) -> dict[str, int]:
 
 
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
-    """``state`` with the fields the rules do not promise filled in where it lacks them:
-    at the opening the rules fix them (no streak, no last care, no result or cause); later
-    (a step the rules could not replay) the mirror's best guess is the same, and a streak
+    """``state`` with the fields the rules do not promise filled in where it lacks them,
+    and ``phase`` (promised, so a missing one is still reported) so that the replay goes
+    on: at the opening the rules fix them (in play, no streak, no last care, no result or
+    cause); later (a step the rules could not replay) the mirror's best guess is the same
+    (over once a result is shown), and a streak
     the server hides is then counted again from 0. A resumed run does not come here: its
     mirror re-checks the transcript first (:meth:`sunbot.mirror.Mirror.warm`)."""
     s = dict(state)
+    s.setdefault("phase", "care" if opening or s.get("result") is None else "over")
     s.setdefault("wishStreak", 0)
     s.setdefault("lastCare", None)
     s.setdefault("result", None)

@@ -32,8 +32,9 @@ def need_bar(value: int, width: int = 25) -> Text:
 
 def wish_text(wish: dict[str, Any] | None) -> Text:
     """The wish's cares in order, done ones struck through and the next one bold;
-    ``—`` when no wish is shown (completed this window, or at a day break)."""
-    if wish is None:
+    ``—`` when no wish is shown (completed this window, or at a day break). A server may
+    show a completed wish at full progress instead of none: all its cares struck."""
+    if not isinstance(wish, dict):
         return Text("—", style="dim")
     out = Text()
     for i, care in enumerate(wish["actions"]):
@@ -44,6 +45,12 @@ def wish_text(wish: dict[str, Any] | None) -> Text:
     return out
 
 
+def _multiplier(streak: int) -> int:
+    """The next completed wish's multiplier after ``streak`` wishes in a row: 1, 2, then 3
+    (rule text, Scoring)."""
+    return min(streak + 1, nt.STREAK_CAP)
+
+
 def _pressure(desc: dict[str, Any]) -> str:
     p = desc["pressure"]
     return "/".join(f"{p[n]}" for n in nt.NEEDS)
@@ -52,7 +59,9 @@ def _pressure(desc: dict[str, Any]) -> str:
 def render(state: dict[str, Any]) -> RenderableType:
     """The whole observation as a rich group (see the module docstring)."""
     phase = state["phase"]
-    ending = printable(f" ({state['result']}: {state['cause']})") if phase == "over" else ""
+    # result and cause are the server's words, and a server may leave them out
+    told = [str(state[k]) for k in ("result", "cause") if state.get(k) is not None]
+    ending = printable(f" ({': '.join(told)})") if phase == "over" and told else ""
     head = Text.assemble(
         ("Naptuft ", "bold"),
         f"day {state['day']}  moment {state['moment'] + 1}/12  window {state['window'] + 1}/3  ",
@@ -63,12 +72,13 @@ def render(state: dict[str, Any]) -> RenderableType:
     needs = Table(show_header=False, box=None, padding=(0, 1))
     for n in nt.NEEDS:
         needs.add_row(f"{n} ({CARE_OF[n]})", need_bar(state["needs"][n]))
-    mult = min(state["wishStreak"] + 1, nt.STREAK_CAP)
+    # the rule text does not promise that the streak and the last care are shown
+    streak, last = state.get("wishStreak"), state.get("lastCare")
     wish = Text.assemble(
         "wish: ",
-        wish_text(state["wish"]),
-        f"   streak {state['wishStreak']} (next wish ×{mult})",
-        f"   last care {state['lastCare'] or '—'}",
+        wish_text(state.get("wish")),
+        "" if streak is None else f"   streak {streak} (next wish ×{_multiplier(streak)})",
+        f"   last care {last or '—'}" if "lastCare" in state else "",
     )
     forecast = Table(
         "window", "wish", "pressure f/j/c/e", "loss f/j/c/e", box=None, header_style="bold"

@@ -576,7 +576,7 @@ def bad_variants() -> Iterator[Any]:
     yield {**o, "forecast": o["forecast"][:2]}
     yield {
         **o,
-        "nextWindow": {"wish": ["feed"], "pressure": {**o["nextWindow"]["pressure"], "joy": 9}},
+        "nextWindow": {"wish": ["feed"], "pressure": {**o["nextWindow"]["pressure"], "joy": -1}},
     }
     yield {**o, "lastCare": "Feed"}
     yield "not an observation"

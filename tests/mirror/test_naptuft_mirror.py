@@ -170,7 +170,7 @@ def test_next_day_adopts_any_well_formed_reveal_but_checks_window_0_and_the_wish
     ("edit", "path"),
     [
         (
-            lambda s: s["forecast"][2]["pressure"].__setitem__("joy", 9),
+            lambda s: s["forecast"][2]["pressure"].__setitem__("joy", -1),
             "state.forecast[2].pressure.joy",
         ),
         (
@@ -282,3 +282,97 @@ def test_the_wording_of_cause_is_the_servers_but_the_ending_is_checked():
         part["cause"] = None  # over without a cause: a divergence
     assert {d.path for d in Mirror("naptuft").check_action(1, prev, action, end)} >= {"state.cause"}
     del answers
+
+
+def test_a_pressure_past_the_loss_cap_is_a_servers_choice():
+    # the text gives no range for the household modifier, only the loss cap of 8: a server
+    # showing 12 (loss min(6 + 12, 8) = 8) is as faithful as our 0..4
+    def high(r):
+        for part in (r["state"], r["observation"]):
+            part["forecast"][2]["pressure"]["joy"] = 12
+            part["nextWindow"]["pressure"]["food"] = 30
+
+    assert tampered(13, high) == []
+
+
+def both(edit):
+    def apply(r):
+        edit(r["state"])
+        edit(r["observation"])
+
+    return apply
+
+
+def test_the_words_of_result_are_the_servers_but_not_the_other_ending():
+    answers = w1(14, end=True)  # end-run on day 2, moment 0
+    step = len(answers) - 1
+    assert answers[step][1]["state"]["result"] == "ended"
+    assert tampered(step, both(lambda s: s.__setitem__("result", "banked")), answers) == []
+    found = tampered(step, both(lambda s: s.__setitem__("result", "fatal")), answers)
+    assert {(d.path, d.expected, d.got) for d in found} == {
+        ("state.result", "ended", "fatal"),
+        ("observation.result", "ended", "fatal"),
+    }
+    found = tampered(step, both(lambda s: s.__setitem__("result", None)), answers)
+    assert {d.path for d in found} == {"state.result", "observation.result"}
+
+
+def test_a_completed_or_expired_wish_may_be_shown_the_servers_way():
+    # W1: [nap, feed] is completed at m1 (score 206); ours shows null for the rest of window 0
+    done = {"actions": ["nap", "feed"], "progress": 2}
+    answers = w1(14, end=True)
+
+    def shown(r):
+        for part in (r["state"], r["observation"]):
+            if part["phase"] == "dayBreak":
+                part["wish"] = {"actions": ["play"], "progress": 0}  # window 2's, expired
+            elif part["wish"] is None:  # the window's own wish, every step done
+                cares = part["forecast"][part["window"]]["wish"]
+                part["wish"] = {"actions": cares, "progress": len(cares)}
+
+    def dropped(r):
+        for part in (r["state"], r["observation"]):
+            if part["wish"] is None:
+                del part["wish"]
+
+    for edit in (shown, dropped):
+        edited = copy.deepcopy(answers)
+        for _, resp in edited:
+            edit(resp)
+        assert check_all(edited)[1] == []
+        # the later steps are still checked: W1's m3 pays 298, not 300
+        edited[4][1]["state"]["score"] = 300
+        first = check_all(edited)[1][0]
+        assert (first.step, first.path, first.expected, first.got) == (4, "state.score", 298, 300)
+    # a wish shown as still open after it was completed is not a way of showing none
+    found = tampered(2, both(lambda s: s.__setitem__("wish", {**done, "progress": 1})))
+    assert {d.path for d in found} == {"state.wish", "observation.wish"}
+
+
+def test_end_run_after_a_completed_wish_keeps_it_as_the_server_showed_it():
+    answers = w1(2)  # m1 completes W1's wish
+    s = nt.step(nt.step(nt.init(7), care("nap")), care("feed"))
+    assert s["wish"] is None
+    prev = copy.deepcopy(answers[2][1])
+    for part in (prev["state"], prev["observation"]):
+        part["wish"] = {"actions": ["nap", "feed"], "progress": 2}
+    end = answer(nt.step(s, {"type": "end-run"}))
+    for part in (end["state"], end["observation"]):
+        part["wish"] = {"actions": ["nap", "feed"], "progress": 2}
+    assert Mirror("naptuft").check_action(3, prev, {"type": "end-run"}, end) == []
+    for part in (end["state"], end["observation"]):
+        part["wish"] = {"actions": ["nap", "feed"], "progress": 0}
+    found = Mirror("naptuft").check_action(3, prev, {"type": "end-run"}, end)
+    assert {d.path for d in found} == {"state.wish.progress", "observation.wish.progress"}
+
+
+def test_a_missing_phase_is_reported_once_per_answer_and_the_replay_goes_on():
+    answers = w1(14, end=True)
+    for _, resp in answers:
+        for part in (resp["state"], resp["observation"]):
+            del part["phase"]
+    answers[1][1]["state"]["needs"]["energy"] = 94  # W1 m0: 100 - 7 = 93
+    found = check_all(answers)[1]
+    assert [d.step for d in found if d.path == "state.phase"] == list(range(len(answers)))
+    rules = [(d.step, d.path, d.expected, d.got) for d in found if d.path != "state.phase"]
+    assert rules[0] == (1, "state.needs.energy", 93, 94)  # the rest follows the server's 94
