@@ -74,18 +74,23 @@ class _Open(BaseModel):
 
 
 class NextLink(_Open):
-    """``next``: ``{rel: act|poll, method, href}`` (§2.3)."""
+    """``next``: with ``rel`` ``act`` the seat may POST a command; any other form means GET
+    after ``pollAfterMs``. The rule text names only ``rel: act`` and a GET, so the other
+    form's ``rel``, and ``method`` and ``href`` of both, are the server's (ours: ``poll``
+    and a path, §2.3); the loop reads only ``rel``."""
 
-    rel: Literal["act", "poll"]
-    method: str
-    href: str
+    rel: str | None = None
+    method: str | None = None
+    href: str | None = None
 
 
 class MatchData(_Open):
-    """``data`` of a view; the fields the loop relies on are typed, the rest kept."""
+    """``data`` of a view; the fields the loop relies on are typed, the rest kept.
+    ``phase`` is our server's copy of ``summary.phase`` (the text names only the latter):
+    another server may leave it out."""
 
     round: StrictInt
-    phase: str
+    phase: str | None = None
     summary: dict[str, Any]
     legal: list[Any] | None = None
     pending: list[Any] | None = None
@@ -93,14 +98,34 @@ class MatchData(_Open):
 
 
 class MatchView(_Open):
-    """A GET view, or a command POST's success (then ``ok`` is true) (§2.3, §2.4)."""
+    """A GET view, or a command POST's success (then ``ok`` is true) (§2.3, §2.4).
+
+    ``status`` is a word: the text names ``starting`` and ``running`` but not the finished
+    one (ours ``done``), so :attr:`finished` also reads ``summary.phase``, which the text
+    fixes as ``done`` at the end. ``next`` may be null or left out once finished.
+    """
 
     ok: bool | None = None
-    status: Literal["starting", "running", "done"]
+    status: str
     remainMs: StrictInt = Field(ge=0)
     pollAfterMs: StrictInt = Field(ge=0)
-    next: NextLink | None
+    next: NextLink | None = None
     data: MatchData
+
+    @property
+    def finished(self) -> bool:
+        """The match is over: status ``done`` or, whatever the status word, the summary's
+        phase ``done`` (the rule text's State section)."""
+        return self.status == "done" or self.data.summary.get("phase") == "done"
+
+
+def observation_of(raw_data: dict[str, Any]) -> dict[str, Any]:
+    """The observation a strategy gets: the view's ``data`` with ``phase`` set from
+    ``summary.phase`` (the text's field; ``data.phase`` is only our server's copy, which
+    another server may omit or use otherwise)."""
+    summary = raw_data.get("summary")
+    phase = summary.get("phase") if isinstance(summary, dict) else None
+    return {**raw_data, "phase": phase} if isinstance(phase, str) else dict(raw_data)
 
 
 class CommandRefused(_Open):
@@ -340,11 +365,11 @@ async def play_seat(
             assert view is not None
             res.last = ans.raw
             emit(ticket.seat, "view", ans.raw)
-            if view.status == "done":
+            if view.finished:
                 res.ranks = list((view.data.result or {}).get("ranks", [])) or None
-                _notify_end(strategy, ans.raw.get("data"), res)
+                _notify_end(strategy, observation_of(ans.raw["data"]), res)
                 return res
-            raw_data: dict[str, Any] = ans.raw["data"]
+            raw_data = observation_of(ans.raw["data"])
             rnd = view.data.round
             if (rnd, view.status) != where:
                 where, waited = (rnd, view.status), 0.0
@@ -383,6 +408,7 @@ async def play_seat(
         res.error = describe(exc)
         res.error_traceback = traceback_text(traceback.format_exc())
         last = res.last.get("data") if res.last else None
+        last = observation_of(last) if isinstance(last, dict) else None
         _notify_end(strategy, last, res)
         return res
 

@@ -140,8 +140,9 @@ def legal_actions(observation: dict[str, Any]) -> list[dict[str, Any]]:
     legal = observation.get("legal")
     if isinstance(legal, list):
         return [dict(a) if isinstance(a, dict) else a for a in legal]
-    phase = observation.get("phase")
     summary = observation.get("summary") or {}
+    # summary.phase is the text's field; data.phase is only our server's copy of it
+    phase = summary.get("phase", observation.get("phase"))
     if phase == "vote":
         you, living = summary.get("you"), summary.get("aliveSeats")
         if isinstance(you, int) and isinstance(living, list):
