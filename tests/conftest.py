@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import resource
 import socket
@@ -16,6 +17,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+import sunbot
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.server import TokenCodec, create_app
 
@@ -75,6 +77,17 @@ def serve_process(*options: str, files: int | None = None) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+async def timed_keelhold_run(url: str) -> tuple[sunbot.RunSummary, float]:
+    """A short Keelhold run (seed 7, safe-greedy, 3 voyages) on the server at ``url``, and
+    the seconds it took; at most 60 s."""
+    t0 = time.monotonic()
+    run = await asyncio.wait_for(
+        sunbot.play_async("keelhold", seed=7, strategy="safe-greedy", max_voyages=3, server=url),
+        timeout=60,
+    )
+    return run, time.monotonic() - t0
 
 
 class LoopbackServer:

@@ -10,10 +10,12 @@
 - A client that never finishes its request (slowloris: half a head, or a byte a second
   forever) is closed by :class:`RequestDeadlineH11`: uvicorn itself has no such timeout
   (its keep-alive timer only runs between requests and every byte received resets it).
-- Past :func:`connection_budget` connections, each new one closes the connection that has
-  waited longest for a request (idle or slow), so waiting sockets can never use up the
-  process's open files: at that point the server could not accept anyone, and every
-  client stalled until the deadline freed some.
+- Past :func:`connection_budget` connections, each new one closes a connection waiting for
+  a request (idle or slow), so waiting sockets can never use up the process's open files:
+  at that point the server could not accept anyone, and every client stalled until the
+  deadline freed some. It is the oldest one of the peer address holding the most waiting
+  connections (:mod:`sunbot.server.connection_share`), so one address's half-sent heads
+  cost that address its own connections, not another client's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from sunbot.server import limits
+from sunbot.server.connection_share import connection_to_shed
 from sunbot.server.redaction import uvicorn_log_config
 
 #: Seconds an idle keep-alive connection stays open (our client drops idle ones at 2 s).
@@ -52,7 +55,7 @@ log = logging.getLogger("uvicorn.error")
 
 
 def connection_budget() -> int:
-    """Connections held before the longest-waiting one is closed: 7/8 of
+    """Connections held before a waiting one is closed: 7/8 of
     :data:`MAX_CONNECTIONS` (the 503 past it is then for busy connections, not idle
     ones), or fewer when the process may open fewer files (its soft ``RLIMIT_NOFILE``
     less :data:`FILE_MARGIN`); at least 16."""
@@ -75,8 +78,10 @@ class RequestDeadlineH11(H11Protocol):
     that the server answers ``408`` when it has not begun an answer, and closes the
     connection either way. The timer is disarmed as soon as the request is wholly in, so
     the time the app takes to answer never counts. Past :attr:`max_open` connections, a
-    new one closes the connection that has waited longest for its next request (idle
-    keep-alive or slow). Set both per server with :func:`with_request_deadline`.
+    new one closes a connection waiting for its next request (idle keep-alive or slow):
+    the oldest of the peer address holding the most waiting connections
+    (:func:`~sunbot.server.connection_share.connection_to_shed`). Set both per server
+    with :func:`with_request_deadline`.
     """
 
     deadline_s: float = REQUEST_DEADLINE_S
@@ -100,17 +105,31 @@ class RequestDeadlineH11(H11Protocol):
     def _waiting(self) -> bool:
         return not self.transport.is_closing() and self.conn.their_state in _RECEIVING
 
+    def _peer(self) -> str:
+        """The client's address (the socket's peer; ``""`` when unknown)."""
+        return self.client[0] if self.client else ""
+
     def _shed(self) -> None:
-        """Close the connection (not this one) that has waited longest for a request."""
-        waiting = [
+        """Close a connection (not this one) waiting for a request: the oldest of the peer
+        holding the most waiting connections."""
+        waiting = (
             c
             for c in self.connections
             if isinstance(c, RequestDeadlineH11) and c is not self and c._waiting()
-        ]
-        if waiting:
-            oldest = min(waiting, key=lambda c: c._since)
-            log.info("%d connections open: closed the one waiting longest", len(self.connections))
-            oldest.transport.close()
+        )
+        shed = connection_to_shed(waiting, RequestDeadlineH11._peer, lambda c: c._since)
+        if shed is not None:
+            log.info(
+                "%d connections open: closed the longest-waiting one of %s, the client"
+                " holding the most waiting connections",
+                len(self.connections),
+                shed._peer(),
+            )
+            shed.transport.close()
+            # it no longer counts (uvicorn drops it only once the loop reports it lost): in a
+            # burst of new connections the count behind the 503 limit would otherwise climb
+            # past MAX_CONNECTIONS with ones already closed, and a normal request get a 503
+            self.connections.discard(shed)
 
     def data_received(self, data: bytes) -> None:
         if self._deadline is None and self.conn.their_state in _RECEIVING:
@@ -152,7 +171,8 @@ def with_request_deadline(
     seconds: float, max_open: int = MAX_CONNECTIONS
 ) -> type[RequestDeadlineH11]:
     """A :class:`RequestDeadlineH11` subclass whose deadline is ``seconds`` (> 0) and that
-    holds at most ``max_open`` connections before closing the longest-waiting one."""
+    holds at most ``max_open`` connections before closing a waiting one (the oldest of the
+    peer holding the most)."""
     if not seconds > 0:
         raise ValueError(f"the request deadline must be above 0 s, got {seconds}")
     attrs = {"deadline_s": float(seconds), "max_open": max_open}

@@ -15,9 +15,8 @@ import httpx
 import pytest
 import uvicorn
 
-import sunbot
 from sunbot.server import TokenCodec, create_app, serving
-from tests.conftest import LoopbackServer, serve_process
+from tests.conftest import LoopbackServer, serve_process, timed_keelhold_run
 
 HALF_HEAD = b"GET /api/games HTTP/1.1\r\nHost: sunbot\r\nAccept: "
 SLOW_SOCKETS = 300
@@ -65,12 +64,7 @@ async def test_slow_clients_are_closed_and_do_not_stall_a_run(served):
     closing = [asyncio.create_task(_until_closed(r, t)) for r, _, t in conns]
     trickle = asyncio.create_task(_trickle(conns[-1][1]))
 
-    t0 = time.monotonic()
-    run = await asyncio.wait_for(
-        sunbot.play_async("keelhold", seed=7, strategy="safe-greedy", max_voyages=3, server=served),
-        timeout=60,
-    )
-    took = time.monotonic() - t0
+    run, took = await timed_keelhold_run(served)
     assert run.error is None and run.ended_by == "cap" and run.steps > 30
     assert run.divergences == []
     # the run did not wait for the deadline: every slow socket was still open when it ended
@@ -105,14 +99,7 @@ async def test_waiting_sockets_cannot_use_up_the_servers_open_files():
     are closed at the deadline."""
     with serve_process("--request-deadline", str(DEADLINE_S), files=256) as url:
         slow = await _open_slow_sockets(url, SLOW_SOCKETS)
-        t0 = time.monotonic()
-        run = await asyncio.wait_for(
-            sunbot.play_async(
-                "keelhold", seed=7, strategy="safe-greedy", max_voyages=3, server=url
-            ),
-            timeout=60,
-        )
-        took = time.monotonic() - t0
+        run, took = await timed_keelhold_run(url)
         shed = [task for _, task in slow if task.done()]
         assert run.error is None and run.ended_by == "cap" and took < DEADLINE_S - 1
         assert len(shed) >= SLOW_SOCKETS - (256 - 32)  # the oldest, closed without an answer
