@@ -83,11 +83,14 @@ class FieldReader:
         mirror = Mirror(game.slug)
         self.template = mirror.template
         self.promised = mirror.promised
+        self.not_promised = mirror.not_promised
         self.complete = getattr(mirror.hooks, "complete", None)
 
     def _is_promised(self, path: str) -> bool:
-        as_state = "state" + path[path.index(".") :] if "." in path else "state"
-        return self.promised is None or under(pattern(as_state), self.promised)
+        as_state = pattern("state" + path[path.index(".") :] if "." in path else "state")
+        if under(as_state, self.not_promised):
+            return False
+        return self.promised is None or under(as_state, self.promised)
 
     def read(self, where: str, value: dict[str, Any], opening: bool, rep: GameReport) -> None:
         """Add ``value``'s (a served ``state`` or ``observation``) differences to ``rep``."""

@@ -19,6 +19,8 @@ Hooks module protocol (all take and return plain JSON values):
   observation (already stripped of unknown keys) where the rule text allows two spellings of
   the same thing (a null field left out, a list in another order), so that only real
   differences reach the comparison.
+- ``legal_order(got_legal) -> list[Finding]``: optional; what the rule text fixes of the
+  order of ``legalActions`` (checked once the set is right; by default order is free).
 """
 
 from __future__ import annotations
@@ -130,7 +132,8 @@ class Mirror:
     The mirror reads a server it may not have written (:mod:`sunbot.mirror.fields`): unknown
     fields are stripped before the rules are replayed and listed in :attr:`unknown_fields`,
     never reported; a field the server leaves out is a divergence only when the game's rule
-    text promises it (the hooks' ``PROMISED`` patterns), and the mirror fills it from its own
+    text promises it (the hooks' ``PROMISED`` patterns, less their ``NOT_PROMISED`` parts,
+    e.g. one key of a promised object), and the mirror fills it from its own
     expectation so that every later step is still checked (it never goes blind).
 
     Args:
@@ -160,6 +163,8 @@ class Mirror:
         self.divergences: list[Divergence] = []
         self.unknown_fields: set[str] = set()
         self.promised: frozenset[str] | None = getattr(self.hooks, "PROMISED", None)
+        #: Patterns inside a promised field that the text still does not promise.
+        self.not_promised: frozenset[str] = getattr(self.hooks, "NOT_PROMISED", frozenset())
         self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
         self.offsets: dict[str, int] = {}
         self.template = KeyTemplate()
@@ -198,7 +203,10 @@ class Mirror:
         self.unknown_fields.update(k for k in response if k not in ENVELOPE_KEYS)
 
     def _is_promised(self, path: str) -> bool:
-        return self.promised is None or under(pattern(path), self.promised)
+        shape = pattern(path)
+        if under(shape, self.not_promised):
+            return False
+        return self.promised is None or under(shape, self.promised)
 
     def _keep(self, findings: list[Finding]) -> list[Finding]:
         """Drop unknown fields (noted) and missing fields the rules never promise."""
@@ -288,8 +296,7 @@ class Mirror:
         except IllegalAction as exc:
             if refused:
                 legal = self._expected_envelope(base)["legalActions"]
-                found = same_set(legal, response.get("legalActions"), "legalActions")
-                return self._record(step, found)
+                return self._record(step, self._legal(legal, response.get("legalActions")))
             note = f"server accepted an action the rules refuse: {exc}"
             self._forget(raw_got, got)
             return self._record(step, [Finding("ok", False, True, note)])
@@ -345,6 +352,16 @@ class Mirror:
             "observation": eng.observation(state),
         }
 
+    def _legal(self, expected: list[Any], got: Any) -> list[Finding]:
+        """``legalActions``: the set, then the hooks' ``legal_order`` (what the text fixes of
+        the order), if the game has one."""
+        found = same_set(expected, got, "legalActions")
+        order = getattr(self.hooks, "legal_order", None)
+        if found or order is None:
+            return found
+        out: list[Finding] = order(got)
+        return out
+
     def _envelope(self, state: dict[str, Any], response: dict[str, Any]) -> list[Finding]:
         out: list[Finding] = []
         for key, value in self._expected_envelope(state).items():
@@ -355,7 +372,7 @@ class Mirror:
                 out += self._keep(diff(value, got, key))
                 continue
             if key == "legalActions":
-                out += same_set(value, response.get(key, _MISSING), key)
+                out += self._legal(value, response.get(key, _MISSING))
                 continue
             out += diff(value, response.get(key, _MISSING), key)
         return out

@@ -88,8 +88,8 @@ def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
             if x in old_tiles:
                 bad(f"layout.furniture[{i}]", "a tile with no cat", x, "furniture under a cat")
     hearth = lay.get("hearth")
-    if not _tile(hearth):
-        bad("layout.hearth", "a tile", hearth, "the room has a hearth")
+    if hearth is not None and not _tile(hearth):
+        bad("layout.hearth", "a tile or null", hearth, "a hearth stands on the board")
     elif hearth in furniture:
         bad("layout.hearth", "a tile off the furniture", hearth, "the hearth is a cat's tile")
     cats = state.get("cats")
@@ -111,7 +111,7 @@ def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
                 Finding(f.path, f.expected, f.got, f.note or "a joining cat")
                 for f in diff(want, {k: cat.get(k) for k in want}, f"state.cats[{cid}]")
             )
-            if not isinstance(cat.get("big"), bool):
+            if not isinstance(cat.get("big", False), bool):  # our key: may be left out
                 bad(f"cats[{cid}].big", "true or false", cat.get("big"), "a cat is big or not")
             tile = cat.get("tile")
             if not _tile(tile) or tile in taken:
@@ -129,13 +129,14 @@ def check_room(state: dict[str, Any], old_tiles: list[int]) -> list[Finding]:
         bad("layout.latticeParity", "0 or 1", parity, "a lattice window from day 16")
     if not prm.lattice and parity is not None:
         bad("layout.latticeParity", None, parity, "no lattice before day 16")
-    if lay.get("dogSpeed") != prm.dog_speed or not is_int(lay.get("dogSpeed")):
+    speed = lay.get("dogSpeed", prm.dog_speed)  # our key: a server may leave it out
+    if speed != prm.dog_speed or not is_int(speed):
         note = "dogs step once a turn, twice from day 24"
-        bad("layout.dogSpeed", prm.dog_speed, lay.get("dogSpeed"), note)
+        bad("layout.dogSpeed", prm.dog_speed, speed, note)
     shade = lay.get("shadeLength")
     if not is_int(shade) or shade < 0:
         bad("layout.shadeLength", "a length >= 0", shade, "the day's shade length")
-    _check_dogs(lay.get("dogLoops"), prm.dogs, bad)
+    _check_dogs(lay.get("dogLoops"), prm.dogs, furniture, bad)
     return out
 
 
@@ -159,17 +160,21 @@ def _check_bowls(bowls: Any, day: int, turns: int, bad: Any) -> None:
             bad("bowls", f"{want} mat(s) on serve {j} (turn {turn})", mats, note)
 
 
-def _check_dogs(loops: Any, most: int, bad: Any) -> None:
-    """At most the day's dogs (none before day 6, one from 6, two from 20), each loop a
-    closed walk of orthogonal one-tile steps on the board."""
+def _check_dogs(loops: Any, dogs: int, furniture: set[int], bad: Any) -> None:
+    """The day's dogs (none before day 6, one from 6, two from 20: the text's DOGS
+    paragraph), each loop a closed walk of orthogonal one-tile steps on the board. Fewer
+    dogs only when no furniture-free rectangle is left for one (our generator's G8 stop;
+    with at most 9 pieces of furniture that never happens)."""
     if not isinstance(loops, list) or not all(
         _int_list(loop) and loop and all(_tile(t) for t in loop) for loop in loops
     ):
         bad("layout.dogLoops", "a list of loops of tiles", loops, "dogs walk loops")
         return
-    if len(loops) > most:
-        note = "no dog before day 6, a second from day 20"
-        bad("layout.dogLoops", f"at most {most} loop(s)", len(loops), note)
+    used = [set(loop) for loop in loops]
+    room = any(set(gen.dog_loop(*rect)) not in used for rect in gen.dog_rects(furniture))
+    if len(loops) > dogs or (len(loops) < dogs and room):
+        note = "no dog before day 6, one from day 6, a second from day 20"
+        bad("layout.dogLoops", f"{dogs} loop(s)", len(loops), note)
     for k, loop in enumerate(loops):
         steps = zip(loop, loop[1:] + loop[:1], strict=True)
         if len(loop) < 2 or any(abs(a // 7 - b // 7) + abs(a % 7 - b % 7) != 1 for a, b in steps):
@@ -270,13 +275,33 @@ def expected_after(
     old = _their_old_cats(exp["cats"][: len(prev["cats"])], got_cats)
     findings = check_room({**got, "day": ours["day"]}, old)
     joined = got_cats[len(old) :] if isinstance(got_cats, list) else []
-    exp["cats"] = exp["cats"][: len(old)] + [dict(c) if isinstance(c, dict) else c for c in joined]
+    exp["cats"] = exp["cats"][: len(old)] + [
+        {"big": c.get("id") == 3, **c} if isinstance(c, dict) else c for c in joined
+    ]
     for key in ("layout", "bowls", "rng"):
         if key in got:
             exp[key] = got[key]
+    exp["bandWidth"] = prev.get("bandWidth", 2)  # the width adopted at init holds every day
+    _fill_layout(exp)
     if isinstance(exp["layout"], dict) and isinstance(exp["bowls"], list):
         _day_start(exp, got, findings)
     return exp, findings
+
+
+def _fill_layout(state: dict[str, Any]) -> None:
+    """Put into ``state["layout"]`` (a copy) the keys of ours that a server may leave out:
+    ``dogSpeed`` (§3 added it; the text fixes it by the day) and ``latticeParity`` (null;
+    from day 16 :func:`check_room` requires a served one), and a missing hearth as null so
+    that the rest is still checked."""
+    lay, day = state.get("layout"), state.get("day")
+    if not isinstance(lay, dict) or not is_int(day) or day < 1:
+        return
+    state["layout"] = {
+        **lay,
+        "dogSpeed": lay.get("dogSpeed", gen.day_params(day).dog_speed),
+        "latticeParity": lay.get("latticeParity"),
+        "hearth": lay.get("hearth"),  # promised: if missing, one finding a step, no crash
+    }
 
 
 def _their_old_cats(ours: list[dict[str, Any]], got_cats: Any) -> list[int]:
@@ -309,13 +334,32 @@ def template_states() -> list[dict[str, Any]]:
 PROMISED: frozenset[str] = frozenset(
     f"state.{k}" for k in _STATE_KEYS if k not in ("rng", "seed", "dogs", "bandWidth")
 )
+#: Keys inside promised objects that the text does not promise: which cat is big (it says
+#: a big cat counts 2, not which one), the dogs' speed (a key §3 added; the text fixes the
+#: speed by the day) and the lattice parity (the text has one from day 16 only).
+NOT_PROMISED: frozenset[str] = frozenset(
+    ("state.cats[].big", "state.layout.dogSpeed", "state.layout.latticeParity")
+)
+
+
+def legal_order(got: list[Any]) -> list[Finding]:
+    """What the text fixes of the order of ``legalActions`` (MOVING: the MOVEs come first,
+    by cat and then by tile); where REST, DOZE, END_RUN or NEXT_DAY sit is free. ``got``
+    holds exactly the legal actions (the set is checked first)."""
+    kinds = [a.get("type") for a in got]
+    moves = [(a["cat"], a["tile"]) for a in got if a.get("type") == "MOVE"]
+    if kinds[: len(moves)] == ["MOVE"] * len(moves) and moves == sorted(moves):
+        return []
+    note = "MOVEs first, by cat and then by tile"
+    return [Finding("legalActions", "MOVEs first in cat, tile order", got, note)]
 
 
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     """``state`` with what the rules do not promise filled in where a server left it out:
     the cursor (a placeholder: a new room is always taken from the server's answer), the
-    seed, the dogs on their loops at this turn, the band's two lines, which cat is big (ours:
-    id 3), and the day's dwell, length and multiplier from the day as the text fixes them."""
+    seed, the dogs where the last turn left them on their loops (§12), the band's two lines,
+    which cat is big (ours: id 3), the dogs' speed and no lattice (:func:`_fill_layout`), and
+    the day's dwell, length and multiplier from the day as the text fixes them."""
     s = dict(state)
     s.setdefault("rng", 0)
     s.setdefault("seed", 0)
@@ -326,10 +370,12 @@ def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
         s.setdefault("bandDwell", prm.band_dwell)
         s.setdefault("turnsInDay", 7 * prm.band_dwell)
         s.setdefault("mult", gen.mult(day))
+    _fill_layout(s)
     lay, turn = s.get("layout"), s.get("turn", 0)
     if "dogs" not in s and isinstance(lay, dict) and is_int(turn):
         loops, speed = lay.get("dogLoops") or [], lay.get("dogSpeed") or 1
-        s["dogs"] = [lp[(turn * speed) % len(lp)] for lp in loops if isinstance(lp, list) and lp]
+        at = max(turn - 1, 0) * speed
+        s["dogs"] = [lp[at % len(lp)] for lp in loops if isinstance(lp, list) and lp]
     if isinstance(s.get("cats"), list):
         s["cats"] = [
             {"big": c.get("id") == 3, **c} if isinstance(c, dict) else c for c in s["cats"]

@@ -262,7 +262,7 @@ def test_a_room_of_other_local_choices_is_adopted():
     lay["furniture"] = sorted(lay["furniture"])[:-2][::-1]  # fewer pieces, descending
     lay["cloudTurns"] = [0]  # one cloud at the first turn
     lay["shadeLength"] = 1
-    lay["dogLoops"] = lay["dogLoops"][:1]  # fewer dogs than ours
+    lay["dogLoops"] = [loop[::-1] for loop in lay["dogLoops"]]  # walked the other way round
     s["bowls"] = s["bowls"][:1]  # a single serve
     s["cats"][-1]["tile"] = lay["hearth"] if lay["hearth"] not in old else s["cats"][-1]["tile"]
     got = serve(s)
@@ -397,10 +397,106 @@ def test_a_run_without_what_the_text_does_not_promise_is_checked_to_the_end():
             for key in ("rng", "seed", "dogs", "bandWidth"):
                 part.pop(key, None)
             part["weather"] = "sunny"
-        ans["legalActions"].reverse()
+        legal = ans["legalActions"]  # the MOVEs lead in order; the rest in any order
+        moves = [a for a in legal if a["type"] == "MOVE"]
+        ans["legalActions"] = moves + [a for a in legal if a["type"] != "MOVE"][::-1]
     m, found = check_run(answers)
     assert found == [] and m.responses_checked == len(answers)
     assert m.unknown_fields == {"state.weather", "observation.weather"}
     answers[-2][1]["state"]["score"] += 1  # a planted wrong award late in the run
     _, found = check_run(answers)
     assert [d.path for d in found][:1] == ["state.score"]
+
+
+# ---------------------------------------------------------------- spec re-check (spec-sunloaf)
+
+
+@pytest.mark.parametrize("day", [1, 6, 24])
+def test_keys_of_ours_inside_the_room_may_be_left_out(day):
+    """layout.dogSpeed (a key §3 added; the text fixes the speed by the day), latticeParity
+    before day 16 and cats[].big (the text never says which cat is big) are not promised:
+    a run without them, NEXT_DAY included, has 0 divergences and is checked to the end."""
+    start = sl.init(day) if day == 1 else sunset_before(day, day)
+    answers = copy.deepcopy(honest(start, 45, day))
+    assert any(a == NEXT for a, _ in answers)
+    for _, ans in answers:
+        for part in (ans["state"], ans["observation"]):
+            part["layout"].pop("dogSpeed")
+            if part["day"] < 16:
+                part["layout"].pop("latticeParity")
+            for cat in part["cats"]:
+                cat.pop("big")
+    m, found = check_run(answers, with_init=day == 1)
+    assert found == [] and m.unchecked == 0
+    answers[-2][1]["state"]["layout"]["dogSpeed"] = 3  # a wrong speed, sent, is still one
+    m, found = check_run(answers, with_init=day == 1)
+    assert "state.layout.dogSpeed" in [d.path for d in found]
+
+
+def test_legal_moves_come_first_in_cat_then_tile_order():
+    """The text's MOVING paragraph fixes that MOVEs lead, by cat then tile; the order of
+    REST, DOZE and END_RUN after them is the server's."""
+    prev, action, got = _mid_day()
+    legal = got["legalActions"]
+    moves = [a for a in legal if a["type"] == "MOVE"]
+    assert len(moves) >= 2
+    got["legalActions"] = moves + legal[len(moves) :][::-1]
+    assert Mirror("sunloaf").check_action(5, prev, action, got) == []
+    got["legalActions"] = [moves[1], moves[0], *legal[2:]]  # two MOVEs swapped
+    assert [d.path for d in Mirror("sunloaf").check_action(5, prev, action, got)] == [
+        "legalActions"
+    ]
+    got["legalActions"] = [legal[-1], *legal[:-1]]  # END_RUN before the MOVEs
+    assert [d.path for d in Mirror("sunloaf").check_action(5, prev, action, got)] == [
+        "legalActions"
+    ]
+
+
+def test_refusal_legal_actions_are_checked_for_order_too():
+    prev, _, _ = _mid_day()
+    legal = sl.legal_actions(prev["state"])
+    refusal = {"ok": False, "reason": "no", "legalActions": legal}
+    assert Mirror("sunloaf").check_action(5, prev, NEXT, refusal) == []
+    refusal["legalActions"] = legal[::-1]
+    assert [d.path for d in Mirror("sunloaf").check_action(5, prev, NEXT, refusal)] == [
+        "legalActions"
+    ]
+
+
+def test_band_width_adopted_at_init_holds_over_next_day():
+    """A server lighting 3 lines (the text does not say how many) keeps 3 every day: no
+    divergence at NEXT_DAY; a width that changes overnight is one."""
+    s = sl.init(5)
+    s["bandWidth"] = 3
+    answers = [(None, serve(s))]
+    choose = policy(random.Random(2))
+    s = answers[0][1]["state"]
+    while sum(1 for a, _ in answers if a == NEXT) < 2 and not sl.is_over(s):
+        a = choose(s)
+        s = sl.step(s, a)
+        if a == NEXT:
+            s["bandWidth"] = 3
+            s = serve(s)["state"]
+        answers.append((a, answer(s)))
+    assert s["bandWidth"] == 3 and not sl.is_over(s)
+    m, found = check_run(answers)
+    assert found == [] and m.responses_checked == len(answers)
+    k = next(i for i, (a, _) in enumerate(answers) if a == NEXT)
+    answers[k][1]["state"]["bandWidth"] = 2
+    _, found = check_run(answers[: k + 1])
+    assert [d.path for d in found] == ["state.bandWidth"]
+
+
+def test_a_null_hearth_is_accepted():
+    prev, s, _ = _room(9, 7)
+    s["layout"]["hearth"] = None
+    assert paths_after_next_day(prev, serve(s)) == []
+
+
+@pytest.mark.parametrize(("day", "keep"), [(6, 0), (20, 1), (21, 0)])
+def test_fewer_dogs_than_the_text_gives_is_reported(day, keep):
+    """DOGS: a dog from day 6 and a second from day 20. Fewer only when no clear
+    rectangle is left (our G8 stop), which this room does not have."""
+    prev, s, _ = _room(8, day)
+    s["layout"]["dogLoops"] = s["layout"]["dogLoops"][:keep]
+    assert paths_after_next_day(prev, serve(s)) == ["state.layout.dogLoops"]

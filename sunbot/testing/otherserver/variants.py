@@ -126,8 +126,9 @@ def _keep_settled(before: State | None, after: State) -> bool:
 
 
 def _band_three(before: State | None, after: State) -> bool:
-    """Sunloaf: the band lights 3 lines at once (the text does not say how many; ours 2)."""
-    if before is not None:
+    """Sunloaf: the band lights 3 lines at once, every day (the text does not say how many;
+    ours 2). Set as each day opens, at init and by NEXT_DAY, before any turn resolves."""
+    if before is not None and after["day"] == before["day"]:
         return False
     after["bandWidth"] = 3
     return True
@@ -175,6 +176,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "keelhold-cargo-1", "keelhold", "cargo types are numbered from 1", state=_cargo_from_one
         ),
+        Variant("sunloaf-band-3", "sunloaf", "the band lights 3 lines", state=_band_three),
         Variant(
             "sunloaf-keep-settled",
             "sunloaf",
