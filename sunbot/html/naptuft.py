@@ -4,8 +4,9 @@ A frame: ``day``, ``moment`` and ``window`` (0-based, as published), ``phase``, 
 (food, joy, cleanliness, energy: 0..100), ``wish`` (``{actions, progress}`` or null),
 ``streak`` (wishStreak), ``forecast`` (the day's three windows, each ``[wish cares,
 [pressure per need]]``), ``nextWindow`` (the next day's first window, same shape),
-``lastCare``, ``score``, ``result`` and ``cause``. Needs and pressures are in the order of
-:data:`sunbot.engines.naptuft.NEEDS`.
+``lastCare``, ``score``, ``result`` and ``cause``. ``streak``, ``lastCare``, ``result`` and
+``cause`` are null when a server leaves them out, as it may: the rule text promises none of
+them. Needs and pressures are in the order of :data:`sunbot.engines.naptuft.NEEDS`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def frame(state: dict[str, Any]) -> dict[str, Any]:
         "phase": state["phase"],
         "needs": [state["needs"][n] for n in NEEDS],
         "wish": state.get("wish"),
-        "streak": state["wishStreak"],
+        "streak": state.get("wishStreak"),
         "forecast": [_window(d) for d in state["forecast"]],
         "nextWindow": _window(state["nextWindow"]),
         "lastCare": state.get("lastCare"),
@@ -44,7 +45,8 @@ def frame(state: dict[str, Any]) -> dict[str, Any]:
 
 def progress(state: dict[str, Any]) -> str:
     """``day 2 · moment 5/12 · window 2/3 · care`` (1-based, as a player counts)."""
-    end = f" ({state['result']}: {state['cause']})" if state.get("result") else ""
+    told = [str(state[k]) for k in ("result", "cause") if state.get(k) is not None]
+    end = f" ({': '.join(told)})" if state.get("phase") == "over" and told else ""
     return (
         f"day {state['day']} · moment {state['moment'] + 1}/12 · window {state['window'] + 1}/3"
         f" · {state['phase']}{end}"

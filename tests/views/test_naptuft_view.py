@@ -9,6 +9,7 @@ import io
 from rich.console import Console
 
 from sunbot.engines import naptuft as nt
+from sunbot.html import naptuft as html
 from sunbot.views import naptuft as view
 
 
@@ -40,3 +41,15 @@ def test_fields_the_rules_do_not_promise_may_be_missing():
     assert "nap → feed  (2/2)" in rendered(view.render(obs))
     del obs["wish"]
     assert "wish: —" in rendered(view.render(obs))
+
+
+def test_the_replay_frame_needs_no_unpromised_field():
+    obs = nt.observation(nt.step(nt.init(7), {"type": "end-run"}))
+    assert html.frame(obs)["streak"] == 0
+    assert html.progress(obs) == "day 1 · moment 1/12 · window 1/3 · over (ended: end-run)"
+    for key in ("wishStreak", "lastCare", "result", "cause"):
+        del obs[key]
+    f = html.frame(obs)
+    assert (f["streak"], f["lastCare"], f["result"], f["cause"]) == (None, None, None, None)
+    assert f["wish"] == {"actions": ["nap", "feed"], "progress": 0}
+    assert html.progress(obs) == "day 1 · moment 1/12 · window 1/3 · over"

@@ -44,7 +44,9 @@
         el(g, "text", { x: X + f.wish.actions.length * 92 + 6, y: wy, "font-size": 12, fill: "#667085" },
           f.wish.progress + "/" + f.wish.actions.length + " done");
       }
-      el(g, "text", { x: X, y: wy + 26, "font-size": 12 }, "streak " + f.streak + " (next wish \u00d7" + Math.min(f.streak + 1, 3) + ")");
+      if (typeof f.streak === "number") {  // a server may not show the streak
+        el(g, "text", { x: X, y: wy + 26, "font-size": 12 }, "streak " + f.streak + " (next wish \u00d7" + Math.min(f.streak + 1, 3) + ")");
+      }
       var fy = 330;
       el(svg, "text", { x: 20, y: fy, "font-size": 14, "font-weight": 600 }, "forecast");
       ["window", "wish", "pressure food/joy/clean/energy"].forEach(function (h, i) {
