@@ -132,6 +132,8 @@ def our_spelling(position: dict[str, Any]) -> None:
       them, THE QUEUE); on iron ballast aboard (a rush crate past its due) they read as null
       whatever they say, since an expired crate's window no longer means anything.
     - ``jamEvery`` left out of a voyage's terms reads as null (a voyage without jams).
+    - ``openBays`` is not read: which hatches are open is fixed by THE HULL, and a server
+      that opens others is caught by ``legalActions`` and ``safeBays``.
     - Before the run is over, ``cause`` left out reads as null; away from port,
       ``castOffSafe`` reads as null whatever it says (THE PORT CALL gives it meaning at
       port only).
@@ -154,6 +156,7 @@ def our_spelling(position: dict[str, Any]) -> None:
         terms = position.get(part)
         if isinstance(terms, dict):
             terms.setdefault("jamEvery", None)
+            terms.pop("openBays", None)  # the text's open hatches stand in (_complete_terms)
     phase = position.get("phase")
     if isinstance(phase, str) and phase != "over":
         position.setdefault("cause", None)
@@ -170,14 +173,22 @@ def template_states() -> list[dict[str, Any]]:
 
 def _complete_terms(terms: dict[str, Any], voyage: int) -> dict[str, Any]:
     """A voyage's terms with the fields the rule text does not name filled in: our ramp's
-    cadences for that voyage, the hatches the text opens (five on voyage 1, all after), and
-    weight bounds so wide that no weight the server draws is held against it."""
+    cadences for that voyage and weight bounds so wide that no weight the server draws is
+    held against it. The open hatches are always the text's (THE HULL: five on voyage 1,
+    all seven after), whatever a server's ``openBays`` says: the key and its encoding are
+    ours, which hatches take crates is the rules', and legalActions and safeBays are then
+    checked against it."""
     conds = terms.get("conditions")
     conds = [c for c in conds if c in CONDITIONS] if isinstance(conds, list) else []
     wind = terms["wind"] if is_int(terms.get("wind")) else 0
     ours = params_for(voyage, conds, wind)
     ours["weightMin"], ours["weightMax"] = 1, 10**6
-    return {**ours, **terms}
+    return {**ours, **terms, "openBays": open_hatches(voyage)}
+
+
+def open_hatches(voyage: int) -> list[int]:
+    """The hatches in use on ``voyage`` (THE HULL): the outer two shut on voyage 1."""
+    return [1, 2, 3, 4, 5] if voyage == 1 else list(range(kh.HATCHES))
 
 
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from sunbot import strategies
 from sunbot.engines import keelhold as kh
+from sunbot.engines.keelhold_gen import RNG_DRAWS, params_for
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.keelhold import ReplayDraws
 from tests.mirror.test_foreign_keelhold import check, foreign, run
@@ -152,3 +153,34 @@ def test_the_same_fields_still_flag_a_wrong_value() -> None:
 
     paths = {pattern(d.path) for d in check(_respelled(200, wrong)).divergences}
     assert {"state.castOffSafe", "state.hold[][].due", "state.safeBays"} <= paths
+
+
+def _run_from(state: dict[str, Any], steps: int) -> list[tuple[Any, dict[str, Any]]]:
+    bot = strategies.create("keelhold", "safe-greedy", random.Random(7))
+    out: list[tuple[Any, dict[str, Any]]] = [(None, foreign(state))]
+    while len(out) <= steps and not kh.is_over(state):
+        action = bot.choose(out[-1][1]["observation"], out[-1][1]["legalActions"])
+        state = kh.step(state, action)
+        out.append((action, foreign(state)))
+    return out
+
+
+def test_a_server_opening_the_outer_hatches_on_voyage_1_is_flagged() -> None:
+    """THE HULL shuts the two outer hatches on voyage 1: a server taking crates there is
+    caught by its legal actions, whatever its own openBays says."""
+    first = params_for(1, [], 0)
+    first["openBays"] = list(range(7))
+    answers = _run_from(kh.init_with_draws(7, RNG_DRAWS, first, [7]), 10)
+    assert {"PLACE", 0} <= {v for a in answers[0][1]["legalActions"] for v in a.values()}
+    flagged = {(d.step, d.path) for d in check(answers).divergences}
+    assert (0, "legalActions") in flagged and (1, "state.safeBays") in flagged
+
+
+def test_open_hatches_written_otherwise_are_not_read() -> None:
+    def labels(part: dict[str, Any]) -> None:  # the hatch labels a player sees, 1..7
+        for terms in (part["params"], part["next"]):
+            terms["openBays"] = [b + 1 for b in terms["openBays"]]
+
+    answers = _respelled(150, labels)
+    assert any(a["state"]["voyage"] >= 2 for _, a in answers)
+    assert check(answers).divergences == []
