@@ -16,7 +16,7 @@ from typing import Any, Literal
 #: Names this project's local choices (generation ramps, decks, draws: ``docs/rules/``). Our
 #: server announces it in ``GET /api/games`` (``localChoices``); a transcript recorded from a
 #: server that announced it can be re-played through our engines, any other is only mirrored.
-LOCAL_CHOICES = "sunbot-local-choices/1"
+LOCAL_CHOICES = "sunbot-local-choices/2"
 #: Seeds are signed 64-bit integers everywhere: ``init?seed=``, a match's ``seed``,
 #: ``sunbot play --seed``, ``sunbot.play(seed=)`` and ``sunbot bench --seeds``.
 MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1

@@ -54,7 +54,9 @@ def params_for(voyage: int, conditions: list[str], wind: int) -> dict[str, Any]:
     w_min, w_max = _band(voyage, ((1, (1, 3)), (2, (1, 4)), (5, (1, 5)), (10, (2, 6))))
     if "heavyLot" in cond:
         w_min, w_max = w_min + 1, w_max + 1
-    tolerance = 6 + 2 * (voyage - 1) - (3 if "tightWater" in cond else 0)
+    # THE PORT CALL: casting off raises the tolerance and the quota, so both rise at every
+    # voyage; tightWater (never on two voyages in a row) narrows by 1, which keeps the rise.
+    tolerance = 6 + 2 * (voyage - 1) - (1 if "tightWater" in cond else 0)
     jam_every = _band(voyage, ((1, None), (4, 9), (10, 7)))
     max_jams = 1
     if "stickyHatches" in cond:
@@ -68,7 +70,7 @@ def params_for(voyage: int, conditions: list[str], wind: int) -> dict[str, Any]:
         "cargoTypes": cargo_types,
         "weightMin": w_min,
         "weightMax": w_max,
-        "quota": min(3 + voyage, 15),
+        "quota": 3 + voyage,
         "wind": wind,
         "openBays": [1, 2, 3, 4, 5] if voyage == 1 else [0, 1, 2, 3, 4, 5, 6],
         "queueSize": 2 if "shortCrew" in cond else 3,

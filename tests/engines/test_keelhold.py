@@ -359,5 +359,24 @@ def test_ramp_table_values():
         p["jamEvery"],
         p["maxJams"],
         p["queueSize"],
-    ) == (3, 7, 6 + 48 - 3, 5, 2, 2)
-    assert params_for(30, [], 0)["quota"] == 15
+    ) == (3, 7, 6 + 48 - 1, 5, 2, 2)
+    assert params_for(30, [], 0)["quota"] == 33
+
+
+def test_every_cast_off_raises_the_tolerance_and_the_quota():
+    """THE PORT CALL: casting off raises both. Consecutive voyages never share a condition,
+    so a tightWater voyage always follows one without it: 6 + 2 * 21 = 48 on voyage 22
+    without, then 6 + 2 * 22 - 1 = 49 with tightWater on voyage 23, then 52 without."""
+    from sunbot.engines.keelhold_gen import CONDITIONS
+
+    assert [params_for(v, c, 0)["tolerance"] for v, c in ((22, []), (23, ["tightWater"]))] == [
+        48,
+        49,
+    ]
+    for v in range(1, 200):
+        for before in CONDITIONS:
+            for after in CONDITIONS:
+                if after == before:
+                    continue
+                a, b = params_for(v, [before], 0), params_for(v + 1, [after], 0)
+                assert b["tolerance"] > a["tolerance"] and b["quota"] == a["quota"] + 1
