@@ -9,10 +9,11 @@ diverged.
 
 What is checked (``shared/spec/harvest-watch.md``; the rule text is the authority):
 
-- every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, the §4 field
-  table, ``nightCost`` null on diary and done,
-  ``food == foods[you]``, out seats at 0.0, ``legal`` (§5, in any order) recomputed from the
-  summary, and a ``schema.example`` object where there is no ``legal``;
+- every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, ``pending``
+  equal to what we stored while that beat is still open, the §4 field table, ``nightCost``
+  null on diary and done, ``food == foods[you]``, out seats at 0.0, ``legal`` (§5, in any
+  order) recomputed from the summary, and a ``schema.example`` object where there is no
+  ``legal``;
 - speech, vote and diary beats, when the seat saw the beat and the next one: the whole next
   summary is recomputed with the engine from the previous summary, our own command, and
   the other seats' public speeches and ballots (those are their free choices; the fine, the
@@ -233,12 +234,19 @@ class MatchMirror:
         self._round_of: dict[tuple[int, str], Any] = {}
         self._prev: dict[str, Any] | None = None
         self._out_night: dict[int, int] = {}
+        #: round -> (the beat's (day, phase), actions) of each store the server confirmed
+        self._sent: dict[Any, tuple[tuple[Any, Any], list[Any]]] = {}
 
     def note_command(self, round_: Any, actions: list[Any]) -> None:
         """Our seat stored ``actions`` for ``round_`` (its first element applies; the round
         is the server's own value, whatever its form)."""
         self._stored[_round_key(round_)] = _copy(actions)
         self._unsure.pop(_round_key(round_), None)
+        prev = (self._prev or {}).get("data") or {}
+        if _round_key(prev.get("round")) == _round_key(round_):
+            summary = prev.get("summary") or {}
+            beat = (summary.get("day"), summary.get("phase"))
+            self._sent[_round_key(round_)] = (beat, _copy(actions))
 
     def note_unsure(self, round_: Any, actions: list[Any]) -> None:
         """Our seat sent ``actions`` for ``round_`` but lost the answer (a dropped
@@ -265,11 +273,12 @@ class MatchMirror:
         summary = data.get("summary") or {}
         if isinstance(summary.get("day"), int) and summary.get("phase") in ORDER:
             self._round_of[(summary["day"], summary["phase"])] = rnd
+        found = self._check_pending(view, rnd)
         if "pending" in data and isinstance(data["pending"], list):
             self._stored[rnd] = _copy(data["pending"])
             self._unsure.pop(rnd, None)  # read after the store: it says what was stored
         self.responses_checked += 1
-        found = self._check_view(view)
+        found += self._check_view(view)
         prev = self._prev
         status = view.get("status")
         if prev is not None and status != "starting" and prev.get("status") != "starting":
@@ -298,6 +307,25 @@ class MatchMirror:
             elif not f.path.startswith("data.summary.lastPublic"):
                 out.append(f)
         return out
+
+    def _check_pending(self, view: dict[str, Any], rnd: Any) -> list[Finding]:
+        """The rule text's Platform section: ``data.pending`` lists the commands this seat
+        stored, until the beat resolves. Checked on every running view of a beat whose
+        store the server confirmed (``note_command``, the view our command was chosen from
+        having that round), as long as the view still shows that beat."""
+        sent = self._sent.get(rnd)
+        data = view.get("data") or {}
+        summary = data.get("summary") or {}
+        beat = (summary.get("day"), summary.get("phase"))
+        if sent is None or view.get("status") != "running" or beat != sent[0]:
+            return []
+        note = "the commands this seat stored, shown until the beat resolves"
+        if "pending" not in data:
+            return [Finding("data.pending", sent[1], None, note)]
+        return [
+            Finding(f.path, f.expected, f.got, note)
+            for f in diff(sent[1], data["pending"], "data.pending")
+        ]
 
     # -- one view ----------------------------------------------------------------------
 
