@@ -2,6 +2,7 @@
 
     python benchmarks/naptuft.py                   # seeds 1-200, 30-day cap, all strategies
     python benchmarks/naptuft.py --seeds 50 --days 10 --strategies balancer,rotation
+    python benchmarks/naptuft.py --first 201 --seeds 800 --strategies balancer   # hold-out
 
 Each run is played on the engine like the runner plays it: ``on_start(game, seed,
 cap=...)`` tells the strategy the run's cap (``balancer``: the day it will itself end the
@@ -91,8 +92,9 @@ def play(name: str, seed: int, cap: int, tally: Tally, bound: int, tell_cap: boo
 
 @app.command()
 def main(
-    seeds: int = 200,
-    days: int = 30,
+    seeds: int = typer.Option(200, min=1, help="How many seeds."),
+    first: int = typer.Option(1, help="The first seed (seeds first .. first + seeds - 1)."),
+    days: int = typer.Option(30, min=1, help="End-run at this day's break."),
     names: str = typer.Option("balancer,clairvoyant,rotation,random", "--strategies"),
     tell_cap: bool = typer.Option(
         True,
@@ -101,8 +103,9 @@ def main(
     ),
 ) -> None:
     """Print the Naptuft benchmark figures."""
-    print(f"Naptuft, seeds 1-{seeds}, cap {days} days (end-run at its day break)")
-    bounds = {seed: upper_bound(seed, days) for seed in range(1, seeds + 1)}
+    numbers = range(first, first + seeds)
+    print(f"Naptuft, seeds {first}-{numbers[-1]}, cap {days} days (end-run at its day break)")
+    bounds = {seed: upper_bound(seed, days) for seed in numbers}
     bound_per_day = statistics.mean(b.per_day for b in bounds.values())
     print(
         f"  {'upper bound':12s} score/day {bound_per_day:8.1f}  (provable; REFERENCE ONLY: "
@@ -112,7 +115,7 @@ def main(
     for name in names.split(","):
         tally = tallies[name] = Tally()
         t0 = time.perf_counter()
-        for seed in range(1, seeds + 1):
+        for seed in numbers:
             play(name, seed, days, tally, bounds[seed].total, tell_cap)
         print(
             f"  {name:12s} fatal {tally.fatal:3d}/{seeds}  "

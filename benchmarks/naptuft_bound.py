@@ -23,6 +23,7 @@ the sum of four parts, each bounded on its own:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sunbot.engines import naptuft as nt
@@ -66,14 +67,26 @@ class Bound:
         return self.total / self.days
 
 
-def wish_points(wishes: list[list[int]], days: int, first_day: int = 1) -> int:
+def wish_points(
+    wishes: list[list[int]],
+    days: int,
+    first_day: int = 1,
+    *,
+    streak: int = 0,
+    last: int = -1,
+    must: Mapping[int, bool] | None = None,
+) -> int:
     """The most wish bonus points any line of cares earns over ``days`` days, needs ignored.
 
     Args:
         wishes: per window (3 a day, day ``first_day`` first), the wish as care indices
             0..3 (feed, play, brush, nap), 1..4 distinct.
         days: days played; a window's wish is shown with progress 0 at its first moment.
-        first_day: the day of the first window (from a fresh start: streak 0, no last care).
+        first_day: the day of the first window.
+        streak: ``wishStreak`` before the first window (0 from a fresh start).
+        last: the care sent before the first window as an index, or -1 (a fresh start).
+        must: window index (into ``wishes``) -> whether the lines counted finish that
+            window's wish (True) or leave it unfinished (False); other windows are free.
 
     Exact dynamic programme over (wish progress or done, streak capped at 2, last care),
     following §6.2 steps 6-7: a step advances on the wish's next care, a finished wish pays
@@ -81,24 +94,25 @@ def wish_points(wishes: list[list[int]], days: int, first_day: int = 1) -> int:
     end; from day 7 a care may not repeat the previous one (§5).
 
     Raises:
-        ValueError: fewer than ``3 * days`` wishes.
+        ValueError: fewer than ``3 * days`` wishes, or no line meets ``must``.
     """
     if len(wishes) < nt.WINDOWS_PER_DAY * days:
         raise ValueError(f"need {nt.WINDOWS_PER_DAY * days} wishes, got {len(wishes)}")
     # state (progress or -1 when done, streak 0..2, last care or -1) -> best points so far
-    states: dict[tuple[int, int, int], int] = {(0, 0, -1): 0}
+    states: dict[tuple[int, int, int], int] = {(0, min(streak, nt.STREAK_CAP - 1), last): 0}
+    must = must or {}
     for window in range(nt.WINDOWS_PER_DAY * days):
         wish = wishes[window]
         size = len(wish)
         no_repeat = window // nt.WINDOWS_PER_DAY + first_day >= nt.REPEAT_FROM_DAY
-        states = {(0, s, last): v for (_, s, last), v in states.items()}
+        states = {(0, s, prev): v for (_, s, prev), v in states.items()}
         for moment in range(nt.MOMENTS_PER_WINDOW):
             nxt: dict[tuple[int, int, int], int] = {}
-            for (prog, streak, last), points in states.items():
+            for (prog, held, prev), points in states.items():
                 for care in range(4):
-                    if no_repeat and care == last:
+                    if no_repeat and care == prev:
                         continue
-                    p, s, gain = prog, streak, 0
+                    p, s, gain = prog, held, 0
                     if p >= 0 and wish[p] == care:
                         p += 1
                         if p == size:
@@ -110,6 +124,10 @@ def wish_points(wishes: list[list[int]], days: int, first_day: int = 1) -> int:
                     if nxt.get(key, -1) < points + gain:
                         nxt[key] = points + gain
             states = nxt
+        if window in must:
+            states = {k: v for k, v in states.items() if (k[0] < 0) == must[window]}
+    if not states:
+        raise ValueError("no line of cares meets `must`")
     return max(states.values())
 
 

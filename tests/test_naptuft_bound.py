@@ -17,6 +17,7 @@ from sunbot.engines import naptuft as nt
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
 nb = importlib.import_module("naptuft_bound")
 nt_trace = importlib.import_module("naptuft_trace")
+nt_gamble = importlib.import_module("naptuft_gamble")
 
 
 def test_seed_7_day_1_by_hand():
@@ -59,6 +60,51 @@ def test_a_blocked_four_step_wish_is_worth_skipping_the_one_before():
     assert nb.wish_points([[0, 1, 2, 3], [3, 0, 1, 2], [1]], 1, first_day=7) == 360
     # before day 7 a repeat is allowed: all three, 240 + 480 + 180
     assert nb.wish_points([[0, 1, 2, 3], [3, 0, 1, 2], [1]], 1, first_day=6) == 900
+
+
+def test_wish_points_with_a_start_and_a_forced_choice():
+    """The same day as above, from a streak of 2 and last care feed: [feed, play, brush,
+    nap] cannot start at moment 0, so it cannot finish (4 steps in 3 moments); [nap, feed,
+    play, brush] then pays 240 (x1) and [play] 120 (x2) = 360. Forcing the second wish
+    unfinished leaves [play] at x1: 60. Forcing the first finished has no line."""
+    wishes = [[0, 1, 2, 3], [3, 0, 1, 2], [1]]
+    assert nb.wish_points(wishes, 1, first_day=7, streak=2, last=0) == 360
+    assert nb.wish_points(wishes, 1, first_day=7, streak=2, last=0, must={1: False}) == 60
+    with pytest.raises(ValueError, match="no line"):
+        nb.wish_points(wishes, 1, first_day=7, streak=2, last=0, must={0: True})
+    # from last care nap instead, the first wish is open: 240 x3 = 720, the second
+    # expires (blocked by nap), [play] at x1: 780; or skip it: 240 x1 + 120 x2 = 360
+    assert nb.wish_points(wishes, 1, first_day=7, streak=2, last=3) == 780
+    assert nb.wish_points(wishes, 1, first_day=7, streak=2, last=3, must={0: False}) == 360
+
+
+def test_gamble_worlds_follow_the_deck_ramp():
+    """Spec §4 lengths: 1-2 steps on days 1-2 (4 + 12 orders), 2-4 from day 6 (12 + 24 +
+    24); each length has half or a third of the weight."""
+    early, late = nt_gamble.worlds(1), nt_gamble.worlds(6)
+    assert (len(early), len(late)) == (16, 60)
+    for ws in (early, late):
+        assert sum(p for _, p in ws) == pytest.approx(1.0)
+    assert dict((tuple(w), p) for w, p in late)[(0, 1)] == pytest.approx(1 / 36)
+    assert dict((tuple(w), p) for w, p in late)[(3, 2, 1, 0)] == pytest.approx(1 / 72)
+
+
+def test_seed_141_miss_is_a_bet_lost():
+    """Seed 141's day 26 (streak 29, last feed; worked out by hand in docs/decisions.md):
+    finishing [play, nap, brush, feed] forces feed last, which blocks day 27's [feed, brush,
+    play] at its first moment, so that wish must end on play at its last moment. Only a
+    4-step wish starting with play in day 27's second window (unseen on day 26: 6 of the 60
+    draws, 1/12) punishes that. It did: finishing is worth 240 + 480 = 720 on days 26-27
+    against 1,020 for skipping it, -300; averaged over the draws it is worth +520."""
+    streak, last = nt_gamble.start_of_day(141, 26, 30)
+    assert (streak, last) == (29, 0)
+    first = 75
+    deck = [[nb._CARE[c] for c in nt.descriptor(141, k)["wish"]] for k in range(first, 90)]
+    real = [
+        nb.wish_points(deck, 5, 26, streak=streak, last=last, must={77 - first: done})
+        for done in (True, False)
+    ]
+    assert real[0] - real[1] == -300
 
 
 def brute_force(wishes: list[list[int]], first_day: int) -> int:
