@@ -273,9 +273,9 @@ def bench_command(
         )
         elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
         wanted = {job_key(j) for j in jobs}
-        results = [
-            r for r in store.results(label, names) if (r.strategy, r.table, r.seed) in wanted
-        ]
+        whole = store.results(label)  # the run's files cover the whole run
+        results = [r for r in whole if (r.strategy, r.table, r.seed) in wanted]
+        results.sort(key=lambda r: (names.index(r.strategy), r.table, r.seed))
         # in the command's order: strategies as given, then tables as given
         groups = list(dict.fromkeys(group_label(*job_key(j)[:2]) for j in jobs))
     if todo:
@@ -299,7 +299,9 @@ def bench_command(
         from sunbot.bench.replays import keep_replays
 
         keep_replays(results, out / label, replays, console)
-    errors = _show(info.slug, label, results, groups or names, out / label, meta)
+    if len(whole) > len(results):
+        meta |= _whole_run_meta(whole, names, seed_list.text)
+    errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
     if errors:
         count, first = errors
         err_console.print(
@@ -436,19 +438,34 @@ def _show(
     names: list[str],
     where: Path,
     meta: dict[str, str],
+    whole: list[Result] | None = None,
 ) -> tuple[int, str] | None:
-    """Print the tables, write the CSV and the report; returns how many jobs errored and
-    the first error (``strategy seed N: message``), or ``None``."""
+    """Print the tables of ``results`` (this command's jobs), write the CSV and the report
+    of ``whole`` (every row the run has stored; default ``results``); returns how many of
+    this command's jobs errored and the first error (``strategy seed N: message``), or
+    ``None``."""
     from sunbot.bench.report import analyse, paired_table, summary_table, write_report
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
     if analysis.pairs:
         console.print(paired_table(analysis))
+    rows = results if whole is None or len(whole) == len(results) else whole
+    # the command's groups first, then the run's others in stored order
+    on_file = analysis if rows is results else analyse(game, rows, names)
+    if rows is not results:
+        console.print(
+            escape(
+                f"the run holds {plural(len(rows) - len(results), 'more row')} than this"
+                f" command's jobs ({meta['strategies']}): the CSV and report cover the whole"
+                " run"
+            ),
+            soft_wrap=True,
+        )
     csv_path = where / "results.csv"
     try:
-        export_csv(results, csv_path)
-        report = write_report(analysis, where, meta)
+        export_csv(rows, csv_path)
+        report = write_report(on_file, where, meta)
     except OSError as exc:
         raise _fail(
             f"cannot write the CSV and report in {where}: {exc.strerror or exc}"
@@ -459,6 +476,18 @@ def _show(
     count = sum(s.errors for s in analysis.strategies)
     first = next((f"{s.name} {s.first_error}" for s in analysis.strategies if s.first_error), "")
     return (count, first) if count else None
+
+
+def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> dict[str, str]:
+    """The report's ``strategies`` and ``seeds`` lines for a run that holds more rows than
+    the command asked for (an earlier command's strategies or seeds)."""
+    strategies = list(dict.fromkeys([*names, *(r.strategy for r in whole)]))
+    seeds = {r.seed for r in whole}
+    return {
+        "strategies": ", ".join(strategies),
+        "seeds": f"{plural(len(seeds), 'seed')} stored ({plural(len(whole), 'row')};"
+        f" this command: {seeds_text})",
+    }
 
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:

@@ -418,3 +418,26 @@ def test_counts_of_one_are_singular(tmp_path, monkeypatch):
     res = bench("--compare", "one", "one", "--out", str(tmp_path))
     assert res.exit_code == 0, res.output
     assert "1 row," in res.output and "1 rows" not in res.output
+
+
+def test_resume_with_fewer_strategies_keeps_the_whole_run_in_its_files(tmp_path):
+    out = tmp_path / "o"
+    first = bench(
+        "keelhold", "-s", "first-safe", "-s", "random", "--seeds", "1-4", "--workers", "1",
+        "--out", str(out), "--run", "w",
+    )  # fmt: skip
+    assert first.exit_code == 0, first.output
+    again = bench(
+        "keelhold", "-s", "first-safe", "--seeds", "1-2", "--out", str(out), "--resume",
+    )  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert "run w: 2 jobs, 2 already stored, 0 to run" in again.output
+    assert "the run holds 6 more rows" in again.output
+    with (out / "w" / "results.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert sorted((r["strategy"], int(r["seed"])) for r in rows) == [
+        (s, seed) for s in ("first-safe", "random") for seed in range(1, 5)
+    ]
+    page = html.unescape((out / "w" / "report.html").read_text())
+    assert "first-safe, random" in page and "4 seeds stored (8 rows; this command: 1-2)" in page
+    assert "first-safe - random" in page  # the pair of the whole run
