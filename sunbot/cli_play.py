@@ -151,7 +151,11 @@ def play_command(
         ),
     ] = None,
     transcript: Annotated[
-        Path | None, typer.Option(help="Transcript path (default: transcripts/<game>-seed…).")
+        Path | None,
+        typer.Option(
+            help="Transcript path (default: a new file in transcripts/ named for the game, seed,"
+            " strategy and UTC time)."
+        ),
     ] = None,
     no_transcript: Annotated[
         bool, typer.Option("--no-transcript", help="Write no transcript.")

@@ -57,8 +57,9 @@ def replay_command(
         bool | None,
         typer.Option(
             "--local/--no-local",
-            help="Force or skip the re-play through the engine (default: only runs of the "
-            "embedded server or a loopback one).",
+            help="Force or skip the re-play through the engine (default: only runs of a "
+            "server with our local choices, by the header's serverIdentity; any other "
+            "server's run, loopback or not, is mirrored only).",
         ),
     ] = None,
     html: Annotated[

@@ -61,3 +61,19 @@ def test_play_help_says_a_capped_run_exits_0_and_states_the_default_caps():
     assert "Exit 0 when the run ended by the rules or at its cap" in text
     assert "END_RUN at port after voyage N (default 30)" in text
     assert "end after day N (default 40 / 10)" in text
+
+
+def test_play_help_fits_80_columns_without_cutting_a_default():
+    res = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    assert "…" not in res.output  # rich cuts a word too long for the column with "…"
+    text = " ".join(t.strip("│ ") for t in res.output.splitlines())
+    assert "a new file in transcripts/ named for the game, seed, strategy and UTC time" in " ".join(
+        text.split()
+    )
+
+
+def test_replay_help_says_which_runs_are_re_played_by_default():
+    text = " ".join(_help("replay").replace("│", " ").split())
+    assert "any other server's run, loopback or not, is mirrored only" in text
+    assert "loopback one" not in text
