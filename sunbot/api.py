@@ -124,7 +124,7 @@ async def play_async(
     elif (problem := seed_problem(seed)) is not None:
         raise ValueError(problem)
     if server is not None and (problem := url_problem(server)) is not None:
-        raise ValueError(f"server {problem}")
+        raise ValueError(f"server: {problem}")
     if info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")

@@ -104,9 +104,17 @@ class StopOnInterrupt:
         self._signals.__exit__(*exc)
 
 
-def show_traceback(text: str | None, transcript: Path | None) -> None:
-    """A failed run's traceback on stderr at ``-v``; otherwise where to find it."""
+#: Errors whose traceback adds nothing to their one line: the server was never reached.
+CONNECTION_ERRORS = ("ConnectError:", "ConnectTimeout:")
+
+
+def show_traceback(text: str | None, transcript: Path | None, error: str | None = None) -> None:
+    """A failed run's traceback on stderr at ``-v``; otherwise where to find it, unless
+    ``error`` (the run's one-line error) is a connection error (:data:`CONNECTION_ERRORS`),
+    where the line already says it all."""
     if not text:
+        return
+    if not verbose_on() and (error or "").startswith(CONNECTION_ERRORS):
         return
     if verbose_on():
         err_console.print(Text(text.rstrip()), soft_wrap=True)
@@ -118,7 +126,7 @@ def show_traceback(text: str | None, transcript: Path | None) -> None:
 def check_server_url(server: str | None) -> None:
     """Refuse a ``--server`` that is not an absolute http(s) URL (exit 2)."""
     if server is not None and (problem := url_problem(server)) is not None:
-        raise fail(f"--server {problem}")
+        raise fail(f"--server: {problem}")
 
 
 def play_command(
@@ -424,7 +432,7 @@ def _run(
         err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
         raise typer.Exit(exit_code(stop.signum))
     if summary.ended_by == "error":
-        show_traceback(summary.error_traceback, summary.transcript)
+        show_traceback(summary.error_traceback, summary.transcript, summary.error)
         raise typer.Exit(EXIT_ERROR)
     if summary.ended_by == "strict" or (strict and summary.divergences):
         raise typer.Exit(EXIT_DIVERGED)

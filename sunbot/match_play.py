@@ -386,7 +386,7 @@ def play_match_command(
     if result["endedBy"] == "error":
         from sunbot.cli_play import show_traceback
 
-        show_traceback(result.get("errorTraceback"), path)
+        show_traceback(result.get("errorTraceback"), path, result.get("error"))
     if result["endedBy"] == "strict" or (strict and result["divergences"]):
         return EXIT_DIVERGED
     return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR

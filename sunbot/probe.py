@@ -345,7 +345,7 @@ def probe_command(
 ) -> None:
     """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
     if (problem := url_problem(url)) is not None:
-        raise typer.BadParameter(f"URL {problem}")
+        raise typer.BadParameter(problem, param_hint="URL")
     console = Console()
     try:
         policy = RetryPolicy(total_seconds=retry_seconds)

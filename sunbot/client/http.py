@@ -63,19 +63,18 @@ LOCAL_BASE_URL = "http://sunbot.local"
 
 def url_problem(server: object) -> str | None:
     """Why ``server`` is not a server origin (an absolute ``http``/``https`` URL with a host,
-    such as ``https://gameboard.gg``), as the rest of a one-line error; ``None`` if it is."""
+    such as ``https://gameboard.gg``), as a one-line error naming the value
+    (``"'127.0.0.1:8765' is not a URL: did you mean http://127.0.0.1:8765?"``); ``None`` if
+    it is."""
     url: httpx.URL | None
     try:
         url = httpx.URL(server) if isinstance(server, str) else None
     except (httpx.InvalidURL, ValueError, TypeError):
         url = None
     if url is None or url.scheme not in ("http", "https") or not url.host:
-        hint = (
-            f" (did you mean http://{server:.80}?)"
-            if isinstance(server, str) and "://" not in server
-            else ""
-        )
-        return f"needs a URL such as https://gameboard.gg, got {server!r:.80}{hint}"
+        if isinstance(server, str) and server and "://" not in server:
+            return f"{server!r:.80} is not a URL: did you mean http://{server:.80}?"
+        return f"{server!r:.80} is not a server URL such as https://gameboard.gg"
     if url.port is not None and not 1 <= url.port <= 65535:
         return f"port {url.port} is out of range (1..65535) in {server!r:.80}"
     return None

@@ -70,6 +70,7 @@ def test_play_against_a_wrong_address_ends_fast_with_the_reason_in_the_summary(t
     assert res.exit_code == 1, res.output
     rows = [" ".join(line.split()) for line in res.output.splitlines()]
     assert "│ ended by │ error (ConnectError: All connection attempts failed) │" in rows
+    assert "rerun with -v" not in res.output  # a traceback adds nothing to a refused connection
     result = json.loads(path.read_text().splitlines()[-1])
     assert result["endedBy"] == "error" and result["error"].startswith("ConnectError")
 

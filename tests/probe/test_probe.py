@@ -106,6 +106,9 @@ def test_grammar_comparison_names_the_actions_that_differ():
 
 def test_usage_and_unreachable_servers():
     assert runner.invoke(app, ["probe", "ftp://x"]).exit_code == 2
+    res = runner.invoke(app, ["probe", "127.0.0.1:8765"], env={"COLUMNS": "200"})
+    assert res.exit_code == 2
+    assert "'127.0.0.1:8765' is not a URL: did you mean http://127.0.0.1:8765?" in res.output
     with LoopbackServer(create_app(TokenCodec())) as srv:
         url = srv.url
     res = runner.invoke(app, ["probe", url, "--retry-seconds", "0.5"])  # nothing listens
