@@ -503,7 +503,8 @@ def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
 
 def _print_summary(s: RunSummary) -> None:
     if _AS_JSON:
-        record = {"game": s.game, "seed": s.seed, "strategy": s.strategy}
+        # a single-player strategy is seeded with the run's seed (random.Random(seed))
+        record = {"game": s.game, "seed": s.seed, "strategySeed": s.seed, "strategy": s.strategy}
         record.update(result_record(s))
         record["transcript"] = str(s.transcript) if s.transcript else None
         print(json.dumps(record))

@@ -47,13 +47,14 @@ def test_piped_summary_is_whole_and_json_is_one_object(tmp_path):
     assert as_json.exit_code == 0
     record = json.loads(as_json.stdout)
     last = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[-1])
-    assert record == {"game": "keelhold", "seed": 3, "strategy": spec, **last,
+    assert record == {"game": "keelhold", "seed": 3, "strategySeed": 3, "strategy": spec, **last,
                       "transcript": str(tmp_path / "t.jsonl")}  # fmt: skip
     match = runner.invoke(app, ["play", "harvest-watch", "--seed", "2", "--json",
                                 "--strategy", "guard", "--no-transcript"])  # fmt: skip
     assert match.exit_code == 0
     result = json.loads(match.stdout)
     assert result["endedBy"] == "rules" and len(result["ranks"]) == 6 and result["matchId"]
+    assert result["seed"] == 2 and result["strategySeed"] == 2  # our own match: both ours
     assert f"match {result['matchId']}" in match.stderr  # announced when it was created
 
 
