@@ -72,7 +72,8 @@ def replay_command(
     """Re-check a transcript: the mirror over every step, and a re-play of local runs.
 
     Exit 0 checked; with --strict 3 on a divergence, 4 on a cut file or no result line;
-    5 on a corrupt line in the middle (the lines after it are not read); 2 bad usage.
+    5 on a corrupt line in the middle (the lines after it are not read; 5 wins over 3);
+    2 bad usage.
     """
     setup_logging(verbose, log_level, console, err)
     if html is not None and not html.parent.is_dir():  # before the work, never created
@@ -121,10 +122,10 @@ def replay_command(
     )
     if html is not None:
         _write_page(t, html, [*report.divergences, *report.mismatches], file)
+    if t.corrupt:  # with or without --strict, before a divergence: part was not read
+        raise typer.Exit(EXIT_CORRUPT)
     if strict and not report.ok:
         raise typer.Exit(EXIT_DIVERGED)
-    if t.corrupt:  # with or without --strict: part of the file was not read
-        raise typer.Exit(EXIT_CORRUPT)
     if strict and (t.error or t.result is None):
         raise typer.Exit(EXIT_CUT)
 

@@ -330,6 +330,23 @@ def test_a_corrupt_middle_line_is_not_a_cut(recorded, tmp_path):
     assert runner.invoke(app, ["replay", str(cut), "--strict"]).exit_code == 4
 
 
+def test_a_corrupt_line_outranks_a_divergence_before_it(recorded, tmp_path):
+    """Exit 5 (corrupt) wins over 3 (diverged) under --strict: part of the file was not
+    read, so the divergence found in the rest is not the whole story."""
+
+    def edit(ls: list[str]) -> list[str]:
+        step = json.loads(ls[3])
+        step["response"]["score"] += 1  # an answer the rules do not give
+        return [*ls[:3], json.dumps(step), ls[4], "{oops", *ls[6:]]
+
+    path = _rewrite(recorded, tmp_path, "both.jsonl", edit)
+    assert read_transcript(path).corrupt
+    plain = runner.invoke(app, ["replay", str(path)], env={"COLUMNS": "200"})
+    assert plain.exit_code == 5 and "1 divergence" in plain.output
+    strict = runner.invoke(app, ["replay", str(path), "--strict"], env={"COLUMNS": "200"})
+    assert strict.exit_code == 5 and "line 6 is corrupt" in strict.output
+
+
 def test_default_path_of_a_joined_match_names_the_match_not_a_seed(tmp_path):
     from sunbot.transcripts import default_path
 
