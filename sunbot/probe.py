@@ -151,22 +151,10 @@ class Recorder(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-def _diff(where: str, got: dict[str, Any] | None, ours: set[str], rep: GameReport) -> None:
-    if got is None:
-        return
-    for name in sorted(ours - set(got)):
-        entry = f"{where}.{name}"
-        if entry not in rep.missing:
-            rep.missing.append(entry)
-    for name in sorted(set(got) - ours - {"rng"}):  # our own cursor is known, if optional
-        entry = f"{where}.{name}"
-        if entry not in rep.unknown:
-            rep.unknown.append(entry)
-
-
 def _observe(pos: Position, fields: FieldReader, rep: GameReport, opening: bool) -> None:
-    _diff("envelope", pos.raw, set(ENVELOPE), rep)
-    rep.missing = [m for m in rep.missing if not m.startswith("envelope.")]  # optional ones
+    # envelope keys are named as the mirror names them (the path from the answer's root:
+    # ``meta``, as ``state.rev``); a missing one is optional
+    _add(rep.unknown, sorted(set(pos.raw) - set(ENVELOPE) - {"rng"}))
     raw_state = pos.raw.get("state")
     for where, value in (("state", raw_state), ("observation", pos.raw.get("observation"))):
         if isinstance(value, dict):

@@ -49,11 +49,17 @@ def test_our_own_server_is_fully_compatible():
 def test_other_server_over_loopback_reports_its_differences():
     with LoopbackServer(create_other_app(OtherOptions(throttle_every=4))) as srv:
         res = runner.invoke(app, ["probe", srv.url, "--json", "--steps", "3"])
+        play = runner.invoke(app, ["play", "naptuft", "--server", srv.url, "--seed", "1",
+                                   "--max-days", "1", "--json", "--no-transcript"])  # fmt: skip
     assert res.exit_code == 0, res.output
     body = json.loads(res.stdout)
     by = {g["slug"]: g for g in body["games"]}
+    # one naming: the path from the answer's root, in probe and in a run's unknownFields
+    played = json.loads(play.stdout)["unknownFields"]
+    assert "meta" in played and "meta" in by["naptuft"]["unknown"]
+    assert not [f for f in by["naptuft"]["unknown"] if f.startswith("envelope.")]
     assert by["keelhold"]["carry"] == "state only" and by["sunloaf"]["carry"] == "stateToken"
-    assert "state.seal" in by["keelhold"]["unknown"] and "envelope.meta" in by["naptuft"]["unknown"]
+    assert "state.seal" in by["keelhold"]["unknown"] and "meta" in by["naptuft"]["unknown"]
     assert all(by[s]["missing"] == [] and by[s]["steps"] == 3 for s in SINGLE)
     assert by["keelhold"]["grammar"]["found_at"] == "actionGrammar"
     assert by["keelhold"]["grammar"]["only_ours"] == by["keelhold"]["grammar"]["only_theirs"] == []
