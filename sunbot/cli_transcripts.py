@@ -135,7 +135,7 @@ def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path)
     from sunbot.html import write_replay_page
 
     try:
-        size = write_replay_page(t, out, extra, source)
+        size = write_replay_page(t, out, extra, source, rechecked=True)
     except (ValueError, KeyError, OSError) as exc:
         why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
         err.print(

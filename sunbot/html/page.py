@@ -108,12 +108,27 @@ def _meta(t: Transcript) -> list[list[str]]:
     return rows
 
 
-def replay_page(t: Transcript, extra: Sequence[Divergence] = ()) -> str:
+def _count_found(meta: list[list[str]], steps: list[dict[str, Any]], rechecked: bool) -> None:
+    """Put the offline check's own count into the ``divergences`` row: ``"0 recorded, 1
+    found on re-play"`` (the result line's count alone would contradict the steps)."""
+    if not rechecked:
+        return
+    found = sum(d.get("source") == "re-play" for s in steps for d in s["dv"])
+    recorded = next((row for row in meta if row[0] == "divergences"), None)
+    if recorded is None:  # no result line: nothing was recorded as a count
+        meta.append(["divergences", f"{found} found on re-play"])
+    else:
+        recorded[1] = f"{recorded[1]} recorded, {found} found on re-play"
+
+
+def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: bool = False) -> str:
     """The whole replay page of transcript ``t`` as one HTML document.
 
     Args:
         extra: findings of an offline check (``sunbot replay``), shown on their steps
             alongside the divergences the transcript recorded.
+        rechecked: an offline check ran (``extra`` holds all it found, maybe nothing): the
+            header then counts both, ``divergences 0 recorded, 1 found on re-play``.
 
     Raises:
         KeyError: the transcript's game has no replay page.
@@ -122,12 +137,14 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = ()) -> str:
     if game not in SCRIPTS:
         raise KeyError(f"no replay page for game {game!r}")
     steps, frames = build(t, extra)
+    meta = _meta(t)
+    _count_found(meta, steps, rechecked)
     info = GAMES.get(game)
     data = {
         "game": game,
         "name": info.name if info is not None else game,
         "header": {"seed": t.header.get("seed")},
-        "meta": _meta(t),
+        "meta": meta,
         "cut": t.error,
         "scoreLabel": "our food" if t.is_match else "score",
         "steps": steps,
@@ -157,10 +174,16 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = ()) -> str:
 
 
 def write_replay_page(
-    t: Transcript, out: Path, extra: Sequence[Divergence] = (), source: Path | None = None
+    t: Transcript,
+    out: Path,
+    extra: Sequence[Divergence] = (),
+    source: Path | None = None,
+    *,
+    rechecked: bool = False,
 ) -> int:
     """Write :func:`replay_page` of ``t`` to ``out`` (replacing an older page); returns the
-    bytes written. ``source``: the transcript's own path, which is never overwritten.
+    bytes written. ``source``: the transcript's own path, which is never overwritten;
+    ``extra``, ``rechecked``: as :func:`replay_page`.
 
     Raises:
         ValueError: ``out`` is the transcript or a directory, or its folder does not exist
@@ -173,6 +196,6 @@ def write_replay_page(
         raise ValueError(f"{out} is a directory; --html needs a file path")
     if not out.parent.is_dir():
         raise ValueError(f"no folder {out.parent} (create it first)")
-    text = replay_page(t, extra).encode("utf-8")
+    text = replay_page(t, extra, rechecked=rechecked).encode("utf-8")
     out.write_bytes(text)
     return len(text)

@@ -173,3 +173,40 @@ def test_play_pause_and_the_chart_jump(browser: Browser, make_page: Any) -> None
     last = len(lines(GOLDEN["naptuft"])) - 3  # header, init and result are not steps
     assert browser.text("#counter").startswith(f"step {last} ")
     assert browser.requests == []
+
+
+def test_replay_counts_what_it_found_and_the_current_step_keeps_its_red_mark(
+    tmp_path: Path, browser: Browser
+) -> None:
+    from typer.testing import CliRunner
+
+    from sunbot.cli import app
+
+    recs = lines(GOLDEN["keelhold"])
+    step = next(r for r in recs if r.get("index") == 20)
+    step["response"]["score"] += 1  # one edited recorded score: the re-check finds it
+    edited = write_lines(tmp_path / "edited.jsonl", recs)
+    page = tmp_path / "t.html"
+    res = CliRunner().invoke(app, ["replay", str(edited), "--html", str(page)])
+    assert res.exit_code == 0, res.output
+    browser.open(page, step=20)
+    meta = dict(
+        browser.page.eval_on_selector_all(
+            "#meta > div",
+            "ds => ds.map(d => [d.querySelector('dt').textContent,"
+            " d.querySelector('dd').textContent])",
+        )
+    )
+    assert meta["divergences"] == "0 recorded, 1 found on re-play"
+    assert browser.text("#divergences h2").endswith(": 1")
+    assert "[re-play]" in browser.text("#divergences li.divergence")
+    mark = browser.page.locator("#chart .diverged-mark")
+    assert mark.count() == 1 and mark.first.get_attribute("data-step") == "20"
+    box = mark.first.bounding_box()
+    assert box is not None
+    top = browser.page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).getAttribute('class')",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert top == "diverged-mark"  # on top of the orange cursor line and dot of step 20
+    assert browser.errors == [] and browser.requests == []

@@ -171,14 +171,15 @@
     var pts = [];
     steps.forEach(function (s, i) { if (s.s !== null) pts.push(x(i).toFixed(1) + "," + y(s.s).toFixed(1)); });
     SB.el(svg, "polyline", { points: pts.join(" "), fill: "none", stroke: "#2e6fd8", "stroke-width": 1.8 });
+    var cursor = SB.el(svg, "line", { x1: 0, y1: T, x2: 0, y2: H - B, stroke: "#f79009", "stroke-width": 2 });
+    var dot = SB.el(svg, "circle", { r: 4, fill: "#f79009" });
+    /* drawn after the cursor, so a divergent current step keeps its red mark on top */
     steps.forEach(function (s, i) {
       if (s.dv.length) {
         SB.el(svg, "circle", { cx: x(i), cy: y(s.s === null ? lo : s.s), r: 4.5,
           "class": "diverged-mark", "data-step": i });
       }
     });
-    var cursor = SB.el(svg, "line", { x1: 0, y1: T, x2: 0, y2: H - B, stroke: "#f79009", "stroke-width": 2 });
-    var dot = SB.el(svg, "circle", { r: 4, fill: "#f79009" });
     svg.addEventListener("click", function (e) {
       var box = svg.getBoundingClientRect();
       var px = ((e.clientX - box.left) / box.width) * W;
