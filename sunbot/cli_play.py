@@ -491,14 +491,18 @@ async def _play(
 def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
     """One ``ended`` row for the game's own words (``result``, ``cause``): ``capped at day
     10`` for a capped run (its END_RUN is a "win" or "ended" in the rules' words, which
-    misleads), else ``fatal (zero:food)``-style; no row when the game said nothing."""
+    misleads), else ``fatal (zero:food)``-style, and ``ended (END_RUN by the strategy)``
+    when the strategy sent the game's end action itself; no row when the game said nothing."""
     field = get_game(s.game).cap_field
     if s.ended_by == "cap" and field and s.final_state and field in s.final_state:
         return {"ended": f"capped at {field} {s.final_state[field]}"}
     words = list(dict.fromkeys(str(w) for w in (result, cause) if w is not None))
+    end = (get_game(s.game).end_action or {}).get("type")
+    if s.strategy_ended and end is not None:  # "ended (ended)" said nothing of who ended it
+        words = [*(w for w in words if w.lower() != str(end).lower()), f"{end} by the strategy"]
     if not words:
         return {}
-    return {"ended": words[0] + (f" ({words[1]})" if len(words) > 1 else "")}
+    return {"ended": words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")}
 
 
 def _print_summary(s: RunSummary) -> None:
@@ -517,7 +521,9 @@ def _print_summary(s: RunSummary) -> None:
         {
             "steps": s.steps,
             "refused": s.refused,
-            "ended by": s.ended_by + (f" ({s.error})" if s.error else ""),
+            "ended by": s.ended_by
+            + (f" ({s.error})" if s.error else "")
+            + (" (the strategy's end action)" if s.strategy_ended else ""),
             "mirror checked": s.responses_checked,
             "divergences": len(s.divergences),
             "retries": s.retries,

@@ -68,7 +68,8 @@ class RunSummary:
     ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``, and
     ``error_traceback``, the Python traceback when the error was an exception).
     Match games (Harvest Watch) also fill ``match_id`` and ``ranks`` (1 is best); their
-    ``score`` is the number of seats ranked below ours."""
+    ``score`` is the number of seats ranked below ours. ``strategy_ended``: the game ended
+    on the strategy's own end action (Keelhold's END_RUN, Naptuft's end-run), not the cap's."""
 
     game: str
     seed: int | None
@@ -89,6 +90,7 @@ class RunSummary:
     error_traceback: str | None = None
     match_id: str | None = None
     ranks: list[int] | None = None
+    strategy_ended: bool = False
 
     @property
     def cause(self) -> str | None:
@@ -207,6 +209,8 @@ async def play_run(
             _report(on_position, pos, summary.steps, found)
             if capped and pos.game_over:
                 summary.ended_by = "cap"
+            elif pos.game_over and game.end_action is not None and isinstance(action, dict):
+                summary.strategy_ended = action.get("type") == game.end_action.get("type")
         if strict and mirror and mirror.divergences:
             summary.ended_by = "strict"
     except RetryInterrupted:  # Ctrl-C during a retry wait (GameboardClient.interrupt)

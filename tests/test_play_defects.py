@@ -68,6 +68,17 @@ def test_a_capped_sunloaf_run_is_not_called_a_win():
     assert any(x.startswith("│ last day │ cosy ") and " / quota 107 │" in x for x in rows)
 
 
+def test_a_strategy_s_own_end_run_is_named_as_the_strategy_s():
+    # first-safe sends END_RUN at port (seed 7: voyage 2, 1968 points), before any cap
+    res = runner.invoke(app, ["play", "keelhold", "--seed", "7", "--strategy", "first-safe",
+                              "--quiet", "--no-transcript"], env={"COLUMNS": "200"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = [" ".join(x.split()) for x in res.stdout.splitlines()]
+    assert "│ score │ 1968 │" in rows and "│ voyage │ 2 │" in rows
+    assert "│ ended │ ended (END_RUN by the strategy) │" in rows
+    assert "│ ended by │ rules (the strategy's end action) │" in rows
+
+
 @pytest.mark.parametrize(
     ("game", "cap", "row"),
     [
