@@ -213,14 +213,33 @@ def _plugins(game: str) -> dict[str, Any]:
     builtin = BUILTIN.get(game, {})
     found: dict[str, Any] = {}
     for name, source, obj in _loaded_plugins():
-        games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
-        if game not in games:
+        if game not in _games_of(obj):
             continue
         if name in builtin:
             _warn_shadowed(game, name, source)
             continue
         found[name] = obj
     return found
+
+
+def _games_of(obj: Any) -> tuple[str, ...]:
+    """The games a plug-in declares (``games``, a tuple, or ``game``, one slug)."""
+    games = getattr(obj, "games", None) or getattr(obj, "game", None) or ()
+    return (games,) if isinstance(games, str) else tuple(str(g) for g in games)
+
+
+def _unknown(game: str, name: str) -> UnknownStrategy:
+    """The error for a ``name`` ``game`` has no strategy of: ``my-bot plays keelhold, not
+    naptuft`` when a built-in or plug-in of that name plays other games (as a bot file's
+    error says), else the list of valid names."""
+    elsewhere = [g for g, table in BUILTIN.items() if g != game and name in table]
+    for plugin, _, obj in _loaded_plugins():
+        if plugin == name:
+            elsewhere += [g for g in _games_of(obj) if g != game and g not in elsewhere]
+    if elsewhere:
+        return UnknownStrategy(f"{name} plays {', '.join(elsewhere)}, not {game}")
+    valid = ", ".join(names(game)) or "none"
+    return UnknownStrategy(f"unknown strategy {name!r} for {game}; valid: {valid}")
 
 
 def names(game: str) -> list[str]:
@@ -253,8 +272,7 @@ def check(game: str, name: str) -> None:
     if bots.is_file_spec(name):
         bots.check_file(game, name)
     elif name not in names(game):
-        valid = ", ".join(names(game)) or "none"
-        raise UnknownStrategy(f"unknown strategy {name!r} for {game}; valid: {valid}")
+        raise _unknown(game, name)
 
 
 def create(game: str, name: str, rng: random.Random) -> Strategy:
@@ -278,8 +296,7 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
     else:
         factory = _plugins(game).get(name)
         if factory is None:
-            valid = ", ".join(names(game)) or "none"
-            raise UnknownStrategy(f"unknown strategy {name!r} for {game}; valid: {valid}")
+            raise _unknown(game, name)
     strategy: Strategy = factory(rng)
     return strategy
 

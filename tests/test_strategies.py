@@ -56,6 +56,18 @@ def test_entry_point_plugins_are_found(monkeypatch):
     assert "my-bot" not in strategies.names("sunloaf")
     bot = strategies.create("keelhold", "my-bot", random.Random(0))
     assert isinstance(bot, PluginBot) and isinstance(bot, strategies.Strategy)
+    # another game: the same clear message as a bot file gets, from create and check alike
+    for call in (strategies.create, lambda g, n, _: strategies.check(g, n)):
+        with pytest.raises(
+            strategies.UnknownStrategy, match=r"^my-bot plays keelhold, not naptuft$"
+        ):
+            call("naptuft", "my-bot", random.Random(0))
+    with pytest.raises(
+        strategies.UnknownStrategy, match=r"^first-safe plays keelhold, not sunloaf$"
+    ):
+        strategies.create("sunloaf", "first-safe", random.Random(0))
+    with pytest.raises(strategies.UnknownStrategy, match=r"^unknown strategy 'nope' for naptuft"):
+        strategies.check("naptuft", "nope")
 
 
 def test_a_broken_plugin_warns_once_and_a_shadowing_one_is_refused_loudly(monkeypatch, caplog):
