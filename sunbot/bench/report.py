@@ -135,6 +135,12 @@ def num(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.2f}"
 
 
+def _ms(p50: float, p95: float) -> str:
+    """``choose`` time percentiles, ``0.025/0.037``; ``-`` when no job timed one (every
+    job of the group errored)."""
+    return "-" if math.isnan(p50) or math.isnan(p95) else f"{p50:.3f}/{p95:.3f}"
+
+
 def _ci(low: float, high: float) -> str:
     return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
 
@@ -169,7 +175,7 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
         sc = s.score
         row = [s.name, str(sc.n), num(sc.mean), _ci(sc.ci_low, sc.ci_high), num(sc.median)]
         row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
-        row += [f"{s.decision_p50_ms:.3f}/{s.decision_p95_ms:.3f}"]
+        row += [_ms(s.decision_p50_ms, s.decision_p95_ms)]
         if matches:
             w = s.wins or stats.win_rate(0, 0)
             ranks = [r.rank for r in s.results if r.rank is not None]

@@ -150,3 +150,16 @@ def test_errored_jobs_are_counted_not_averaged_in():
     assert (b.errors, b.first_error) == (0, None)
     (_, _, paired) = analyse("keelhold", [*ok, *bad, *other], ["a", "b"]).pairs[0]
     assert paired.n == 2  # seeds 1 and 2 only
+
+
+def test_a_group_whose_every_job_errored_shows_no_choose_time():
+    bad = [replace(BASE, strategy="a", seed=s, score=0, ended_by="error", error="E: x")
+           for s in (1, 2)]  # fmt: skip
+    ok = [replace(r, decision_p50_ms=0.025, decision_p95_ms=0.037) for r in rows("b", [5], [1])]
+    text = render(summary_table(analyse("keelhold", [*bad, *ok], ["a", "b"]), "t"))
+    cells = {ln.split("│")[1].strip(): [c.strip() for c in ln.split("│")[1:-1]]
+             for ln in text.splitlines() if ln.startswith("│ ")}  # fmt: skip
+    head = next(ln for ln in text.splitlines() if "choose ms" in ln)
+    col = [c.strip() for c in head.split("┃")[1:-1]].index("choose ms p50/p95")
+    assert cells["a"][col] == "-" and cells["b"][col] == "0.025/0.037"
+    assert "nan" not in text and cells["a"][col - 1] == "0/2"  # capped/errors
