@@ -457,8 +457,8 @@ def _show(
         console.print(
             escape(
                 f"the run holds {plural(len(rows) - len(results), 'more row')} than this"
-                f" command's jobs ({meta['strategies']}): the CSV and report cover the whole"
-                " run"
+                " command asked for: the CSV and report cover the whole run (strategies"
+                f" {meta['strategies']}; {meta['seeds']})"
             ),
             soft_wrap=True,
         )
