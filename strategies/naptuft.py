@@ -32,6 +32,25 @@ WORST_LOSS = nt.LOSS_CAP
 Needs = tuple[int, int, int, int]
 
 
+def live_wish(obs: Observation) -> dict[str, Any] | None:
+    """The wish still to be done in ``obs``, or None.
+
+    The rule text says only that the current wish is visible, not how a server shows a
+    window whose wish is done (docs/rules/naptuft.md): ours sends null, another may leave
+    ``wish`` out or show the finished wish at full progress. Each of those, and any shape
+    that is not ``{actions: [care...], progress: 0 <= int < len(actions)}``, reads as None.
+    """
+    wish = obs.get("wish")
+    if not isinstance(wish, dict):
+        return None
+    actions, progress = wish.get("actions"), wish.get("progress")
+    if not isinstance(actions, list) or type(progress) is not int:
+        return None
+    if not 0 <= progress < len(actions) or any(a not in _CARE_INDEX for a in actions):
+        return None
+    return wish
+
+
 class Memory:
     """What a Naptuft player knows without being shown: the care it sent last and the wish
     streak it has built. The rule text never says the observation shows either (a server
@@ -45,8 +64,9 @@ class Memory:
         self.offsets: dict[str, int] | None = None
 
     def fill(self, obs: Observation) -> Observation:
-        """``obs`` with ``lastCare`` and ``wishStreak`` from memory where it lacks them, and
-        ``moment`` and ``window`` in our numbering (from 0).
+        """``obs`` with ``lastCare`` and ``wishStreak`` from memory where it lacks them,
+        ``moment`` and ``window`` in our numbering (from 0), and ``wish`` as :func:`live_wish`
+        reads it (None when no wish is live, however the server shows that).
 
         The text does not say where a server starts counting moments and windows (a player
         may see 1..12): the first observation filled, when it is an opening (day 1, score
@@ -55,8 +75,14 @@ class Memory:
         if self.offsets is None:
             start = obs.get("moment") if obs.get("day") == 1 and obs.get("score") == 0 else 0
             self.offsets = {"moment": start, "window": start} if type(start) is int else {}
-        shifted = {k: obs[k] - v for k, v in self.offsets.items() if type(obs.get(k)) is int}
-        if "lastCare" in obs and "wishStreak" in obs and not any(shifted.values()):
+        shifted: dict[str, Any] = {
+            k: obs[k] - v for k, v in self.offsets.items() if type(obs.get(k)) is int
+        }
+        same = not any(shifted.values())
+        wish = live_wish(obs)
+        if wish is not obs.get("wish") or "wish" not in obs:
+            shifted["wish"], same = wish, False
+        if "lastCare" in obs and "wishStreak" in obs and same:
             return obs
         return {"lastCare": self.last, "wishStreak": self.streak, **obs, **shifted}
 

@@ -259,3 +259,47 @@ def test_an_uncapped_start_clears_a_day_cap():
     clair = S.Clairvoyant(random.Random(0))
     strategies.notify_start(clair, "naptuft", 9, 4)
     assert (clair.seed, clair.day_cap) == (9, 4)
+
+
+@pytest.mark.parametrize(
+    ("shown", "live"),
+    [
+        (None, None),
+        ({"actions": ["nap", "feed"], "progress": 2}, None),  # finished, at full progress
+        ({"actions": ["nap", "feed"], "progress": 1}, {"actions": ["nap", "feed"], "progress": 1}),
+        ({"actions": ["nap", "pet"], "progress": 0}, None),  # not a care of the rules
+        ({"actions": "nap", "progress": 0}, None),
+        ({"actions": ["nap"], "progress": "0"}, None),
+        ({"actions": ["nap"], "progress": -1}, None),
+    ],
+)
+def test_live_wish_reads_every_form_of_no_wish_as_none(shown, live):
+    assert S.live_wish({"wish": shown}) == live
+    assert S.live_wish({}) is None  # a server may leave the key out
+
+
+@pytest.mark.parametrize("form", ["full", "absent"])
+def test_balancer_plays_the_same_when_a_done_wish_is_shown_another_way(form):
+    """docs/rules/naptuft.md: once a window's wish is done a server may show it at full
+    progress or leave ``wish`` out instead of null. The balancer must read both as no wish
+    and play exactly the line it plays against our null (seed 7, 3 days: 84 cares)."""
+
+    def play(reshape: bool) -> list[dict]:
+        bot = strategies.create("naptuft", "balancer", random.Random(1))
+        s, sent = nt.init(7), []
+        while s["day"] <= 3 and not nt.is_over(s):
+            obs = nt.observation(s)
+            if reshape and obs["wish"] is None and obs["phase"] == "care":
+                if form == "full":
+                    done = obs["forecast"][obs["window"]]["wish"]
+                    obs["wish"] = {"actions": done, "progress": len(done)}
+                else:
+                    del obs["wish"]
+            action = bot.choose(obs, nt.legal_actions(s))
+            sent.append(action)
+            s = nt.step(s, action)
+        return sent
+
+    ours = play(False)
+    assert play(True) == ours
+    assert sum(a["type"] == "care" for a in ours) == 36
