@@ -88,6 +88,9 @@ class ReplayDraws:
         if conds and set(conds) == set(prev_conditions):  # one shared condition: unclear
             note = "the conditions repeat the previous voyage's"
             self.findings.append(Finding("state.next.conditions", "new conditions", conds, note))
+        if "stickyHatches" in conds and params["maxJams"] != 2:
+            note = "stickyHatches allows two jams at once (THE PORT CALL)"
+            self.findings.append(Finding("state.next.maxJams", 2, params["maxJams"], note))
         if (voyage < CONDITIONS_FROM and conds) or (voyage >= CONDITIONS_FROM and not conds):
             count = "no" if voyage < CONDITIONS_FROM else "at least one"
             note = f"voyage {voyage} carries {count} conditions"

@@ -72,6 +72,16 @@ def test_cargo_numbered_from_one_and_a_shared_condition_are_accepted() -> None:
     assert _draws(types, ["squall", "longBoom"], ["longBoom", "heavyLot"]).findings == []
 
 
+def test_sticky_hatches_must_allow_two_jams() -> None:
+    prev = kh.init(1)
+    for most, flagged in ((1, True), (2, False)):
+        got = copy.deepcopy(prev)
+        got["next"] = {**prev["next"], "conditions": ["stickyHatches"], "maxJams": most}
+        draws = ReplayDraws(prev, got)
+        draws.voyage(prev, 22, ["squall"])
+        assert ("state.next.maxJams" in {f.path for f in draws.findings}) is flagged
+
+
 def test_cargo_past_the_types_and_the_same_conditions_again_are_flagged() -> None:
     types = kh.init(1)["params"]["cargoTypes"]
     draws = _draws(types + 1, ["squall", "longBoom"], ["longBoom", "squall"])
