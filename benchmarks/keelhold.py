@@ -89,6 +89,7 @@ def strategy_run(job: tuple[str, int, int]) -> Run:
     """Play ``(strategy, seed, max_voyages)`` on the engine; 0 means no cap."""
     name, seed, cap = job
     bot = strategies.create("keelhold", name, random.Random(seed))
+    strategies.notify_start(bot, "keelhold", seed, cap or None)
     s = kh.init(seed)
     unsafe = False
     times: list[float] = []

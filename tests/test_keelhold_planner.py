@@ -109,7 +109,9 @@ def test_port_decision_follows_cast_off_safety():
 def test_clairvoyant_reads_the_next_draw_and_refuses_other_servers():
     """The reference's future crate is the one the local server hands next."""
     bot = strategies.create("keelhold", "clairvoyant", random.Random(0))
+    strategies.notify_start(bot, "keelhold", 9, None)
     s = kh.init(9)
+    assert "rng" not in kh.observation(s)  # the cursor is not shown: a shadow run from the seed
     checked = 0
     while not kh.is_over(s) and s["turn"] < 120:
         if s["phase"] == "loading":
@@ -123,5 +125,12 @@ def test_clairvoyant_reads_the_next_draw_and_refuses_other_servers():
             nxt = kh.step(s, bot.choose(kh.observation(s), kh.legal_actions(s)))
         s = nxt
     assert checked >= 110
+    with pytest.raises(ValueError, match="local server only"):  # not where the run went
+        bot.choose(_without_rng(kh.init(9)), kh.legal_actions(kh.init(9)))
+    other = strategies.create("keelhold", "clairvoyant", random.Random(0))
+    strategies.notify_start(other, "keelhold", 8, None)  # a seed whose opening is not this
     with pytest.raises(ValueError, match="local server only"):
-        bot.choose(_without_rng(s if s["phase"] == "loading" else kh.init(9)), [])
+        other.choose(kh.observation(kh.init(9)), kh.legal_actions(kh.init(9)))
+    fresh = strategies.create("keelhold", "clairvoyant", random.Random(0))
+    with pytest.raises(ValueError, match="local server only"):  # never told the seed
+        fresh.choose(kh.observation(kh.init(9)), kh.legal_actions(kh.init(9)))

@@ -457,8 +457,15 @@ def planning_state(observation: State) -> State:
 
 
 def observation(state: State) -> State:
-    """What the player sees: the whole state (nothing is hidden but the cursor's future)."""
-    return _clone(state)
+    """What the player sees: the whole state but the random cursor ``rng``.
+
+    ``shared/spec/README.md`` ("Where two faithful servers may differ"): Keelhold hides
+    nothing but the cursor, so its observation is the state without ``rng`` (which would
+    tell a bot the crates after the queue).
+    """
+    obs = _clone(state)
+    obs.pop("rng", None)
+    return obs
 
 
 def score(state: State) -> int:

@@ -58,8 +58,9 @@ class Backend(Protocol):
 
 class EngineBackend:
     """The game's engine, in-process. ``observation`` is the engine's ``observation``
-    except for Keelhold, whose state is its observation (the encoder ignores ``rng``), so
-    no copy is made per step."""
+    except for games without hidden state, whose state is handed as is (so no copy is made
+    per step): Keelhold's then still carries ``rng``, which its observation leaves out and
+    which neither the encoder nor any strategy reads."""
 
     def __init__(self, game: GameInfo) -> None:
         self.game = game

@@ -380,3 +380,18 @@ def test_every_cast_off_raises_the_tolerance_and_the_quota():
                     continue
                 a, b = params_for(v, [before], 0), params_for(v + 1, [after], 0)
                 assert b["tolerance"] > a["tolerance"] and b["quota"] == a["quota"] + 1
+
+
+def test_observation_is_the_state_without_the_cursor():
+    """shared/spec/README.md: Keelhold hides nothing but the cursor, so the observation (and
+    the server's ``observation``) is the state without ``rng``; the served ``state`` keeps it."""
+    from sunbot.games import get_game
+    from sunbot.server.app import served_fields
+
+    s = kh.step(kh.init(7), {"type": "PLACE", "bay": 3})
+    obs = kh.observation(s)
+    assert obs == {k: v for k, v in s.items() if k != "rng"} and isinstance(s["rng"], list)
+    obs["queue"][0]["weight"] += 1
+    assert obs["queue"][0] != s["queue"][0]  # a copy: the state is untouched
+    served = served_fields(get_game("keelhold"), s)
+    assert "rng" not in served["observation"] and served["state"]["rng"] == s["rng"]
