@@ -23,6 +23,39 @@ def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+#: How far a shown food may sit from a step of 0.1 and still be read as that step: binary
+#: floats cannot hold most tenths, and a server adding them (0.1 + 0.2) shows
+#: 0.30000000000000004 for 0.3.
+STEP_TOLERANCE = 1e-6
+
+
+def on_step(x: Any) -> Any:
+    """``x`` snapped to its step of 0.1 when it is a number within :data:`STEP_TOLERANCE`
+    of one (the rule text's State section: food in steps of 0.1); anything else unchanged,
+    so a value between steps still differs."""
+    if not is_number(x) or abs(x * 10 - round(x * 10)) > STEP_TOLERANCE * 10:
+        return x
+    return round(x, 1)
+
+
+def food_on_steps(summary: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``summary`` whose food-valued fields (``food``, ``foods``, a fine and its
+    shares) are :func:`on_step`-snapped: how a server writes a tenth in binary is its own."""
+    out = dict(summary)
+    if "food" in out:
+        out["food"] = on_step(out["food"])
+    if isinstance(out.get("foods"), list):
+        out["foods"] = [on_step(f) for f in out["foods"]]
+    pr = out.get("punishResult")
+    if isinstance(pr, dict):
+        pr = out["punishResult"] = dict(pr)
+        if "fine" in pr:
+            pr["fine"] = on_step(pr["fine"])
+        if isinstance(pr.get("shares"), dict):
+            pr["shares"] = {k: on_step(v) for k, v in pr["shares"].items()}
+    return out
+
+
 def servers_choices(expected: dict[str, Any], got: dict[str, Any]) -> list[Finding]:
     """Adopt into ``expected`` (our engine's next summary) what the rule text leaves to the
     server, once its shape and the text's bounds hold (field table in

@@ -42,7 +42,7 @@ from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, diff, same_set
 from sunbot.mirror.fields import is_int, pattern
-from sunbot.mirror.harvest_choices import is_number, servers_choices, tenths
+from sunbot.mirror.harvest_choices import food_on_steps, is_number, servers_choices, tenths
 from sunbot.mirror.harvest_night import Night, explain_night, suspects
 
 #: Summary fields per phase beyond the always-present ones (§4 table).
@@ -411,6 +411,7 @@ class MatchMirror:
             expected = hw.view(hw.resolve_beat(st, commands), self.seat)["summary"]
         except (IllegalAction, TypeError, KeyError) as exc:
             return [Finding(f"data.summary.{key}", "commands the rules accept", "?", str(exc))]
+        got = food_on_steps(got)
         found = servers_choices(expected, got) + diff(expected, got, "data.summary")
         return _out_seats_listed(found, key, prev["aliveSeats"])
 
