@@ -36,6 +36,7 @@ from sunbot.runner import RunSummary, play_run, result_record
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 from sunbot.stop_signals import StopSignals, exit_code
+from sunbot.terminal_text import line, printable, unknown_line
 from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
 from sunbot.views.common import live_view, summary_table
 
@@ -51,7 +52,7 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print ``error: message`` on standard error and return the ``typer.Exit`` to raise."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    err_console.print(line(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -468,7 +469,7 @@ async def _play(
             view.state = pos.state or pos.observation
             for d in found[:5]:
                 out = live.console if live else err_console
-                out.print(f"[yellow]mirror divergence[/] {escape(str(d))}")
+                out.print(line(("mirror divergence", "yellow"), " ", printable(d)))
 
         async with client:
             return await play_run(
@@ -532,7 +533,6 @@ def _print_summary(s: RunSummary) -> None:
     )
     console.print(summary_table(f"{s.game} · seed {s.seed} · {s.strategy}", rows))
     if s.unknown_fields:
-        seen = ", ".join(s.unknown_fields)
-        console.print(f"unknown fields seen (ignored): {escape(seen)}", soft_wrap=True)
+        console.print(unknown_line(s.unknown_fields), soft_wrap=True)
     if s.transcript:
-        console.print(f"transcript: {escape(str(s.transcript))}", soft_wrap=True)
+        console.print(line(f"transcript: {printable(s.transcript)}"), soft_wrap=True)

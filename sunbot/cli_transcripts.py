@@ -13,12 +13,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
+from rich.text import Text
 
 from sunbot import views
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
+from sunbot.terminal_text import line, outside, unknown_line
 from sunbot.transcripts import Transcript, read_transcript
 
 console = Console()
@@ -29,15 +31,15 @@ EXIT_DIVERGED, EXIT_CUT, EXIT_CORRUPT = 3, 4, 5
 def _warn_unread(t: Transcript, tail: str = "") -> None:
     """Say on stderr why reading stopped: a cut at the end, or a corrupt line N."""
     if t.error:
-        what = "[red]transcript corrupt:[/]" if t.corrupt else "[yellow]transcript cut:[/]"
-        err.print(f"{what} {escape(str(t.error))}{tail}", highlight=False, soft_wrap=True)
+        what = ("transcript corrupt:", "red") if t.corrupt else ("transcript cut:", "yellow")
+        err.print(line(what, " ", outside(t.error, 2000), tail), soft_wrap=True)
 
 
 def _load(path: Path) -> Transcript:
     try:
         return read_transcript(path)
     except (ValueError, OSError) as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        err.print(line(("error:", "bold red"), " ", outside(exc, 2000)), soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -83,29 +85,28 @@ def replay_command(
     t = _load(file)
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
-    console.print(
-        f"[bold]{escape(str(head['game']))}[/] seed {head['seed']} · "
-        + escape(f"{head['strategy']} · server {head['server']} · sunbot {head['sunbotVersion']}")
-        + f" · {count}"
-    )
+    console.print(header_line(head, count), soft_wrap=True)
     _warn_unread(t, "; replaying up to there")
     try:
         report = replay(t, local)
     except KeyError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc.args[0]))}")
+        err.print(line(("error:", "bold red"), " ", outside(exc.args[0])), soft_wrap=True)
         raise typer.Exit(2) from None
     if step and not sys.stdin.isatty():
         err.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
         raise typer.Exit(2)
     if show or step:
         for index, state in report.positions:
-            console.print(Rule(f"step {index}"))
+            console.print(Rule(line(f"step {outside(index)}")))
             console.print(views.render(report.game, state))
             if step and click.getchar() in ("q", "Q"):
                 break
     _print_findings("mirror divergence", report.divergences)
     _print_findings("re-play mismatch", report.mismatches, plural=("", "es"))
     _print_findings("result-line inconsistenc", report.inconsistent, plural=("y", "ies"))
+    _print_findings("foreign line", report.foreign)
+    if report.unknown_fields:
+        console.print(unknown_line(report.unknown_fields), soft_wrap=True)
     if report.replayed:
         replayed = "re-played through the engine"
     elif t.is_match:
@@ -116,7 +117,9 @@ def replay_command(
     console.print(
         f"[{style}]checked {_n(report.checked, 'answer')}: "
         f"{_n(len(report.divergences), 'divergence')}, "
-        f"{_n(len(report.mismatches), 'mismatch', 'mismatches')}[/] · {replayed}"
+        f"{_n(len(report.mismatches), 'mismatch', 'mismatches')}"
+        + (f", {_n(len(report.foreign), 'kind')} of foreign lines" if report.foreign else "")
+        + f"[/] · {replayed}"
         + ("" if t.result else " · [yellow]no result line (the run did not finish)[/]"),
         soft_wrap=True,
     )
@@ -139,7 +142,7 @@ def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path)
     except (ValueError, KeyError, OSError) as exc:
         why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
         err.print(
-            f"[bold red]error:[/] {escape(f'cannot write the replay page {out}: {why}')}",
+            line(("error:", "bold red"), f" cannot write the replay page {out}: {outside(why)}"),
             soft_wrap=True,
         )
         raise typer.Exit(2) from None
@@ -158,16 +161,31 @@ def _print_findings(
     table = Table(title=f"{len(found)} {kind}{plural[len(found) != 1]}")
     for col in ("step", "field", "expected", "got", "note"):
         table.add_column(col, overflow="fold")
-    for d in found[:limit]:
-        table.add_row(str(d.step), d.path, _short(d.expected), _short(d.got), d.note)
+    for d in found[:limit]:  # a transcript's words, every one: plain text, clipped
+        cells = (d.step, d.path, _short(d.expected), _short(d.got), d.note)
+        table.add_row(*(Text(outside(c)) for c in cells))
     console.print(table)
     if len(found) > limit:
         console.print(f"… and {len(found) - limit} more")
 
 
 def _short(value: object, width: int = 60) -> str:
-    text = repr(value)
+    text = repr(value) if not isinstance(value, str) or len(value) <= width else repr(value[:width])
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def header_line(head: dict[str, object], count: str) -> Text:
+    """The replay's first line: game, seed, strategy, server and sunbot version from the
+    transcript's header (each through :func:`~sunbot.terminal_text.outside`: a transcript
+    may hold a megabyte or a terminal escape there), then ``count``."""
+    game, rest = outside(head.get("game")), [outside(head.get(k)) for k in _HEAD_KEYS]
+    seed, strategy, server, version = rest
+    return line(
+        (game, "bold"), f" seed {seed} · {strategy} · server {server} · sunbot {version} · {count}"
+    )
+
+
+_HEAD_KEYS = ("seed", "strategy", "server", "sunbotVersion")
 
 
 class ExportFormat(StrEnum):

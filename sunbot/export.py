@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from sunbot import views
+from sunbot.terminal_text import outside, printable
 from sunbot.transcripts import Transcript
 
 
@@ -92,9 +93,17 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _text_cell(value: Any) -> Any:
+    """A CSV cell: :func:`_cell`, and a string with its control characters shown as
+    ``\ufffd`` (a server's reason or cause may hold terminal escapes; the table may be
+    printed). Not clipped: the CSV keeps the whole value."""
+    value = _cell(value)
+    return printable(value) if isinstance(value, str) else value
+
+
 def to_csv(t: Transcript) -> str:
-    """The table as CSV (header row first)."""
-    table = [{k: _cell(v) for k, v in row.items()} for row in rows(t)]
+    """The table as CSV (header row first); no control character in any cell."""
+    table = [{printable(k): _text_cell(v) for k, v in row.items()} for row in rows(t)]
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=_columns(table), restval="", lineterminator="\n")
     writer.writeheader()
@@ -103,17 +112,23 @@ def to_csv(t: Transcript) -> str:
 
 
 def to_markdown(t: Transcript) -> str:
-    """The table as a GitHub-flavoured Markdown table, with a title line."""
+    """The table as a GitHub-flavoured Markdown table, with a title line. Every cell and
+    the title's fields are outside text: clipped to :data:`~sunbot.safe_text.MAX_TEXT`
+    characters, control characters shown as ``\ufffd`` (:func:`~sunbot.terminal_text.outside`)."""
     table = rows(t)
     cols = _columns(table)
-    head = t.header
+    head = {k: outside(t.header.get(k)) for k in ("game", "seed", "strategy", "server")}
     lines = [
         f"# {head['game']} · seed {head['seed']} · {head['strategy']} ({head['server']})",
         "",
-        "| " + " | ".join(cols) + " |",
+        "| " + " | ".join(_md(c) for c in cols) + " |",
         "|" + "---|" * len(cols),
     ]
     for row in table:
-        cells = [str(_cell(row.get(c))).replace("|", "\\|") for c in cols]
+        cells = [_md(_cell(row.get(c))) for c in cols]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _md(value: Any) -> str:
+    return outside(value).replace("|", "\\|")

@@ -24,7 +24,6 @@ from typing import Any, TypeVar, cast
 import httpx
 from rich.console import Console, RenderableType
 from rich.live import Live
-from rich.markup import escape
 
 from sunbot import strategies
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
@@ -35,6 +34,7 @@ from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.safe_text import describe
 from sunbot.server import TokenCodec, create_app
 from sunbot.stop_signals import STOP_SIGNALS, exit_code
+from sunbot.terminal_text import line, outside, printable, tidy
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import live_view, summary_table
@@ -113,7 +113,7 @@ class _LiveView:
         self.rec = rec
 
     def __rich__(self) -> RenderableType:
-        return hw_view.render(self.rec.latest) if self.rec.latest else "starting…"
+        return hw_view.render(tidy(self.rec.latest)) if self.rec.latest else "starting…"
 
 
 async def _seats(
@@ -270,13 +270,14 @@ def _print_summary(console: Console, r: dict[str, Any], seed: int | None, strate
 
 def _announce(mid: str, server: str | None, joined: str | None) -> None:
     """Print the match id as soon as it exists, and how others join a created one."""
+    mid = outside(mid)  # the server chose it
     if server is None:
-        err_console.print(f"match {escape(mid)} (embedded server)", soft_wrap=True)
+        err_console.print(line(f"match {mid} (embedded server)"), soft_wrap=True)
     elif joined is None:
         how = f"sunbot play harvest-watch --server {server} --match {mid}"
-        err_console.print(f"match {escape(mid)}: others join with {escape(how)}", soft_wrap=True)
+        err_console.print(line(f"match {mid}: others join with {how}"), soft_wrap=True)
     else:
-        err_console.print(f"joined match {escape(mid)} on {escape(server)}", soft_wrap=True)
+        err_console.print(line(f"joined match {mid} on {server}"), soft_wrap=True)
 
 
 async def until_interrupted(run: Coroutine[Any, Any, T], got: list[int] | None = None) -> T:
@@ -336,7 +337,7 @@ def play_match_command(
     try:
         strategies.check(game, name)
     except strategies.UnknownStrategy as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}")
+        console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return EXIT_USAGE
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -382,7 +383,7 @@ def play_match_command(
     if as_json:
         pass
     elif path is not None:
-        console.print(f"transcript: {escape(str(path))}", soft_wrap=True)
+        console.print(line(f"transcript: {printable(path)}"), soft_wrap=True)
     if result["endedBy"] == "error":
         from sunbot.cli_play import show_traceback
 

@@ -23,6 +23,7 @@ import httpx
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from sunbot.client import (
     ClientError,
@@ -38,6 +39,7 @@ from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
 from sunbot.probe_grammar import GrammarDiff, compare
+from sunbot.terminal_text import outside
 
 #: Envelope fields of the protocol (``shared/spec/README.md``).
 ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
@@ -293,15 +295,9 @@ def _show(console: Console, reports: list[GameReport], rec: Recorder) -> None:
         table.add_column(col)
     for r in reports:
         grammar = "-" if r.grammar is None else "same" if r.grammar.same else "differs"
-        table.add_row(
-            r.slug,
-            "yes" if r.playable else "NO",
-            r.carry or "-",
-            str(r.steps),
-            str(len(r.missing)),
-            str(len(r.unknown)),
-            grammar,
-        )
+        cells: tuple[object, ...] = (r.slug, "yes" if r.playable else "NO", r.carry or "-", r.steps)
+        cells += (len(r.missing), len(r.unknown), grammar)
+        table.add_row(*(Text(outside(c)) for c in cells))  # a server's words: plain, clipped
     console.print(table)
     for r in reports:
         lines = [f"missing: {', '.join(r.missing)}"] if r.missing else []
@@ -316,9 +312,14 @@ def _show(console: Console, reports: list[GameReport], rec: Recorder) -> None:
             )
         lines += r.notes + ([f"error: {r.error}"] if r.error else [])
         for line in lines:
-            console.print(f"{r.slug}: {line}", markup=False, highlight=False)
+            console.print(Text(outside(f"{r.slug}: {line}", _LINE)), soft_wrap=True)
     heads = ", ".join(f"{k}: {v}" for k, v in sorted(rec.headers.items())) or "none"
-    console.print(f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}", markup=False)
+    said = f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}"
+    console.print(Text(outside(said, _LINE)), soft_wrap=True)
+
+
+#: Characters of one probe finding line shown (it may list many of a server's field names).
+_LINE = 2000
 
 
 def probe_command(
@@ -339,7 +340,8 @@ def probe_command(
         policy = RetryPolicy(total_seconds=retry_seconds)
         reports, rec = asyncio.run(run_probe(url, seed, steps, match, policy=policy))
     except (ClientError, httpx.HTTPError) as exc:
-        Console(stderr=True).print(f"probe: cannot read {url}/api/games: {exc}", markup=False)
+        said = outside(f"probe: cannot read {url}/api/games: {exc}", _LINE)
+        Console(stderr=True).print(Text(said), soft_wrap=True)
         raise typer.Exit(1) from None
     if as_json:
         body = {

@@ -22,7 +22,8 @@ from typing import Any
 
 from sunbot.engines import IllegalAction
 from sunbot.games import LOCAL_CHOICES, GameInfo, get_game
-from sunbot.mirror import Divergence, Finding, Mirror, diff
+from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
+from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server.app import served_fields
 from sunbot.transcripts import Transcript
@@ -35,7 +36,11 @@ class ReplayReport:
     ``divergences``: the mirror's findings; ``mismatches``: where the local re-play differs
     from the recorded answers (empty when ``replayed`` is false); ``inconsistent``: where the
     result line disagrees with the recorded lines (score, steps, divergences, …); ``positions``: the
-    recorded positions in order (init first) with the step index that produced each.
+    recorded positions in order (init first) with the step index that produced each;
+    ``foreign``: lines that do not fit the header's game (init or step lines in a match
+    transcript, view or command lines in a single-player one: another game's lines under a
+    relabelled header), which nothing else checks; ``unknown_fields``: path patterns of the
+    fields the answers held that the rules do not define (ignored, as ``play`` ignores them).
     """
 
     game: str
@@ -45,11 +50,14 @@ class ReplayReport:
     replayed: bool = False
     checked: int = 0
     positions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    foreign: list[Divergence] = field(default_factory=list)
+    unknown_fields: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
-        """No divergence, no mismatch, and a result line that agrees with the steps."""
-        return not self.divergences and not self.mismatches and not self.inconsistent
+        """No divergence, no mismatch, no foreign line, and a result line that agrees with
+        the steps."""
+        return not (self.divergences or self.mismatches or self.inconsistent or self.foreign)
 
 
 def recorded_by_us(header: dict[str, Any]) -> bool:
@@ -76,8 +84,9 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     if game.kind == "match":
         report = _replay_match(game, t)
         report.inconsistent = check_result(t)
+        report.foreign = foreign_lines(game, t)
         return report
-    report = ReplayReport(game=game.slug)
+    report = ReplayReport(game=game.slug, foreign=foreign_lines(game, t))
     if t.init is None:
         return report
     for index, response in _answers(t):
@@ -94,11 +103,47 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     report.divergences = list(mirror.divergences)
     report.checked = mirror.responses_checked
     report.inconsistent = check_result(t)
+    report.unknown_fields = set(mirror.unknown_fields)
     want = recorded_by_us(t.header) if local is None else local
     if want:
         report.replayed = True
-        report.mismatches = _replay_locally(game, t)
+        found = _replay_locally(game, t)
+        # a field our engine does not serve is an unknown field, ignored as the mirror
+        # and play ignore it (the project brief), not a mismatch
+        unknown = [d for d in found if d.note == UNKNOWN_FIELD]
+        report.unknown_fields.update(pattern(d.path) for d in unknown)
+        report.mismatches = [d for d in found if d.note != UNKNOWN_FIELD]
     return report
+
+
+def foreign_lines(game: GameInfo, t: Transcript) -> list[Divergence]:
+    """One finding per kind of line that does not belong in a transcript of ``game``:
+    ``init``/``step`` lines in a match transcript, ``view``/``command`` lines in a
+    single-player one. Such lines are never checked (a Keelhold run relabelled
+    ``harvest-watch`` would otherwise pass as "0 answers checked")."""
+    if game.kind == "match":
+        misfits = ([t.init] if t.init is not None else []) + t.steps
+    else:
+        misfits = [r for r in t.other if r.get("type") in ("view", "command")]
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for rec in misfits:
+        kinds.setdefault(str(rec.get("type")), []).append(rec)
+    where = "a match" if game.kind == "match" else "a single-player game"
+    return [
+        Divergence(
+            _first_index(recs),
+            f"{kind} lines",
+            f"no {kind} line in {where}",
+            len(recs),
+            f"{len(recs)} {kind} line(s) do not fit {game.slug}; not checked",
+        )
+        for kind, recs in kinds.items()
+    ]
+
+
+def _first_index(recs: list[dict[str, Any]]) -> int:
+    index = recs[0].get("index", 0)
+    return index if isinstance(index, int) and not isinstance(index, bool) else 0
 
 
 def check_result(t: Transcript) -> list[Divergence]:

@@ -90,7 +90,7 @@ def render(state: dict[str, Any]) -> RenderableType:
         losses = "/".join(str(nt.loss(desc["pressure"][n])) for n in nt.NEEDS)
         forecast.add_row(
             Text(("▶ " if now else "  ") + label, style="bold" if now else ""),
-            ", ".join(desc["wish"]),
+            Text(", ".join(desc["wish"])),  # the server's words: never markup
             _pressure(desc),
             losses,
             style="dim" if i < state["window"] and phase == "care" else "",
