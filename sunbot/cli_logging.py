@@ -14,9 +14,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.highlighter import NullHighlighter
 from rich.logging import RichHandler
 
 from sunbot.server.redaction import RedactTokens
+from sunbot.terminal_text import printable_lines
 
 
 class LogLevel(StrEnum):
@@ -69,6 +71,18 @@ def level_of(verbose: int, log_level: LogLevel | str | None) -> int:
 PIPED_WIDTH = 1000
 
 
+class PrintableRecords(logging.Filter):
+    """Logging filter for the terminal: a record's message (already formatted and redacted
+    by ``RedactTokens``) made :func:`~sunbot.terminal_text.printable_lines`: line breaks
+    kept, every other control character shown as ``\ufffd``, at most
+    :data:`~sunbot.terminal_text.MAX_BLOCK` characters. It never drops a record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record``'s message in place; always ``True``."""
+        record.msg, record.args = printable_lines(record.getMessage()), None
+        return True
+
+
 def setup_logging(
     verbose: int = 0, log_level: LogLevel | str | None = None, *consoles: Console
 ) -> int:
@@ -86,11 +100,16 @@ def setup_logging(
     for handler in list(root.handlers):
         if handler.get_name() == _HANDLER_NAME:
             root.removeHandler(handler)
-    handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
+    # no highlighter: a record may quote a server's long text, and rich's highlighter takes
+    # time growing with the square of its length (docs/decisions.md, "Outside text ...")
+    handler = RichHandler(
+        console=Console(stderr=True), show_path=False, markup=False, highlighter=NullHighlighter()
+    )
     handler.set_name(_HANDLER_NAME)
     # on the handler, not the logger: a logger's filter skips its children's records
     # (sunbot.client, sunbot.runner), and every record shown must lose our secrets
     handler.addFilter(RedactTokens())
+    handler.addFilter(PrintableRecords())
     root.addHandler(handler)
     root.setLevel(level)
     return level

@@ -36,7 +36,7 @@ from sunbot.runner import RunSummary, play_run, result_record
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 from sunbot.stop_signals import StopSignals, exit_code
-from sunbot.terminal_text import line, printable, unknown_line
+from sunbot.terminal_text import line, printable, printable_lines, unknown_line
 from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
 from sunbot.views.common import live_view, summary_table
 
@@ -118,7 +118,7 @@ def show_traceback(text: str | None, transcript: Path | None, error: str | None 
     if not verbose_on() and (error or "").startswith(CONNECTION_ERRORS):
         return
     if verbose_on():
-        err_console.print(Text(text.rstrip()), soft_wrap=True)
+        err_console.print(Text(printable_lines(text.rstrip())), soft_wrap=True)
         return
     where = f" and in {transcript}'s result line" if transcript else ""
     err_console.print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)

@@ -23,6 +23,7 @@ from sunbot.cli_play import check_server_url, console, fail
 from sunbot.client import ClientError, GameboardClient, ServerRefused
 from sunbot.games import get_game
 from sunbot.server import TokenCodec, create_app
+from sunbot.terminal_text import outside, printable_lines
 
 
 async def fetch_spec(
@@ -56,19 +57,24 @@ def render(slug: str, spec: dict[str, Any]) -> Group:
     parts: list[Any] = []
     for key in ("goal", "scoring"):
         if isinstance(spec.get(key), str):
-            parts += [Text(key.capitalize(), style="bold"), Text(spec[key]), Text("")]
+            parts += [
+                Text(key.capitalize(), style="bold"),
+                Text(printable_lines(spec[key])),
+                Text(""),
+            ]
     rules = spec.get("rules")
     if isinstance(rules, list):
         parts.append(Text("Rules", style="bold"))
-        parts += [Text(f"{i}. {rule}") for i, rule in enumerate(rules, 1)]
+        parts += [Text(printable_lines(f"{i}. {rule}")) for i, rule in enumerate(rules, 1)]
         parts.append(Text(""))
     for key in ("actionSchema", "commandSchema"):
         if key in spec:
             parts.append(Text(f"Action grammar ({key})", style="bold"))
-            parts.append(Text(json.dumps(spec[key], indent=2, ensure_ascii=False)))
+            parts.append(Text(printable_lines(json.dumps(spec[key], indent=2, ensure_ascii=False))))
     known = {"goal", "scoring", "rules", "actionSchema", "commandSchema"}
     for key in sorted(set(spec) - known):
-        parts += [Text(""), Text(key, style="bold"), Text(json.dumps(spec[key], indent=2))]
+        shown = printable_lines(json.dumps(spec[key], indent=2))
+        parts += [Text(""), Text(outside(key), style="bold"), Text(shown)]
     return Group(Panel(Text(f"{info.name} ({slug})"), expand=False), *parts)
 
 

@@ -82,3 +82,15 @@ def unknown_line(fields: list[str] | set[str]) -> Text:
     shown = ", ".join(outside(n) for n in names[:MAX_LISTED])
     more = f" … and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
     return line("unknown fields seen (ignored): ", shown, more)
+
+
+#: Characters of one multi-line outside text kept (a served rule text, a traceback).
+MAX_BLOCK = 20_000
+
+
+def printable_lines(value: Any, limit: int = MAX_BLOCK) -> str:
+    """``value`` as lines of printable text: line breaks kept, every other control or format
+    character shown as ``\ufffd`` (:func:`printable` per line), secrets scrubbed and the whole
+    clipped to ``limit`` characters. For outside text whose lines matter (a served rule
+    text, a traceback that quotes a server's words)."""
+    return "\n".join(printable(part) for part in safe(value, limit).split("\n"))

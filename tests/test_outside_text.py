@@ -162,3 +162,33 @@ def test_unknown_fields_are_listed_not_counted_by_the_local_replay(tmp_path):
     records[5]["response"]["state"]["turn"] += 1  # a known field edited is still caught
     res = runner.invoke(app, ["replay", str(_write(tmp_path, records, "e.jsonl")), "--strict"])
     assert res.exit_code == 3 and "state.turn" in res.output
+
+
+def test_served_rules_keep_their_lines_but_no_control_character():
+    from rich.console import Console
+
+    from sunbot.cli_rules import render
+    from sunbot.terminal_text import printable_lines
+
+    assert printable_lines("a\x1b[2J\nb\x07") == "a\ufffd[2J\nb\ufffd"
+    assert printable_lines("z" * 30_000).endswith("… (10000 more characters)")
+    spec = {"goal": "win\x1b]0;T\x07\nthen rest", "rules": ["one [bold]x[/]\x1b[31m"], "odd\x1b": 1}
+    console = Console(record=True, width=100, color_system=None)
+    console.print(render("keelhold", spec))
+    out = console.export_text()
+    assert "\x1b" not in out and "\x07" not in out
+    assert "win\ufffd]0;T\ufffd\nthen rest" in out  # the rule text's line break kept
+    assert "1. one [bold]x[/]\ufffd[31m" in out and "odd\ufffd" in out
+
+
+def test_log_records_reach_the_terminal_printable():
+    import logging
+
+    from sunbot.cli_logging import PrintableRecords
+
+    record = logging.LogRecord("sunbot.client", logging.WARNING, "x", 1, "retry: %s", None, None)
+    record.args = ("refused \x1b[2J" + "r" * 30_000 + "\nnext",)
+    assert PrintableRecords().filter(record) is True
+    msg = record.getMessage()
+    assert msg.startswith("retry: refused \ufffd[2Jrrr") and "\x1b" not in msg
+    assert msg.endswith("… (10024 more characters)")  # 7 + 8 + 4 + 30_000 + 5 - 20_000
