@@ -43,6 +43,9 @@ from sunbot.views.common import live_view, summary_table
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
 #: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
 LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
+#: How many of a seat's latest distinct views a new view is compared with before it is
+#: written in full (``docs/transcripts.md``: ``sameAs``).
+REPEAT_WINDOW = 2
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 T = TypeVar("T")
 err_console = Console(stderr=True)
@@ -71,6 +74,7 @@ class MatchRecorder:
     mirrors: dict[int, MatchMirror] = field(default_factory=dict)
     latest: dict[str, Any] | None = None
     views: int = 0
+    recent: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     t0: float = field(default_factory=time.perf_counter)
 
     def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
@@ -91,16 +95,26 @@ class MatchRecorder:
             found = mirror.check(record)
             if seat == min(self.mirrors):
                 self.latest = record
-            line.update(
-                index=self.views,
-                body=redact(record),
-                mirror={"ok": not found, "divergences": [d.to_json() for d in found]},
-            )
+            body = redact(record)
+            line.update(index=self.views, **self._body_or_repeat(seat, body))
+            line["mirror"] = {"ok": not found, "divergences": [d.to_json() for d in found]}
         line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
         if self.writer is not None:
             self.writer.write(line)
         if self.strict and kind == "view" and any(m.divergences for m in self.mirrors.values()):
             raise StrictStop("mirror divergence under --strict")
+
+    def _body_or_repeat(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """``{"body": body}``, or ``{"sameAs": index}`` when ``body`` equals one of the
+        seat's last :data:`REPEAT_WINDOW` full view lines (a server answering the same view
+        poll after poll, or two in turn, costs a short line each, not the whole view)."""
+        recent = self.recent.setdefault(seat, [])
+        same = next((i for i, b in recent if b == body), None)
+        if same is not None:
+            return {"sameAs": same}
+        recent.append((self.views, body))
+        del recent[:-REPEAT_WINDOW]
+        return {"body": body}
 
     @property
     def divergences(self) -> list[Divergence]:
@@ -192,7 +206,11 @@ async def run_match(
     retries = client.retries
     errors = [r.error for r in results if r.error]
     ranks = next((r.ranks for r in results if r.ranks), None)
-    best = min((ranks[r.seat] for r in results), default=None) if ranks else None
+    best = (
+        min((ranks[r.seat] for r in results if r.seat < len(ranks)), default=None)
+        if ranks
+        else None
+    )
     ended = "rules" if ranks and not errors and error is None else "error"
     if errors and all("StrictStop" in e for e in errors):
         ended = "strict"

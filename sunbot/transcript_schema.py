@@ -116,6 +116,13 @@ class MatchRecord(_Record):
     type: Literal["view", "command"]
     seat: int | None = None
     body: Any = None
+    sameAs: int | None = Field(
+        default=None,
+        ge=1,
+        description="A view identical to an earlier full view line of the same seat (one of "
+        "its last two) is written without a body: this is that line's index, and readers "
+        "take the body from it.",
+    )
 
 
 class ResumeRecord(_Record):

@@ -257,7 +257,22 @@ def read_transcript(path: Path) -> Transcript:
             out.result = rec
         else:
             out.other.append(rec)
+    _fill_repeats(out.other)
     return out
+
+
+def _fill_repeats(records: list[dict[str, Any]]) -> None:
+    """Give each ``view`` line written as ``sameAs`` (a repeat of an earlier view of its
+    seat, ``docs/transcripts.md``) that earlier line's body, so every reader sees the view
+    read; a reference to no earlier view line of that seat is left without a body."""
+    bodies: dict[tuple[Any, Any], Any] = {}
+    for rec in records:
+        if rec["type"] != "view":
+            continue
+        if rec.get("body") is None and rec.get("sameAs") is not None:
+            rec["body"] = bodies.get((rec.get("seat"), rec["sameAs"]))
+        elif rec.get("body") is not None:
+            bodies[(rec.get("seat"), rec.get("index"))] = rec["body"]
 
 
 def check_regular_file(path: Path) -> None:

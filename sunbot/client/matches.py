@@ -31,6 +31,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
+from sunbot.client.pacing import StallWatch, clamp_poll_ms, near_deadline
 from sunbot.client.retry import (
     MalformedResponse,
     RetryPolicy,
@@ -50,23 +51,9 @@ log = logging.getLogger("sunbot.client.matches")
 POST_FAILURES = (httpx.TransportError, TransientHTTPError, MalformedResponse)
 #: Refused stores in one beat after which the seat stops acting and waits for the beat.
 MAX_REFUSALS_PER_BEAT = 2
-#: The window a server's ``pollAfterMs`` is clamped to, ms: 0 would poll hundreds of times
-#: a second, a day would sleep through the match (§2.3 pins at most 500 on our server).
-#: Near a deadline a shorter wait is sane: the floor is then half the time remaining.
-POLL_MIN_MS, POLL_MAX_MS = 50, 5_000
-#: Seconds of polling without the round or status changing after which a seat stops: the
-#: longest beat a create may ask for is 600 s (§2.1), so twice that is a stalled server.
-STALL_S = 1_200.0
 #: Most requests one seat makes in a match (a 30-day match at the slowest beats is a few
 #: thousand polls at the clamped interval): every loop is bounded.
 MAX_SEAT_REQUESTS = 200_000
-
-
-def clamp_poll_ms(value: int, remain_ms: int) -> int:
-    """``pollAfterMs`` clamped to [floor, :data:`POLL_MAX_MS`]; the floor is
-    :data:`POLL_MIN_MS`, or half of ``remain_ms`` when that is less (and not 0)."""
-    floor = min(POLL_MIN_MS, remain_ms // 2) if remain_ms > 0 else POLL_MIN_MS
-    return min(max(value, floor), POLL_MAX_MS)
 
 
 class _Open(BaseModel):
@@ -312,17 +299,14 @@ class SeatResult:
 
 
 async def _poll(
-    view: MatchView, res: SeatResult, sleep: Callable[[float], Awaitable[None]], waited: float
-) -> float:
-    """Sleep the clamped ``pollAfterMs`` and return the seconds slept; raise once the round
-    has stood still for :data:`STALL_S` seconds of polling."""
-    if waited >= STALL_S:
-        raise RuntimeError(
-            f"the server stopped advancing: round {view.data.round} ({view.status}) "
-            f"unchanged after {waited:.0f} s of polling"
-        )
-    poll = clamp_poll_ms(view.pollAfterMs, view.remainMs)
-    if poll != view.pollAfterMs:
+    view: MatchView, res: SeatResult, sleep: Callable[[float], Awaitable[None]], watch: StallWatch
+) -> None:
+    """Sleep the clamped ``pollAfterMs`` (counted in ``clamped_polls``, and logged once,
+    unless it only fell below the floor near a deadline); raise
+    :class:`~sunbot.client.pacing.Stalled` once ``watch`` says the server stopped."""
+    watch.check()
+    poll = clamp_poll_ms(view.pollAfterMs)
+    if poll != view.pollAfterMs and not near_deadline(view.pollAfterMs, view.remainMs):
         if not res.clamped_polls:
             log.warning(
                 "seat %d: the server's pollAfterMs %d clamped to %d ms (then every time)",
@@ -333,7 +317,25 @@ async def _poll(
         res.clamped_polls += 1
     res.polls += 1
     await sleep(poll / 1000)
-    return max(poll, POLL_MIN_MS) / 1000  # stall time counts even 0 ms waits
+    watch.slept(poll / 1000)
+
+
+def final_ranks(view: MatchView, seat: int) -> list[int]:
+    """``data.result.ranks`` of a finished view: one positive whole number per seat.
+
+    Raises:
+        ValueError: missing, not a list, too short for ``seat``, or an entry that is not a
+            whole number from 1 (a bool, a float, null, a string, ...); the message shows
+            the value. The rule text's Finish section ranks every seat from 1.
+    """
+    ranks = (view.data.result or {}).get("ranks")
+    if (
+        not isinstance(ranks, list)
+        or not 0 <= seat < len(ranks)
+        or not all(type(r) is int and r >= 1 for r in ranks)
+    ):
+        raise ValueError(f"the server's final ranks are not whole numbers from 1: {ranks!r:.200}")
+    return ranks
 
 
 async def play_seat(
@@ -349,15 +351,16 @@ async def play_seat(
 
     Errors the retry policy could not absorb (and a strategy error) end the loop with
     ``error`` set instead of raising, so sibling seats keep playing. ``pollAfterMs`` is
-    clamped (:func:`clamp_poll_ms`; ``clamped_polls`` counts it, logged once); a server
-    that leaves the round unchanged for :data:`STALL_S` seconds of polling, or a loop past
-    :data:`MAX_SEAT_REQUESTS`, ends the seat with an error naming it.
+    clamped (:func:`~sunbot.client.pacing.clamp_poll_ms`; ``clamped_polls`` counts it,
+    logged once); a server that stops advancing
+    (:class:`~sunbot.client.pacing.StallWatch`), or a loop past :data:`MAX_SEAT_REQUESTS`,
+    ends the seat with an error naming it. Final ranks that are not one whole number from
+    1 per seat (:func:`final_ranks`) leave ``ranks`` ``None`` and set ``error``.
     """
     res = SeatResult(ticket.seat)
     emit = on_event or (lambda *_: None)
     refused: Counter[int] = Counter()
-    where: tuple[int, str] | None = None
-    waited = 0.0
+    watch = StallWatch()
     try:
         ans = await client.view(match_id, ticket.token)
         for _ in range(MAX_SEAT_REQUESTS):
@@ -366,16 +369,18 @@ async def play_seat(
             res.last = ans.raw
             emit(ticket.seat, "view", ans.raw)
             if view.finished:
-                res.ranks = list((view.data.result or {}).get("ranks", [])) or None
+                try:
+                    res.ranks = final_ranks(view, ticket.seat)
+                except ValueError as exc:  # the mirror reports it too; no traceback to show
+                    res.error = safe(exc)
                 _notify_end(strategy, observation_of(ans.raw["data"]), res)
                 return res
             raw_data = observation_of(ans.raw["data"])
             rnd = view.data.round
-            if (rnd, view.status) != where:
-                where, waited = (rnd, view.status), 0.0
+            watch.see(rnd, view.status, view.remainMs)
             act = view.next is not None and view.next.rel == "act" and view.remainMs > 0
             if not act or refused[rnd] >= MAX_REFUSALS_PER_BEAT:
-                waited += await _poll(view, res, sleep, waited)
+                await _poll(view, res, sleep, watch)
                 ans = await client.view(match_id, ticket.token)
                 continue
             if refused[rnd] == 0:
@@ -414,8 +419,9 @@ async def play_seat(
 
 
 def seat_score(seat: int, ranks: list[int] | None) -> int:
-    """Seats ranked strictly below ``seat`` (0-5): a match's score for one seat."""
-    if not ranks or not 0 <= seat < len(ranks):
+    """Seats ranked strictly below ``seat`` (0-5): a match's score for one seat; 0 when
+    ``ranks`` has no whole-number rank for every seat (see :func:`final_ranks`)."""
+    if not ranks or not 0 <= seat < len(ranks) or not all(type(r) is int for r in ranks):
         return 0
     return sum(r > ranks[seat] for r in ranks)
 
