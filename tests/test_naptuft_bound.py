@@ -96,8 +96,9 @@ def test_seed_141_miss_is_a_bet_lost():
     4-step wish starting with play in day 27's second window (unseen on day 26: 6 of the 60
     draws, 1/12) punishes that. It did: finishing is worth 240 + 480 = 720 on days 26-27
     against 1,020 for skipping it, -300; averaged over the draws it is worth +520."""
-    streak, last = nt_gamble.start_of_day(141, 26, 30)
+    streak, last, finished = nt_gamble.balancer_day(141, 26, 30)
     assert (streak, last) == (29, 0)
+    assert finished == {75, 77}  # the balancer took the bet (77); 76 it let expire
     first = 75
     deck = [[nb._CARE[c] for c in nt.descriptor(141, k)["wish"]] for k in range(first, 90)]
     real = [
@@ -192,3 +193,17 @@ def test_trace_splits_a_run_into_the_bounds_parts(name, seed):
     assert parts.wishes <= bound.wishes
     if name == "rotation":  # wishes only by chance, and comfort at every moment (§9)
         assert parts.comfort == bound.comfort and parts.wishes < bound.wishes / 2
+
+
+def test_gamble_prints_the_bet_on_the_real_deck_and_on_redrawn_ones():
+    """The command the README quotes: -300 on seed 141's deck, and on average over decks
+    redrawn after day 26's view a clear gain (the 1-in-12 loss is rare)."""
+    from typer.testing import CliRunner
+
+    out = CliRunner().invoke(nt_gamble.app, ["141", "--decide", "77", "--samples", "200"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "[play, nap, brush, feed]? the balancer did: yes" in text
+    assert "finishing it is worth -300 wish points" in text
+    mean = float(text.split("worth ")[-1].split(" on average")[0])
+    assert 400 < mean < 650
