@@ -92,9 +92,11 @@ def play(name: str, seed: int, cap: int, tally: Tally, bound: int, tell_cap: boo
 
 @app.command()
 def main(
-    seeds: int = typer.Option(200, min=1, help="How many seeds."),
-    first: int = typer.Option(1, help="The first seed (seeds first .. first + seeds - 1)."),
-    days: int = typer.Option(30, min=1, help="End-run at this day's break."),
+    seeds: int = typer.Option(200, min=1, max=100_000, help="How many seeds."),
+    first: int = typer.Option(
+        1, min=0, max=2**53, help="The first seed (seeds first .. first + seeds - 1)."
+    ),
+    days: int = typer.Option(30, min=1, max=1000, help="End-run at this day's break."),
     names: str = typer.Option("balancer,clairvoyant,rotation,random", "--strategies"),
     tell_cap: bool = typer.Option(
         True,
@@ -103,6 +105,14 @@ def main(
     ),
 ) -> None:
     """Print the Naptuft benchmark figures."""
+    picked = [n.strip() for n in names.split(",")]
+    for name in picked:
+        try:
+            strategies.check("naptuft", name)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--strategies") from None
+    if len(set(picked)) != len(picked):
+        raise typer.BadParameter(f"{names!r} names a strategy twice", param_hint="--strategies")
     numbers = range(first, first + seeds)
     print(f"Naptuft, seeds {first}-{numbers[-1]}, cap {days} days (end-run at its day break)")
     bounds = {seed: upper_bound(seed, days) for seed in numbers}
@@ -112,7 +122,7 @@ def main(
         "reads the local server's hidden deck, not playable against a live server)"
     )
     tallies: dict[str, Tally] = {}
-    for name in names.split(","):
+    for name in picked:
         tally = tallies[name] = Tally()
         t0 = time.perf_counter()
         for seed in numbers:
