@@ -1,14 +1,15 @@
 """Connection share under attack: one address holds half-sent heads while normal clients
 play Keelhold from another, against ``sunbot serve`` on loopback, for a bounded time.
 
-    python benchmarks/conn_share.py --attack 400 --sessions 8 --seconds 20 --files 256
+    python benchmarks/conn_share.py --attack 600 --sessions 8 --seconds 20 --reopen 0.5
 
-Starts ``sunbot serve`` (soft open-file limit ``--files``: its connection budget is that
-less 32, at most 448) on a free loopback port. From 127.0.0.2 (Linux routes 127.0.0.0/8 to
-loopback) ``--attack`` sockets each send half a request head and open another whenever the
-server closes one; from 127.0.0.1 ``--sessions`` Keelhold sessions play first-safe moves,
-one attempt per request (every error counts). Prints the sessions' requests, errors and
-latency (p50, p99, max), and how many attacking connections the server closed.
+Starts ``sunbot serve`` (soft open-file limit ``--files``; its connection budget is 448 with
+1024 files, 112 with 256: ``sunbot.server.serving.connection_budget``) on a free loopback
+port. From 127.0.0.2 (Linux routes 127.0.0.0/8 to loopback) ``--attack`` sockets each send
+half a request head and open another ``--reopen`` seconds after the server closes one (0:
+at once, a connect flood); from 127.0.0.1 ``--sessions`` Keelhold sessions play first-safe
+moves, one attempt per request (every error counts). Prints the sessions' requests, errors
+and latency (p50, p99, max), and how many attacking connections the server closed.
 """
 
 from __future__ import annotations
@@ -29,10 +30,14 @@ HALF_HEAD = b"GET /api/games HTTP/1.1\r\nHost: sunbot\r\nAccept: "
 ATTACKER = "127.0.0.2"
 
 
-async def attack_slot(host: str, port: int, deadline: float, tally: Counter[str]) -> None:
+async def attack_slot(
+    host: str, port: int, deadline: float, reopen: float, tally: Counter[str]
+) -> None:
     """Hold one half-sent head from :data:`ATTACKER` until ``deadline``, opening another
-    when the server closes it (at most 10,000 times)."""
-    for _ in range(10_000):
+    ``reopen`` seconds after the server closes it (at most 10,000 times)."""
+    for i in range(10_000):
+        if i and reopen > 0:
+            await asyncio.sleep(reopen)
         if time.monotonic() >= deadline:
             return
         try:
@@ -59,7 +64,13 @@ def _ms(xs: list[float], q: int) -> float:
 
 
 @app.command()
-def main(attack: int = 400, sessions: int = 8, seconds: float = 20.0, files: int = 256) -> None:
+def main(
+    attack: int = 600,
+    sessions: int = 8,
+    seconds: float = 20.0,
+    files: int = 1024,
+    reopen: float = 0.5,
+) -> None:
     """Run the attack and the sessions; print the sessions' latency and errors."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (files, hard))  # inherited by sunbot serve
@@ -73,7 +84,7 @@ def main(attack: int = 400, sessions: int = 8, seconds: float = 20.0, files: int
     async def run() -> None:
         deadline = time.monotonic() + seconds
         slots = [
-            asyncio.create_task(attack_slot(host, int(port), deadline, tally))
+            asyncio.create_task(attack_slot(host, int(port), deadline, reopen, tally))
             for _ in range(attack)
         ]
         await asyncio.sleep(1.0)  # the attack is in place before the sessions start
@@ -90,7 +101,8 @@ def main(attack: int = 400, sessions: int = 8, seconds: float = 20.0, files: int
     xs = rec.samples.get("single", [])
     print(
         f"conn share: {attack} half-sent heads from {ATTACKER} vs {sessions} Keelhold sessions"
-        f" from 127.0.0.1 for {seconds:.0f} s, sunbot serve with {files} open files"
+        f" from 127.0.0.1 for {seconds:.0f} s, reopened after {reopen:g} s; sunbot serve with"
+        f" {files} open files"
     )
     worst = max(xs, default=0.0) * 1000
     print(

@@ -15,7 +15,9 @@
   at that point the server could not accept anyone, and every client stalled until the
   deadline freed some. It is the oldest one of the peer address holding the most waiting
   connections (:mod:`sunbot.server.connection_share`), so one address's half-sent heads
-  cost that address its own connections, not another client's.
+  cost that address its own connections, not another client's. The budget leaves room for
+  the bursts asyncio accepts before any of them can close one (at most
+  :func:`accept_backlog` at a time, the listen backlog).
 """
 
 from __future__ import annotations
@@ -50,19 +52,45 @@ REQUEST_DEADLINE_S = 10.0
 #: Open files the process needs besides its connections (the listening socket, standard
 #: streams, the key file, the event loop's own), kept free under a low open-file limit.
 FILE_MARGIN = 32
+#: Most connections the kernel queues for the server to accept (the listen backlog; uvicorn's
+#: own default is 2048). asyncio accepts as many as are queued at once, each an open file,
+#: before any of them can close a waiting one, so this bounds how far one burst of
+#: connections can overshoot the budget.
+BACKLOG = 128
+#: Accept bursts that can land before the first of them has closed its waiting connections
+#: (measured under a churning attack: the open files peaked about 3 backlogs past the budget).
+ACCEPT_BURSTS = 4
 
 log = logging.getLogger("uvicorn.error")
 
 
-def connection_budget() -> int:
-    """Connections held before a waiting one is closed: 7/8 of
-    :data:`MAX_CONNECTIONS` (the 503 past it is then for busy connections, not idle
-    ones), or fewer when the process may open fewer files (its soft ``RLIMIT_NOFILE``
-    less :data:`FILE_MARGIN`); at least 16."""
+def _file_room() -> int | None:
+    """Open files left for connections (the soft ``RLIMIT_NOFILE`` less
+    :data:`FILE_MARGIN`), or ``None`` when unlimited."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft - FILE_MARGIN
+
+
+def accept_backlog() -> int:
+    """The listen backlog: :data:`BACKLOG`, or less under a low open-file limit, so that
+    :data:`ACCEPT_BURSTS` bursts take at most half the files left for connections; at
+    least 8."""
+    room = _file_room()
+    return BACKLOG if room is None else max(8, min(BACKLOG, room // (2 * ACCEPT_BURSTS)))
+
+
+def connection_budget() -> int:
+    """Connections held before a waiting one is closed: 7/8 of :data:`MAX_CONNECTIONS`
+    (the 503 past it is then for busy connections, not idle ones), or fewer when the
+    process may open fewer files: the files left for connections less
+    :data:`ACCEPT_BURSTS` accept bursts of :func:`accept_backlog`, so a burst never runs
+    the process out of files (asyncio would then stop accepting anyone for a second, and
+    log a traceback per refused accept); at least 16. With the usual 1024 open files it
+    is 448, with 256 it is 112."""
     budget = MAX_CONNECTIONS * 7 // 8
-    if soft != resource.RLIM_INFINITY:
-        budget = min(budget, soft - FILE_MARGIN)
+    room = _file_room()
+    if room is not None:
+        budget = min(budget, room - ACCEPT_BURSTS * accept_backlog())
     return max(16, budget)
 
 
@@ -207,4 +235,5 @@ def serve_config(
         # from 127.0.0.1, letting a local client pick its own address (and dodge the
         # per-client match limit); a proxy in front of sunbot serve is not supported
         proxy_headers=False,
+        backlog=accept_backlog(),
     )

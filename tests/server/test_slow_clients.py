@@ -94,15 +94,16 @@ async def _open_slow_sockets(url: str, n: int) -> list[tuple[asyncio.StreamWrite
 
 async def test_waiting_sockets_cannot_use_up_the_servers_open_files():
     """``sunbot serve`` allowed 256 open files (issue 12's case: 300 idle sockets then
-    stalled everyone until they went): past its connection budget (256 - 32) each new
-    connection closes the one that has waited longest, so a run plays at once; the rest
-    are closed at the deadline."""
+    stalled everyone until they went): past its connection budget (112 with 256 files:
+    :func:`~sunbot.server.serving.connection_budget`) each new connection closes the one
+    that has waited longest (all are 127.0.0.1's), so a run plays at once; the rest are
+    closed at the deadline."""
     with serve_process("--request-deadline", str(DEADLINE_S), files=256) as url:
         slow = await _open_slow_sockets(url, SLOW_SOCKETS)
         run, took = await timed_keelhold_run(url)
         shed = [task for _, task in slow if task.done()]
         assert run.error is None and run.ended_by == "cap" and took < DEADLINE_S - 1
-        assert len(shed) >= SLOW_SOCKETS - (256 - 32)  # the oldest, closed without an answer
+        assert len(shed) >= SLOW_SOCKETS - 112  # the oldest, closed without an answer
         assert all(task.result()[0] == b"" for task in shed)
         closed = await asyncio.wait_for(asyncio.gather(*(t for _, t in slow)), timeout=30)
         assert sum(got.startswith(b"HTTP/1.1 408 ") for got, _ in closed) > 100  # the newest
