@@ -1,6 +1,6 @@
 """Reading a Sunloaf position from a server that leaves out keys the rule text never
-promises (sunbot.engines.sunloaf_read): filled by hand-checked values, and the strategies
-and the view play and draw on such a position as on ours."""
+promises (sunbot.engines.sunloaf_read): filled by hand-checked values, and the strategies,
+the view and the replay page play and draw on such a position as on ours."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.console import Console
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_gen as gen
 from sunbot.engines.sunloaf_read import readable
+from sunbot.html import sunloaf as html_sunloaf
 from sunbot.strategies.sunloaf import Planner, Reference
 from sunbot.views import sunloaf as view
 
@@ -78,3 +79,15 @@ def test_strategies_and_view_read_a_stripped_position():
     console.print(view.render(theirs))
     assert f"day {s['day']}" in console.export_text()
     assert gen.day_params(20).dogs == len(s["layout"]["dogLoops"]) == 2
+
+
+def test_replay_frame_of_a_position_without_unpromised_keys():
+    """A run from another server that leaves out keys the text never promises (band width,
+    dogs, which cat is big, the dogs' speed) is drawn as ours is (sunloaf_read.readable)."""
+    s = day_start(8, 20)
+    for _ in range(3):
+        s = sl.step(s, {"type": "REST"})
+    theirs = stripped(s)
+    theirs["layout"]["latticeParity"] = s["layout"]["latticeParity"]  # promised from day 16
+    theirs["result"] = None
+    assert html_sunloaf.frame(theirs) == html_sunloaf.frame(s)
