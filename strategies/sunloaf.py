@@ -27,6 +27,7 @@ import time
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import DayCtx, FastState
+from sunbot.engines.sunloaf_read import readable
 from sunbot.strategies import Action, Observation
 from sunbot.strategies.sunloaf_planner import (
     Budget,
@@ -95,12 +96,14 @@ class Reference:
         self.rng = rng
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
-        """:func:`sunbot.engines.sunloaf.reference_action` of the observation (whole state).
+        """:func:`sunbot.engines.sunloaf.reference_action` of the observation (whole state;
+        keys a server may leave out filled by :func:`~sunbot.engines.sunloaf_read.readable`).
 
         Raises:
             ValueError: the run is over.
         """
-        return _day_over(observation, legal_actions) or sl.reference_action(observation)
+        done = _day_over(observation, legal_actions)
+        return done or sl.reference_action(readable(observation))
 
 
 def _wire(code: int) -> Action:
@@ -219,6 +222,7 @@ class Planner:
             self._line = self._expect = None
             return done
         started = time.perf_counter()
+        observation = readable(observation)  # keys a server may leave out, filled
         ctx, fs = fast.to_fast(observation)
         tables = self._tables_for(ctx)
         line = self._line

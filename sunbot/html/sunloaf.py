@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from sunbot.engines.sunloaf import lit, warm
+from sunbot.engines.sunloaf_read import readable
 
 TILES = 49
 
@@ -30,9 +31,13 @@ def _in_band(state: dict[str, Any], tile: int, turn: int) -> bool:
 def frame(state: dict[str, Any]) -> dict[str, Any]:
     """The drawn fields of a Sunloaf ``state`` (see the module docstring).
 
+    Keys a server may leave out (the band's width, the dogs, which cat is big, the dogs'
+    speed) are filled by :func:`~sunbot.engines.sunloaf_read.readable` first.
+
     Raises:
         KeyError, TypeError: ``state`` lacks a field the rules publish.
     """
+    state = readable(state)
     lay = state["layout"]
     turn = state["turn"]
     shown = max(0, min(turn, state["turnsInDay"]) - 1)

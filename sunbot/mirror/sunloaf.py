@@ -21,6 +21,7 @@ from typing import Any, TypeGuard
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_gen as gen
 from sunbot.engines.sunloaf_fast import RANGE, copy_state
+from sunbot.engines.sunloaf_read import fill_layout, readable
 from sunbot.mirror import Finding, diff
 from sunbot.mirror.fields import is_int
 
@@ -289,19 +290,11 @@ def expected_after(
 
 
 def _fill_layout(state: dict[str, Any]) -> None:
-    """Put into ``state["layout"]`` (a copy) the keys of ours that a server may leave out:
-    ``dogSpeed`` (§3 added it; the text fixes it by the day) and ``latticeParity`` (null;
-    from day 16 :func:`check_room` requires a served one), and a missing hearth as null so
-    that the rest is still checked."""
-    lay, day = state.get("layout"), state.get("day")
-    if not isinstance(lay, dict) or not is_int(day) or day < 1:
-        return
-    state["layout"] = {
-        **lay,
-        "dogSpeed": lay.get("dogSpeed", gen.day_params(day).dog_speed),
-        "latticeParity": lay.get("latticeParity"),
-        "hearth": lay.get("hearth"),  # promised: if missing, one finding a step, no crash
-    }
+    """Fill ``state["layout"]`` (a copy) as :func:`~sunbot.engines.sunloaf_read.fill_layout`
+    does, and a missing hearth as null so that the rest is still checked (the hearth is
+    promised: its absence is still one finding a step)."""
+    lay = fill_layout(state.get("layout"), state.get("day"))
+    state["layout"] = {**lay, "hearth": lay.get("hearth")} if isinstance(lay, dict) else lay
 
 
 def _their_old_cats(ours: list[dict[str, Any]], got_cats: Any) -> list[int]:
@@ -336,9 +329,10 @@ PROMISED: frozenset[str] = frozenset(
 )
 #: Keys inside promised objects that the text does not promise: which cat is big (it says
 #: a big cat counts 2, not which one), the dogs' speed (a key §3 added; the text fixes the
-#: speed by the day) and the lattice parity (the text has one from day 16 only).
+#: speed by the day), the lattice parity (the text has one from day 16 only) and the
+#: result (its wording is the server's; how the run ended is checked through phase).
 NOT_PROMISED: frozenset[str] = frozenset(
-    ("state.cats[].big", "state.layout.dogSpeed", "state.layout.latticeParity")
+    ("state.cats[].big", "state.layout.dogSpeed", "state.layout.latticeParity", "state.result")
 )
 
 
@@ -356,30 +350,15 @@ def legal_order(got: list[Any]) -> list[Finding]:
 
 def complete(state: dict[str, Any], *, opening: bool) -> dict[str, Any]:
     """``state`` with what the rules do not promise filled in where a server left it out:
-    the cursor (a placeholder: a new room is always taken from the server's answer), the
-    seed, the dogs where the last turn left them on their loops (§12), the band's two lines,
-    which cat is big (ours: id 3), the dogs' speed and no lattice (:func:`_fill_layout`), and
-    the day's dwell, length and multiplier from the day as the text fixes them."""
-    s = dict(state)
+    what the strategies and the view fill too (:func:`~sunbot.engines.sunloaf_read.readable`:
+    the band's width, the day's terms, the dogs, which cat is big, the dogs' speed, no
+    lattice), a null hearth (:func:`_fill_layout`), and a placeholder cursor and seed (a new
+    room is always taken from the server's answer)."""
+    s = readable(state)
     s.setdefault("rng", 0)
     s.setdefault("seed", 0)
-    s.setdefault("bandWidth", 2)
-    day = s.get("day")
-    if is_int(day) and day >= 1:
-        prm = gen.day_params(day)
-        s.setdefault("bandDwell", prm.band_dwell)
-        s.setdefault("turnsInDay", 7 * prm.band_dwell)
-        s.setdefault("mult", gen.mult(day))
-    _fill_layout(s)
-    lay, turn = s.get("layout"), s.get("turn", 0)
-    if "dogs" not in s and isinstance(lay, dict) and is_int(turn):
-        loops, speed = lay.get("dogLoops") or [], lay.get("dogSpeed") or 1
-        at = max(turn - 1, 0) * speed
-        s["dogs"] = [lp[at % len(lp)] for lp in loops if isinstance(lp, list) and lp]
-    if isinstance(s.get("cats"), list):
-        s["cats"] = [
-            {"big": c.get("id") == 3, **c} if isinstance(c, dict) else c for c in s["cats"]
-        ]
+    if "layout" in s:
+        _fill_layout(s)
     return s
 
 

@@ -19,6 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from sunbot.engines import sunloaf as sl
+from sunbot.engines.sunloaf_read import readable
 
 _ARROW = {"N": "↓ light from the north", "S": "↑ light from the south"}
 _ARROW.update({"W": "→ light from the west", "E": "← light from the east"})
@@ -65,7 +66,10 @@ def _cell(state: dict[str, Any], tile: int, turn: int) -> Text:
 
 
 def render(state: dict[str, Any]) -> RenderableType:
-    """The whole position as a rich group: header, cosy line, the room, bowls and legend."""
+    """The whole position as a rich group: header, cosy line, the room, bowls and legend.
+    Keys a server may leave out (the band's width, the dogs, which cat is big ...) are
+    filled by :func:`~sunbot.engines.sunloaf_read.readable`."""
+    state = readable(state)
     turns = state["turnsInDay"]
     turn = min(state["turn"], turns - 1)
     lay = state["layout"]

@@ -134,6 +134,23 @@ def _band_three(before: State | None, after: State) -> bool:
     return True
 
 
+def _unsent_keys(state: State) -> bool:
+    """Sunloaf: keys the text never promises are not served: the dogs' speed (a key our
+    spec adds; the day fixes it), a null lattice parity, which cat is big, the dogs' tiles
+    and a null result."""
+    lay = state["layout"]
+    found = "dogSpeed" in lay
+    lay.pop("dogSpeed", None)
+    if lay.get("latticeParity", 0) is None:
+        del lay["latticeParity"]
+    for cat in state["cats"]:
+        cat.pop("big", None)
+    state.pop("dogs", None)
+    if state.get("result", "") is None:
+        del state["result"]
+    return found
+
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
@@ -177,6 +194,12 @@ VARIANTS: dict[str, Variant] = {
             "keelhold-cargo-1", "keelhold", "cargo types are numbered from 1", state=_cargo_from_one
         ),
         Variant("sunloaf-band-3", "sunloaf", "the band lights 3 lines", state=_band_three),
+        Variant(
+            "sunloaf-unsent-keys",
+            "sunloaf",
+            "dogSpeed, a null latticeParity, big, dogs and a null result are not served",
+            served=_unsent_keys,
+        ),
         Variant(
             "sunloaf-keep-settled",
             "sunloaf",
