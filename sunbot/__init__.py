@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
     from sunbot.games import GameInfo, available, get_game
     from sunbot.mirror import Divergence, Mirror
-    from sunbot.runner import RunSummary, play_run
+    from sunbot.runner import MatchSeat, RunSummary, play_run
     from sunbot.server import TokenCodec, create_app
     from sunbot.strategies import Outcome, Strategy, UnknownStrategy
     from sunbot.transcripts import TranscriptWriter
@@ -49,6 +49,7 @@ _LAZY: dict[str, str | None] = {
     "play": "sunbot.api",
     "play_async": "sunbot.api",
     "RunSummary": "sunbot.runner",
+    "MatchSeat": "sunbot.runner",
     "play_run": "sunbot.runner",
     "StrategyLike": "sunbot.bots",
     "GameboardClient": "sunbot.client",
@@ -94,6 +95,7 @@ __all__ = [
     "GameInfo",
     "GameboardClient",
     "MatchClient",
+    "MatchSeat",
     "Mirror",
     "Outcome",
     "Position",

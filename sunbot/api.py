@@ -26,9 +26,10 @@ from sunbot.client import GameboardClient
 from sunbot.client.http import url_problem
 from sunbot.games import GameInfo, get_game, seed_problem
 from sunbot.mirror import Mirror
-from sunbot.runner import RunSummary, play_run
+from sunbot.runner import MatchSeat, RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
+from sunbot.views.harvest_watch import final_summary, winner_line
 
 
 def run_cap(
@@ -196,6 +197,7 @@ async def _play_match(
         if writer is not None:
             writer.close()
     final = result.get("final") or {}
+    fs = final_summary(final)
     return RunSummary(
         game=info.slug,
         seed=seed if match is None else None,  # a joined match's seed is its creator's
@@ -214,6 +216,11 @@ async def _play_match(
         transcript=writer.path if writer is not None else None,
         match_id=result["matchId"],
         ranks=result["ranks"],
+        seats=[
+            MatchSeat(s["seat"], s["rank"], s["food"], s["alive"], s["outNight"])
+            for s in result["seats"]
+        ],
+        outcome=winner_line(result["ranks"], fs.get("aliveSeats"), fs.get("day")),
     )
 
 

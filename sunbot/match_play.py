@@ -29,6 +29,7 @@ from sunbot import strategies
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
+from sunbot.match_report import announce_match, at_seat, print_summary
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.safe_text import describe
@@ -37,7 +38,7 @@ from sunbot.stop_signals import STOP_SIGNALS, exit_code
 from sunbot.terminal_text import line, outside, printable, tidy
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
-from sunbot.views.common import live_view, summary_table
+from sunbot.views.common import live_view
 
 #: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
@@ -216,6 +217,9 @@ async def run_match(
         ended = "strict"
     if interrupted:
         ended = "interrupted"
+    fs = hw_view.final_summary(rec.latest)
+    foods, living = fs.get("foods"), fs.get("aliveSeats")
+    out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
     result = {
         "type": "result",
         "matchId": mid,
@@ -226,13 +230,16 @@ async def run_match(
             {
                 "seat": r.seat,
                 "rank": None if r.ranks is None else r.ranks[r.seat],
+                "food": at_seat(foods, r.seat),
+                "alive": None if not isinstance(living, list) else r.seat in living,
+                "outNight": out_nights.get(r.seat),
                 "commands": r.commands,
                 "refusals": dict(r.refusals),
                 "postFailures": r.post_failures,
                 "pollsClamped": r.clamped_polls,
                 "error": r.error,
             }
-            for r in results
+            for r in sorted(results, key=lambda r: r.seat)
         ],
         "steps": sum(r.commands for r in results),
         "refused": sum(sum(r.refusals.values()) for r in results),
@@ -252,50 +259,6 @@ async def run_match(
     if writer is not None:
         writer.write({k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")})
     return result
-
-
-def _undecided(nights: int) -> str:
-    """The mirror's note on the nights its search left open (``nightsUndecided``): shown
-    only when some were, since those food changes went unchecked."""
-    return f", {nights} night(s) undecided (search budget hit)" if nights else ""
-
-
-def _print_summary(console: Console, r: dict[str, Any], seed: int | None, strategy: str) -> None:
-    """The summary table, titled by the match's seed, or by its id for a joined match
-    (``seed`` ``None``: the seed is the creator's and no answer tells it)."""
-    rows: dict[str, Any] = {"match": r["matchId"]}
-    for seat in r["seats"]:
-        rows[f"seat {seat['seat']}"] = f"rank {seat['rank']}" + (
-            f" (error: {seat['error']})" if seat["error"] else ""
-        )
-    if r["final"]:
-        rows.update({k: v for k, v in hw_view.summary(r["final"]).items() if k != "seat"})
-    rows.update(
-        {
-            "commands": r["steps"],
-            "refused": r["refused"],
-            "ended by": r["endedBy"] + (f" ({r['error']})" if r["error"] else ""),
-            "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats"
-            + _undecided(r.get("nightsUndecided", 0)),
-            "divergences": r["divergences"],
-            "retries": r["retries"],
-            "time": f"{r['elapsedMs'] / 1000:.2f} s",
-        }
-    )
-    run = f"seed {seed}" if seed is not None else f"match {r['matchId']}"
-    console.print(summary_table(f"harvest-watch · {run} · {strategy}", rows))
-
-
-def _announce(mid: str, server: str | None, joined: str | None) -> None:
-    """Print the match id as soon as it exists, and how others join a created one."""
-    mid = outside(mid)  # the server chose it
-    if server is None:
-        err_console.print(line(f"match {mid} (embedded server)"), soft_wrap=True)
-    elif joined is None:
-        how = f"sunbot play harvest-watch --server {server} --match {mid}"
-        err_console.print(line(f"match {mid}: others join with {how}"), soft_wrap=True)
-    else:
-        err_console.print(line(f"joined match {mid} on {server}"), soft_wrap=True)
 
 
 async def until_interrupted(run: Coroutine[Any, Any, T], got: list[int] | None = None) -> T:
@@ -380,7 +343,7 @@ def play_match_command(
                         strict=strict,
                         live=live,
                         start_ms=None if wait is None else wait * 1000,
-                        announce=lambda mid: _announce(mid, server, match_id),
+                        announce=lambda mid: announce_match(mid, server, match_id, wait),
                     ),
                     got,
                 )
@@ -394,7 +357,7 @@ def play_match_command(
                           "strategy": name, **shown,
                           "transcript": str(path) if path else None}))  # fmt: skip
     else:
-        _print_summary(console, result, match_seed, name)
+        print_summary(console, result, match_seed, name)
     if result["endedBy"] == "interrupted":
         err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
         return exit_code(got[-1] if got else None)

@@ -61,15 +61,32 @@ class StrategyFailed(RuntimeError):
 OnPosition = Callable[[Position, int, list[Divergence]], None]
 
 
+@dataclass(frozen=True)
+class MatchSeat:
+    """One of our seats in a finished match (Harvest Watch): ``seat`` (0-5), ``rank``
+    (1 is best; ``None`` if the match did not finish), ``food`` (its final store in food
+    units, 0.0 once out; ``None`` if unseen), ``alive`` (still in at the end), ``out_night``
+    (the night it went out, ``None`` while in or when unseen)."""
+
+    seat: int
+    rank: int | None
+    food: float | None
+    alive: bool | None
+    out_night: int | None
+
+
 @dataclass
 class RunSummary:
     """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
     ``interrupted`` (the user stopped it; ``--resume`` continues it),
     ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``, and
     ``error_traceback``, the Python traceback when the error was an exception).
-    Match games (Harvest Watch) also fill ``match_id`` and ``ranks`` (1 is best); their
-    ``score`` is the number of seats ranked below ours. ``strategy_ended``: the game ended
-    on the strategy's own end action (Keelhold's END_RUN, Naptuft's end-run), not the cap's."""
+    Match games (Harvest Watch) also fill ``match_id``, ``ranks`` (one per seat at the
+    table, index = seat, 1 is best), ``seats`` (our seats, one :class:`MatchSeat` each) and
+    ``outcome`` (who ranked first and why, in words); their ``score`` is the number of seats
+    at the table ranked strictly below our best seat (0 to 5; our own other seats count).
+    ``strategy_ended``: the game ended on the strategy's own end action (Keelhold's
+    END_RUN, Naptuft's end-run), not the cap's."""
 
     game: str
     seed: int | None
@@ -91,6 +108,8 @@ class RunSummary:
     match_id: str | None = None
     ranks: list[int] | None = None
     strategy_ended: bool = False
+    seats: list[MatchSeat] = field(default_factory=list)
+    outcome: str | None = None
 
     @property
     def cause(self) -> str | None:

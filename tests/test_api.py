@@ -77,6 +77,22 @@ def test_harvest_watch_match_through_the_api():
     ours = s.ranks[s.final_state["summary"]["you"]]
     assert s.score == sum(r > ours for r in s.ranks) > 0  # guard outlives some house bots
     assert s.divergences == [] and s.responses_checked > 0
+    (seat,) = s.seats  # our one seat, as the final view names it
+    assert seat.seat == s.final_state["summary"]["you"] and seat.rank == ours
+    assert seat.food == s.final_state["summary"]["food"]
+    assert seat.alive == (seat.seat in s.final_state["summary"]["aliveSeats"])
+    firsts = [str(i) for i, r in enumerate(s.ranks) if r == 1]  # seed 4: a draw of two
+    who = f"seat {firsts[0]} " if len(firsts) == 1 else f"seats {' and '.join(firsts)} draw"
+    assert s.outcome is not None and s.outcome.startswith(who)
+
+
+def test_harvest_watch_score_with_several_seats_is_our_best_seats():
+    s = sunbot.play("harvest-watch", seed=7, seats=2, strategy="guard")
+    assert s.ranks is not None and len(s.seats) == 2
+    assert sorted(x.seat for x in s.seats) == [x.seat for x in s.seats]
+    best = min(s.ranks[x.seat] for x in s.seats)
+    assert all(x.rank == s.ranks[x.seat] for x in s.seats)
+    assert s.score == sum(r > best for r in s.ranks)
 
 
 @pytest.mark.parametrize(

@@ -237,6 +237,12 @@ class MatchMirror:
         #: round -> (the beat's (day, phase), actions) of each store the server confirmed
         self._sent: dict[Any, tuple[tuple[Any, Any], list[Any]]] = {}
 
+    @property
+    def out_nights(self) -> dict[int, int]:
+        """``{seat: night}`` for every seat this seat saw go out on an action beat it
+        checked (a copy; a seat out between two views it did not both see is missing)."""
+        return dict(self._out_night)
+
     def note_command(self, round_: Any, actions: list[Any]) -> None:
         """Our seat stored ``actions`` for ``round_`` (its first element applies; the round
         is the server's own value, whatever its form)."""

@@ -14,8 +14,8 @@ from sunbot import cli_play, strategies
 from sunbot.cli_logging import setup_logging
 from sunbot.client import GameboardClient
 from sunbot.client.retry import CrossOriginRedirect
-from sunbot.match_play import _print_summary as print_match_summary
 from sunbot.match_play import run_match
+from sunbot.match_report import print_summary as print_match_summary
 from sunbot.mirror import Mirror
 from sunbot.runner import play_run
 from sunbot.safe_text import MAX_TEXT, clip, scrub

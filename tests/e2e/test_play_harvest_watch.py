@@ -55,14 +55,36 @@ def test_play_seed7_finishes_with_zero_divergences(tmp_path):
 def test_play_three_seats_concurrently(tmp_path):
     path = tmp_path / "k3.jsonl"
     res = runner.invoke(app, ["play", "harvest-watch", "--seed", "7", "--seats", "3", "--quiet",
-                              "--strategy", "coalition", "--transcript", str(path)])  # fmt: skip
+                              "--strategy", "coalition", "--transcript", str(path)],
+                        env={"COLUMNS": "200"})  # fmt: skip
     assert res.exit_code == 0, res.output
-    result = lines(path)[-1]
+    recs = lines(path)
+    result = recs[-1]
     assert len(result["seats"]) == 3 and result["divergences"] == 0
-    assert {r["seat"] for r in lines(path) if r["type"] == "view"} == {
-        s["seat"] for s in result["seats"]
-    }
+    views = [r for r in recs if r["type"] == "view"]
+    assert {r["seat"] for r in views} == {s["seat"] for s in result["seats"]}
     assert "token=***" in path.read_text()  # polling seats' hrefs, redacted
+    # each of our seats has its own row: its rank, final store, and in or out (the night
+    # it went out is the day of the first view not listing it, on that day's diary or done)
+    ranks, last = result["ranks"], views[-1]["body"]["data"]["summary"]
+    text = " ".join(res.output.split())
+    best = min(ranks[s["seat"]] for s in result["seats"])
+    assert f"score │ {sum(r > best for r in ranks)} (seats ranked below our best seat)" in text
+    for seat in result["seats"]:
+        n = seat["seat"]
+        assert seat["rank"] == ranks[n] and seat["food"] == last["foods"][n]
+        assert seat["alive"] == (n in last["aliveSeats"])
+        gone = [v["body"]["data"]["summary"] for v in views
+                if n not in v["body"]["data"]["summary"]["aliveSeats"]]  # fmt: skip
+        if seat["alive"]:
+            assert not gone and seat["outNight"] is None
+            state = "still in"
+        else:
+            assert gone[0]["phase"] in ("diary", "done") and seat["outNight"] == gone[0]["day"]
+            state = f"out on night {seat['outNight']}"
+        row = f"our seat {n} │ rank {ranks[n]} of 6 · food {last['foods'][n]:.1f} · {state}"
+        assert row in text
+    assert "winner │ seat" in text and "rank-1 seats" not in text
 
 
 def test_usage_errors():
@@ -102,7 +124,32 @@ def test_join_an_existing_match_on_loopback(tmp_path):
 
 
 def test_summary_names_undecided_nights_only_when_some_were():
-    from sunbot.match_play import _undecided
+    from sunbot.match_report import undecided
 
-    assert _undecided(0) == ""
-    assert _undecided(2) == ", 2 night(s) undecided (search budget hit)"
+    assert undecided(0) == ""
+    assert undecided(2) == ", 2 night(s) undecided (search budget hit)"
+
+
+def test_the_join_hint_is_printed_only_when_others_can_join():
+    from sunbot.match_report import announcement
+
+    url = "http://127.0.0.1:8000"
+    # no --wait: the server's countdown, then its house bots: no join command offered
+    line = announcement("m1", url, None, None)
+    assert "--match" not in line and "house bots fill the free seats" in line
+    assert "add --wait SECONDS" in line
+    assert announcement("m1", url, None, 0) == (
+        f"match m1 on {url}: started at once, the server's house bots in the free seats"
+    )
+    assert announcement("m1", None, None, None) == "match m1 (embedded server)"
+    assert announcement("m1", url, "m1", None) == f"joined match m1 on {url}"
+    # with --wait, the command line prints the join command and how long it stays open
+    with LoopbackServer(create_app(TokenCodec())) as srv:
+        res = runner.invoke(app, ["play", "harvest-watch", "--server", srv.url, "--wait", "1",
+                                  "--seed", "3", "--quiet", "--no-transcript"],
+                            env={"COLUMNS": "300"})  # fmt: skip
+    assert res.exit_code == 0, res.output
+    mid = re.search(r"match (\S+): others can join for 1 s with ", res.output)
+    assert mid is not None, res.output
+    join = f"sunbot play harvest-watch --server {srv.url} --match {mid.group(1)}"
+    assert join in " ".join(res.output.split())
