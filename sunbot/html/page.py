@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sunbot.games import GAMES
-from sunbot.html.steps import build
+from sunbot.html.steps import build, our_seats
 from sunbot.mirror import Divergence
 from sunbot.transcripts import Transcript
 
@@ -63,7 +63,8 @@ _BODY = """<body>
 <svg id="board" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="board"></svg>
 <div id="side">
 <svg id="chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="score over time"></svg>
-<p class="legend">blue line: the chart's value after each step &#xb7; red dot: a step whose answer
+<p class="legend">line: the chart's value after each step (one line per seat when we play
+several seats of a match) &#xb7; red dot: a step whose answer
 diverged from the rules &#xb7; orange line: the step shown &#xb7; click to jump there.
 Keys: <kbd>&#x2190;</kbd> <kbd>&#x2192;</kbd> step, <kbd>space</kbd> play/pause,
 <kbd>Home</kbd> <kbd>End</kbd>.</p>
@@ -140,13 +141,16 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
     meta = _meta(t)
     _count_found(meta, steps, rechecked)
     info = GAMES.get(game)
+    seats = our_seats(t) if t.is_match else []
+    label = "score" if not t.is_match else "our food" if len(seats) <= 1 else "our seats' food"
     data = {
         "game": game,
         "name": info.name if info is not None else game,
         "header": {"seed": t.header.get("seed")},
-        "meta": meta,
+        "meta": meta + ([["our seats", ", ".join(map(str, seats))]] if seats else []),
         "cut": t.error,
-        "scoreLabel": "our food" if t.is_match else "score",
+        "scoreLabel": label,
+        "seats": seats,
         "steps": steps,
         "frames": frames,
     }

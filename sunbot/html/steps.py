@@ -2,7 +2,8 @@
 
 Each step is a JSON object: ``i`` (the action's index; 0 for the opening position),
 ``a`` (the action's label, ``start`` for the opening), ``s`` (the score after it: for a match,
-our seat's food), ``d`` (its change from the step before, ``null`` when either is unknown),
+our seat's food, our lowest seat's with several), ``ss`` (a match with several seats of ours:
+each one's food), ``d`` (its change from the step before, ``null`` when either is unknown),
 ``p`` (the game's progress: voyage, day, moment or round), ``r`` (a refusal's reason or a
 failed POST's error, else ``null``), ``dv`` (the divergences found on this step's answer) and
 ``f`` (the drawn frame, as the fields that changed since the step before: see
@@ -160,29 +161,43 @@ def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None
     return steps, frames
 
 
+def our_seats(t: Transcript) -> list[int]:
+    """Our seats in a match transcript, ascending: the ``seat`` of its view records."""
+    return sorted(
+        {r["seat"] for r in t.other if r["type"] == "view" and type(r.get("seat")) is int}
+    )
+
+
 def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
     """Steps and frames of a match transcript: the first view, then one step per command
-    (drawn from its answer, or from the next view when the answer carries no position).
-    A view's divergences go on the step whose position it shows."""
+    (drawn from its answer, or from that seat's next view when the answer carries no
+    position). A view's divergences go on the step whose position it shows.
+
+    With several of our seats, each step is drawn as the commanding seat sees it (its
+    ``you``, ``pending``, ``caught``, ``collided``), its label says which seat (``seat 2:
+    guard``), every frame names all our seats (``ours``), and ``ss`` gives each of our seats'
+    store (public ``foods``, in ``ours`` order) so the chart draws one line per seat."""
+    ours = our_seats(t)
+    several = len(ours) > 1
     steps: list[dict[str, Any]] = []
     frames: list[Frame | None] = []
-    waiting: int | None = None  # a command step still to be drawn from the next view
+    waiting: dict[Any, int] = {}  # seat -> its command step still to draw from its next view
     for rec in t.other:
+        seat = rec.get("seat")
         if rec["type"] == "view":
             body = rec.get("body") or {}
-            if not steps or waiting is not None:
+            if not steps or seat in waiting:
                 frame, obj, why = _drawable(harvest_watch.frame, [body])
                 if not steps:
                     steps.append(_step(0, None, None, ""))
                     frames.append(None)
-                k = len(steps) - 1
+                k = waiting.pop(seat, len(steps) - 1)
                 frames[k] = frame
                 if obj is not None:
                     steps[k]["s"] = harvest_watch.food(obj)
                     steps[k]["p"] = harvest_watch.progress(obj)
                 elif why is not None:
                     steps[k]["nf"] = why
-                waiting = None
             if steps:
                 mirror = rec.get("mirror") or {}
                 steps[-1]["dv"] += [divergence(d, "mirror") for d in mirror.get("divergences", [])]
@@ -190,6 +205,8 @@ def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]
             body = rec.get("body") or {}
             answer = rec.get("answer")
             step = _step(len(steps), body.get("actions"), None, steps[-1]["p"] if steps else "")
+            if several:
+                step["a"] = f"seat {seat}: {step['a']}"
             step["s"] = steps[-1]["s"] if steps else None
             frame = None
             if isinstance(answer, dict) and answer.get("ok") is not False and "data" in answer:
@@ -197,16 +214,37 @@ def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]
                 if obj is not None:
                     step["s"] = harvest_watch.food(obj)
                     step["p"] = harvest_watch.progress(obj)
-                waiting = None
+                waiting.pop(seat, None)
             else:
-                waiting = len(steps)
+                waiting[seat] = len(steps)
                 if isinstance(answer, dict) and answer.get("ok") is False:
                     step["r"] = str(answer.get("reason") or "refused")
                 elif rec.get("error"):
                     step["r"] = f"POST failed: {rec['error']}"
             steps.append(step)
             frames.append(frame)
+    if several:
+        _per_seat(steps, frames, ours)
     return steps, frames
+
+
+def _per_seat(steps: list[dict[str, Any]], frames: list[Frame | None], ours: list[int]) -> None:
+    """Several seats of ours: every frame gets ``ours``; every step ``ss`` (each seat's
+    store from the newest drawn ``foods``) and ``s``, our lowest seat's store, so ``s``
+    and its change follow one seat instead of whichever seat commanded."""
+    stores: list[float | None] = [None] * len(ours)
+    for step, frame in zip(steps, frames, strict=True):
+        if frame is not None:
+            frame["ours"] = ours
+            foods = frame.get("foods")
+            if isinstance(foods, list):
+                stores = [_number(foods[s]) if s < len(foods) else None for s in ours]
+        step["ss"] = list(stores)
+        step["s"] = stores[0]
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def build(

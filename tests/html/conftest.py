@@ -123,3 +123,30 @@ def browser(_browser: Any) -> Iterator[Browser]:
     page.on("pageerror", lambda exc: b.errors.append(str(exc)))
     yield b
     context.close()
+
+
+@pytest.fixture(scope="session")
+def three_seats(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The transcript of a local match with our default strategy in 3 seats (seed 7)."""
+    import sunbot
+
+    path = tmp_path_factory.mktemp("hw3") / "hw-seed7-3seats.jsonl"
+    run = sunbot.play("harvest-watch", seed=7, seats=3, transcript=path)
+    assert run.ended_by == "rules" and len(run.seats) == 3
+    return path
+
+
+def drawn_views(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per command of a match transcript, the view ``data`` its step shows: the answer's
+    when it carries a position, else (a refusal, a lost answer) that seat's next view."""
+    out = []
+    for i, r in enumerate(records):
+        if r["type"] != "command":
+            continue
+        answer = r.get("answer")
+        if isinstance(answer, dict) and answer.get("ok") is not False and "data" in answer:
+            out.append(answer["data"])
+            continue
+        later = (v for v in records[i + 1 :] if v["type"] == "view" and v["seat"] == r["seat"])
+        out.append(next(later)["body"]["data"])
+    return out

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from sunbot.html.page import SCRIPTS
-from tests.html.conftest import GOLDEN, Browser, lines, write_lines
+from tests.html.conftest import GOLDEN, Browser, drawn_views, lines, write_lines
 
 pytestmark = pytest.mark.browser
 
@@ -209,4 +209,38 @@ def test_replay_counts_what_it_found_and_the_current_step_keeps_its_red_mark(
         [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
     )
     assert top == "diverged-mark"  # on top of the orange cursor line and dot of step 20
+
+
+def test_three_seat_match_shows_each_seat_on_its_own_line(
+    three_seats: Path, browser: Browser, make_page: Any
+) -> None:
+    recs = lines(three_seats)
+    ours = sorted({r["seat"] for r in recs if r["type"] == "view"})
+    commands = [r for r in recs if r["type"] == "command"]
+    drawn = drawn_views(recs)  # a refused or lost answer's step shows that seat's next view
+    browser.open(make_page(three_seats))
+    series = browser.page.locator("#chart polyline.series")
+    assert series.count() == 3  # one line per seat of ours
+    assert [series.nth(j).get_attribute("data-seat") for j in range(3)] == [str(s) for s in ours]
+    points = [
+        [
+            tuple(map(float, p.split(",")))
+            for p in (series.nth(j).get_attribute("points") or "").split()
+        ]
+        for j in range(3)
+    ]
+    assert all(len(p) == len(commands) + 1 for p in points)
+    for k in (1, len(commands) // 2, len(commands)):
+        browser.goto_step(k)
+        cmd, foods = commands[k - 1], drawn[k - 1]["summary"]["foods"]
+        shown = " · ".join(f"seat {s} {shown_number(foods[s])}" for s in ours)
+        assert browser.text("#score") == shown, k
+        board = browser.page.text_content("#board") or ""
+        seats = ", ".join(map(str, ours))
+        assert f"our seats {seats} · seat {cmd['seat']}'s view" in board, k
+        # each line sits at its own seat's store: more food, higher on the chart (lower y)
+        for a in range(3):
+            for b in range(3):
+                if foods[ours[a]] > foods[ours[b]]:
+                    assert points[a][k][1] < points[b][k][1], (k, a, b)
     assert browser.errors == [] and browser.requests == []

@@ -16,7 +16,7 @@ from sunbot.html.page import embed_json, replay_page
 from sunbot.html.steps import action_label, build, compact, field_of
 from sunbot.mirror import Divergence
 from sunbot.transcripts import read_transcript
-from tests.html.conftest import GOLDEN, lines, write_lines
+from tests.html.conftest import GOLDEN, drawn_views, lines, write_lines
 
 
 def rebuild(deltas: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -144,3 +144,42 @@ def test_replay_html_never_overwrites_the_transcript(tmp_path: Path, target: str
     assert result.exit_code == 2
     assert "cannot write the replay page" in result.output
     assert src.read_bytes() == GOLDEN["keelhold"].read_bytes()
+
+
+def test_a_match_with_three_seats_keeps_each_seat_apart(three_seats: Path) -> None:
+    recs = lines(three_seats)
+    ours = sorted({r["seat"] for r in recs if r["type"] == "view"})
+    commands = [r for r in recs if r["type"] == "command"]
+    assert len(ours) == 3
+    steps, deltas = build(read_transcript(three_seats))
+    frames = rebuild(deltas)
+    assert len(steps) == len(commands) + 1
+    for step, frame, cmd, data in zip(
+        steps[1:], frames[1:], commands, drawn_views(recs), strict=True
+    ):
+        foods = data["summary"]["foods"]
+        assert step["ss"] == [foods[s] for s in ours]  # one store per seat of ours
+        assert step["s"] == foods[ours[0]]  # the single line follows our lowest seat
+        assert step["a"].startswith(f"seat {cmd['seat']}: ")
+        assert frame["you"] == cmd["seat"] and frame["ours"] == ours
+    data = page_data(replay_page(read_transcript(three_seats)))
+    assert data["seats"] == ours and data["scoreLabel"] == "our seats' food"
+    assert ["our seats", ", ".join(map(str, ours))] in data["meta"]
+
+
+def test_a_step_without_a_position_waits_for_its_own_seats_next_view(
+    three_seats: Path, tmp_path: Path
+) -> None:
+    recs = lines(three_seats)
+    ours = sorted({r["seat"] for r in recs if r["type"] == "view"})
+    k = next(i for i, r in enumerate(recs) if r["type"] == "command")
+    seat = recs[k]["seat"]
+    recs[k]["answer"] = {"ok": True}  # a server that answers a command with no position
+    while recs[k + 1]["seat"] == seat:  # and our seat's next views come after other seats'
+        del recs[k + 1]
+    own = next(r for r in recs[k + 1 :] if r["type"] == "view" and r["seat"] == seat)
+    assert any(r["type"] == "command" for r in recs[k + 1 : recs.index(own)])
+    steps, deltas = build(read_transcript(write_lines(tmp_path / "t.jsonl", recs)))
+    frame = rebuild(deltas)[1]  # the first command's step
+    assert frame["you"] == seat and frame["round"] == own["body"]["data"]["round"]
+    assert steps[1]["ss"] == [own["body"]["data"]["summary"]["foods"][s] for s in ours]

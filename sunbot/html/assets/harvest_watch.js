@@ -1,6 +1,7 @@
 /* Harvest Watch board: the six seats round the table with their stores, who is out, their
  * latest speech, ballots as arrows, the fine, our own thefts seen (caught, collided), the
- * public line and, once done, the ranks. Speeches are other players' free text: they are
+ * public line and, once done, the ranks. With several seats of ours every one is marked "(us)"
+ * and the header names them all and the seat whose view the step shows. Speeches are other players' free text: they are
  * only ever set as text (textContent), cut on the board and shown whole in the table below. */
 (function () {
   "use strict";
@@ -28,13 +29,18 @@
     height: 540,
     draw: function (svg, f, step, extra) {
       var foods = list(f.foods), alive = list(f.alive), ranks = list(f.ranks);
+      /* our seats: all of them when we play several (f.ours), else the one we are; the
+       * private lines (pending, caught, collided) are the seat whose view this is (f.you) */
+      var ours = list(f.ours).length ? list(f.ours) : [f.you], several = ours.length > 1;
+      var whose = several ? "seat " + f.you + "'s " : "our ";
       var sp1 = obj(f.speeches1), sp2 = obj(f.speeches2), votes = obj(f.votes);
       var defs = el(svg, "defs", {});
       var mk = el(defs, "marker", { id: "hw-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
         markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
       el(mk, "path", { d: "M0 0 L10 5 L0 10 z", fill: "#d92d20" });
       el(svg, "text", { x: 20, y: 26, "font-size": 16, "font-weight": 700, "data-field": "day phase round" },
-        "day " + f.day + " \u00b7 " + f.phase + " \u00b7 round " + f.round + " \u00b7 we are seat " + f.you);
+        "day " + f.day + " \u00b7 " + f.phase + " \u00b7 round " + f.round + " \u00b7 " +
+        (several ? "our seats " + ours.join(", ") + " \u00b7 seat " + f.you + "'s view" : "we are seat " + f.you));
       el(svg, "text", { x: 20, y: 46, "font-size": 12, fill: "#667085", "data-field": "nightCost" },
         "tonight's cost: " + (f.nightCost === null || f.nightCost === undefined ? "paid" : SB.fmt(f.nightCost)));
       var top = Math.max(1, Math.max.apply(null, foods.length ? foods : [1]));
@@ -45,10 +51,10 @@
         }
       });
       foods.forEach(function (food, s) {
-        var p = at(s), out = alive.indexOf(s) < 0, me = s === f.you;
+        var p = at(s), out = alive.indexOf(s) < 0, me = ours.indexOf(s) >= 0;
         var g = el(svg, "g", { "data-field": "foods[" + s + "] aliveSeats speeches1." + s + " speeches2." + s, "class": "seat" });
         el(g, "circle", { cx: p[0], cy: p[1], r: 40, fill: out ? "#e4e7ec" : me ? "#dbeafe" : "#fff",
-          stroke: me ? "#2e6fd8" : "#667085", "stroke-width": me ? 3 : 1.2 });
+          stroke: me ? "#2e6fd8" : "#667085", "stroke-width": s === f.you ? 3 : me ? 2 : 1.2 });
         el(g, "text", { x: p[0], y: p[1] - 12, "text-anchor": "middle", "font-size": 12,
           fill: "#667085" }, "seat " + s + (me ? " (us)" : ""));
         el(g, "text", { x: p[0], y: p[1] + 10, "text-anchor": "middle", "font-size": 20,
@@ -72,9 +78,9 @@
         var shares = Object.keys(obj(pr.shares)).map(function (m) { return m + " +" + SB.fmt(pr.shares[m]); });
         lines.push(["fine: seat " + pr.punished + " \u2212" + SB.fmt(pr.fine) + " (" + shares.join(", ") + ")", "punishResult", "#d92d20"]);
       }
-      if (list(f.caught).length) lines.push(["caught stealing from us: seats " + f.caught.join(", "), "caught", "#b54708"]);
-      if (list(f.collided).length) lines.push(["collided with our theft: seats " + f.collided.join(", "), "collided", "#b54708"]);
-      if (f.pending) lines.push(["our pending command: " + SB.cut(JSON.stringify(f.pending), 60), "pending", "#667085"]);
+      if (list(f.caught).length) lines.push(["caught stealing from " + (several ? "seat " + f.you : "us") + ": seats " + f.caught.join(", "), "caught", "#b54708"]);
+      if (list(f.collided).length) lines.push(["collided with " + whose + "theft: seats " + f.collided.join(", "), "collided", "#b54708"]);
+      if (f.pending) lines.push([whose + "pending command: " + SB.cut(JSON.stringify(f.pending), 60), "pending", "#667085"]);
       lines.push([SB.cut(f.lastPublic, 60), "lastPublic", "#1d2430"]);
       lines.forEach(function (l, i) {
         el(svg, "text", { x: CX, y: CY - 10 + i * 18 - (lines.length - 1) * 9, "text-anchor": "middle", "font-size": 12,
@@ -85,7 +91,7 @@
       ["seat", "store", "speech 1", "speech 2", "ballot"].forEach(function (c) { SB.h(head, "th", null, c); });
       foods.forEach(function (food, s) {
         var row = SB.h(table, "tr"), v = votes[String(s)];
-        SB.h(row, "td", null, s + (s === f.you ? " (us)" : "") + (alive.indexOf(s) < 0 ? " out" : ""));
+        SB.h(row, "td", null, s + (ours.indexOf(s) >= 0 ? " (us)" : "") + (alive.indexOf(s) < 0 ? " out" : ""));
         SB.h(row, "td", null, SB.fmt(food));
         SB.h(row, "td", "speech", sp1[String(s)] === undefined ? "" : sp1[String(s)]);
         SB.h(row, "td", "speech", sp2[String(s)] === undefined ? "" : sp2[String(s)]);

@@ -69,7 +69,8 @@
     $("score-label").textContent = data.scoreLabel;
     slider.max = String(last);
     board.setAttribute("viewBox", "0 0 " + game.width + " " + game.height);
-    var chart = drawChart($("chart"), steps, data.scoreLabel, function (i) { show(i); });
+    var seats = data.seats || [];
+    var chart = drawChart($("chart"), steps, data.scoreLabel, function (i) { show(i); }, seats);
 
     function show(i) {
       k = Math.max(0, Math.min(last, i));
@@ -77,9 +78,16 @@
       slider.value = String(k);
       $("counter").textContent = "step " + st.i + " (" + (k + 1) + " of " + steps.length + ")";
       $("action").textContent = st.a;
-      $("score").textContent = SB.fmt(st.s);
       var delta = $("delta");
-      delta.textContent = k === 0 ? "" : SB.signed(st.d);
+      if (st.ss) {  /* several seats of ours: each one's store, no single change */
+        $("score").textContent = seats.map(function (seat, j) {
+          return "seat " + seat + " " + SB.fmt(st.ss[j]);
+        }).join(" \u00b7 ");
+        delta.textContent = "";
+      } else {
+        $("score").textContent = SB.fmt(st.s);
+        delta.textContent = k === 0 ? "" : SB.signed(st.d);
+      }
       delta.className = st.d > 0 ? "up" : st.d < 0 ? "down" : "";
       $("progress").textContent = st.p;
       $("refused").textContent = st.r ? "refused: " + st.r : "";
@@ -147,11 +155,18 @@
     document.body.setAttribute("data-ready", "1");
   };
 
-  /* The score-over-time chart: axes with labels, the line, divergence markers, a cursor. */
-  function drawChart(svg, steps, label, jump) {
-    var W = 480, H = 220, L = 58, R = 12, T = 14, B = 40;
+  var COLOURS = ["#2e6fd8", "#12805c", "#b54708", "#7a5af8", "#d92d20", "#667085"];
+
+  /* The score-over-time chart: axes with labels, the line (one per seat of ours when a
+   * match has several, each labelled with its seat), divergence markers, a cursor. */
+  function drawChart(svg, steps, label, jump, seats) {
+    var W = 480, H = 220, L = 58, R = 52, T = 14, B = 40;
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
-    var ys = steps.map(function (s) { return s.s; }).filter(function (v) { return v !== null; });
+    var lines = seats.length > 1 && steps[0].ss ? seats.map(function (seat, j) {
+      return steps.map(function (s) { return s.ss ? s.ss[j] : null; });
+    }) : [steps.map(function (s) { return s.s; })];
+    if (lines.length === 1) R = 12;
+    var ys = [].concat.apply([], lines).filter(function (v) { return v !== null && v !== undefined; });
     var lo = Math.min(0, Math.min.apply(null, ys.length ? ys : [0]));
     var hi = Math.max.apply(null, ys.length ? ys : [1]);
     if (hi <= lo) hi = lo + 1;
@@ -168,9 +183,17 @@
     SB.el(svg, "text", { x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle", "font-size": 12 }, "step");
     SB.el(svg, "text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 12,
       transform: "rotate(-90 14 " + (T + H - B) / 2 + ")" }, label);
-    var pts = [];
-    steps.forEach(function (s, i) { if (s.s !== null) pts.push(x(i).toFixed(1) + "," + y(s.s).toFixed(1)); });
-    SB.el(svg, "polyline", { points: pts.join(" "), fill: "none", stroke: "#2e6fd8", "stroke-width": 1.8 });
+    lines.forEach(function (vals, j) {
+      var pts = [], end = null;
+      vals.forEach(function (v, i) {
+        if (v !== null && v !== undefined) { pts.push(x(i).toFixed(1) + "," + y(v).toFixed(1)); end = [x(i), y(v)]; }
+      });
+      var colour = COLOURS[j % COLOURS.length];
+      SB.el(svg, "polyline", { points: pts.join(" "), fill: "none", stroke: colour, "stroke-width": 1.8,
+        "class": "series", "data-seat": lines.length > 1 ? seats[j] : null });
+      if (lines.length > 1 && end) SB.el(svg, "text", { x: end[0] + 4, y: end[1] + 4 + j * 11, "font-size": 11,
+        fill: colour, "class": "series-label" }, "seat " + seats[j]);
+    });
     var cursor = SB.el(svg, "line", { x1: 0, y1: T, x2: 0, y2: H - B, stroke: "#f79009", "stroke-width": 2 });
     var dot = SB.el(svg, "circle", { r: 4, fill: "#f79009" });
     /* drawn after the cursor, so a divergent current step keeps its red mark on top */
