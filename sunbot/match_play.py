@@ -128,7 +128,9 @@ class _LiveView:
         self.rec = rec
 
     def __rich__(self) -> RenderableType:
-        return hw_view.render(tidy(self.rec.latest)) if self.rec.latest else "starting…"
+        if not self.rec.latest:
+            return "starting…"
+        return hw_view.render(tidy(self.rec.latest), ours=list(self.rec.mirrors))
 
 
 async def _seats(

@@ -10,6 +10,7 @@ and who ranked first.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -26,11 +27,13 @@ def _split(view: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return {}, view
 
 
-def render(view: dict[str, Any]) -> RenderableType:
-    """The table as a rich group (``view``: a match view or its ``data``)."""
+def render(view: dict[str, Any], ours: Collection[int] = ()) -> RenderableType:
+    """The table as a rich group (``view``: a match view or its ``data``; ``ours``: every
+    seat we play, each marked ``(you)``; default: the view's own seat)."""
     outer, data = _split(view)
     s = data.get("summary", {})
-    me, living = s.get("you"), set(s.get("aliveSeats", []))
+    living = set(s.get("aliveSeats", []))
+    mine = set(ours) or {s.get("you")}
     clock = ""
     if outer:
         clock = f"  {outer.get('status', '?')}  {outer.get('remainMs', 0) / 1000:.1f} s left"
@@ -52,8 +55,8 @@ def render(view: dict[str, Any]) -> RenderableType:
         vote = ""
         if ballot is not None:
             vote = "-" if ballot.get("punish") is None else f"{ballot['punish']}→{ballot['giveTo']}"
-        style = "bold cyan" if seat == me else ("dim" if seat not in living else "")
-        name = f"{seat}{' (you)' if seat == me else ''}"
+        style = "bold cyan" if seat in mine else ("dim" if seat not in living else "")
+        name = f"{seat}{' (you)' if seat in mine else ''}"
         table.add_row(
             Text(name, style=style),
             Text(f"{food:.1f}", style=style),
@@ -67,11 +70,13 @@ def render(view: dict[str, Any]) -> RenderableType:
     if pr is not None and pr.get("punished") is not None:
         shares = ", ".join(f"{k}: +{v:.1f}" for k, v in pr["shares"].items())
         lines.append(Text(f"fine: seat {pr['punished']} -{pr['fine']:.1f} ({shares})"))
+    several = len(mine) > 1  # caught, collided and pending are this view's seat's own
+    whose, label = (f"seat {s.get('you')}'s", f" (seat {s.get('you')})") if several else ("our", "")
     for key in ("caught", "collided"):
         if s.get(key):
-            lines.append(Text(f"{key}: {s[key]}", style="yellow"))
+            lines.append(Text(f"{key}{label}: {s[key]}", style="yellow"))
     if "pending" in data:
-        lines.append(Text(printable(f"our pending command: {data['pending']}"), style="dim"))
+        lines.append(Text(printable(f"{whose} pending command: {data['pending']}"), style="dim"))
     lines.append(Text(printable(s.get("lastPublic", "")), style="italic"))
     return Group(*lines)
 

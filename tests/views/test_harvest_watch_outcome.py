@@ -62,3 +62,27 @@ def test_seat_lines() -> None:
 def test_final_summary_tolerates_missing_or_odd_views() -> None:
     assert final_summary(None) == {} and final_summary({"data": {"summary": 3}}) == {}
     assert final_summary({"summary": {"day": 2}}) == {"day": 2}
+
+
+def test_the_live_table_marks_every_seat_of_ours() -> None:
+    import io
+
+    from rich.console import Console
+
+    from sunbot.views.harvest_watch import render
+
+    s = state_at("action", [50, 40, 30, 20, 10, 5], day=2)
+    v = {"data": {**hw.view(s, 1), "pending": [{"act": "guard"}]}}
+
+    def text(ours: list[int]) -> list[str]:
+        out = io.StringIO()
+        Console(file=out, width=200, color_system=None).print(render(v, ours=ours))
+        return out.getvalue().splitlines()
+
+    three = text([1, 2, 3])
+    marked = [line.split()[0] for line in three if "(you)" in line]
+    assert marked == ["1", "2", "3"]
+    assert "seat 1's pending command: [{'act': 'guard'}]" in three
+    one = text([])  # default: the view's own seat only
+    assert [line.split()[0] for line in one if "(you)" in line] == ["1"]
+    assert "our pending command: [{'act': 'guard'}]" in one
