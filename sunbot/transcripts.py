@@ -17,6 +17,7 @@ stops at the first broken line and says where.
 from __future__ import annotations
 
 import json
+import math
 import re
 import stat
 from dataclasses import dataclass, field
@@ -71,6 +72,66 @@ def file_name_part(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 
+NON_FINITE_KEY = "$nonFiniteNumber"
+"""A JSON number that strict JSON cannot hold (``NaN``, ``Infinity``, ``-Infinity``, which a
+server's answer may carry) is written as ``{"$nonFiniteNumber": "NaN"}`` and read back as the
+float (docs/transcripts.md)."""
+_NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def _mark_non_finite(value: Any) -> Any:
+    """``value`` with every non-finite float replaced by its marker object."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return {
+            NON_FINITE_KEY: "NaN"
+            if math.isnan(value)
+            else ("Infinity" if value > 0 else "-Infinity")
+        }
+    if isinstance(value, dict):
+        return {k: _mark_non_finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_mark_non_finite(v) for v in value]
+    return value
+
+
+def _unmark_non_finite(obj: dict[str, Any]) -> Any:
+    """``json.loads`` object hook: a marker object back to its float."""
+    if len(obj) == 1 and isinstance(obj.get(NON_FINITE_KEY), str):
+        return _NON_FINITE.get(obj[NON_FINITE_KEY], obj)
+    return obj
+
+
+def encode_line(record: dict[str, Any]) -> str:
+    """``record`` as one line of strict JSON that UTF-8 can hold, secrets scrubbed.
+
+    Non-finite floats become marker objects (:data:`NON_FINITE_KEY`); a line whose text
+    holds a lone surrogate (``"\\ud800"`` is valid JSON, but not encodable in UTF-8) is
+    written with ASCII escapes instead, as our server's ``SafeJSONResponse`` does, so it
+    reads back as the same string.
+    """
+    try:
+        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except ValueError:  # NaN / Infinity somewhere in an answer
+        record = _mark_non_finite(record)
+        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    line = scrub(text)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        line = scrub(json.dumps(record, separators=(",", ":"), allow_nan=False))
+    return line
+
+
+def loads_line(line: str) -> Any:
+    """One transcript line as written by :func:`encode_line` back to its value (marker
+    objects back to NaN/Infinity).
+
+    Raises:
+        json.JSONDecodeError: not JSON.
+    """
+    return json.loads(line, object_hook=_unmark_non_finite)
+
+
 class TranscriptBusy(OSError):
     """Another process is writing this transcript (it holds the file's lock)."""
 
@@ -118,9 +179,14 @@ class TranscriptWriter:
     def write(self, record: dict[str, Any]) -> None:
         """Write one object as one line and flush it to the OS. Every secret we hold (a seat
         token, a URL password: :func:`sunbot.safe_text.remember`) is redacted by value,
-        wherever a server echoed it."""
-        line = scrub(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
-        self._fh.write(line + "\n")
+        wherever a server echoed it. The line is always strict JSON in UTF-8
+        (:func:`encode_line`): a lone surrogate or a NaN/Infinity a server sent is kept,
+        in a form :func:`read_transcript` turns back into the same value.
+
+        Raises:
+            OSError: the line cannot be written (a full disk: ``errno.ENOSPC``).
+        """
+        self._fh.write(encode_line(record) + "\n")
         self._fh.flush()
 
     def header(
@@ -238,7 +304,7 @@ def read_transcript(path: Path) -> Transcript:
                     )
                     error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
                 break
-            record = json.loads(line)
+            record = loads_line(line)
             records.append(record)
             if record["type"] in ("header", "init", "step"):
                 resume_at = offset
@@ -305,7 +371,7 @@ def _count_lines(fh: IO[bytes], *, inside_line: bool) -> int:
 def _invalid(line: str) -> str | None:
     """``None`` for a valid record line, else why it is not one."""
     try:
-        rec = json.loads(line)
+        rec = loads_line(line)
     except json.JSONDecodeError as exc:
         return f"not JSON ({exc.msg})"
     except RecursionError:  # a hand-made line nested thousands deep
