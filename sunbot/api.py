@@ -42,7 +42,8 @@ def run_cap(
     ``names`` are the options' names in the error messages.
 
     Raises:
-        ValueError: the option does not apply to this game, or is below 1.
+        ValueError: the option does not apply to this game, is below 1 or above the
+            game's :attr:`~sunbot.games.GameInfo.max_cap`.
     """
     voyages, days = names
     for option, value, unit in ((voyages, max_voyages, "voyage"), (days, max_days, "day")):
@@ -50,8 +51,7 @@ def run_cap(
             continue
         if info.cap_field != unit:
             raise ValueError(f"{option} does not apply to {info.slug}")
-        if value < 1:
-            raise ValueError(f"{option} must be at least 1, got {value}")
+        info.check_cap(value, option)
         return value
     return info.default_cap
 

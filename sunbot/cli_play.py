@@ -430,7 +430,14 @@ def _run(
                 writer.path.unlink()  # stopped before its header: nothing to keep
     _print_summary(summary)
     if summary.ended_by == "interrupted":
-        err_console.print(f"resume with: sunbot play --resume {escape(str(summary.transcript))}")
+        if summary.transcript is not None:
+            err_console.print(
+                f"resume with: sunbot play --resume {escape(str(summary.transcript))}"
+            )
+        else:
+            err_console.print(
+                "interrupted; no transcript was kept (--no-transcript): nothing to resume"
+            )
         raise typer.Exit(exit_code(stop.signum))
     if summary.ended_by == "error":
         show_traceback(summary.error_traceback, summary.transcript, summary.error)

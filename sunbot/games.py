@@ -52,6 +52,10 @@ class GameInfo:
             days, the spec's local default, since its runs have no end of their own;
             Sunloaf: 40 days, since the planner never misses a quota and the game stops
             changing by day 33, when the ramp, bonus and multiplier have all topped out).
+        max_cap: the largest run cap accepted (``--max-voyages``, ``--max-days``, bench
+            ``--cap``), so that no run is asked to go on for ever: Keelhold 20,000 voyages
+            (its 20,000-placement guard ends any run before that), Sunloaf and Naptuft
+            1,000 days (docs/decisions.md, "Largest run cap").
         answer_fields: observation fields every answer of this game carries by its published
             rules; an answer without them is not an answer of this game (the runner then
             blames the server, not the strategy, for a strategy that cannot read it).
@@ -73,7 +77,23 @@ class GameInfo:
     end_action: dict[str, Any] | None
     default_strategy: str
     default_cap: int | None = None
+    max_cap: int | None = None
     answer_fields: tuple[str, ...] = ()
+
+    def check_cap(self, value: int, option: str) -> None:
+        """Refuse a run cap (``option``: the option's name, for the message) below 1 or
+        above :attr:`max_cap`.
+
+        Raises:
+            ValueError: one line naming the option, the value and the bound.
+        """
+        if value < 1:
+            raise ValueError(f"{option} must be at least 1, got {value}")
+        if self.max_cap is not None and value > self.max_cap:
+            raise ValueError(
+                f"{option} {value} is above the largest {self.slug} cap,"
+                f" {self.max_cap} {self.cap_field}s (docs/decisions.md)"
+            )
 
     @property
     def engine(self) -> ModuleType:
@@ -122,6 +142,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "END_RUN"},
         default_strategy="planner",
         default_cap=30,  # the planner's runs last hundreds of voyages (docs/decisions.md)
+        max_cap=20_000,  # the engine's placement guard (GUARD_TURNS) ends a run before that
         answer_fields=("hold", "queue"),
     ),
     "sunloaf": GameInfo(
@@ -141,6 +162,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "END_RUN"},
         default_strategy="planner",
         default_cap=40,
+        max_cap=1_000,
         answer_fields=("cats",),
     ),
     "naptuft": GameInfo(
@@ -160,6 +182,7 @@ GAMES: dict[str, GameInfo] = {
         end_action={"type": "end-run"},
         default_strategy="balancer",
         default_cap=10,
+        max_cap=1_000,
         answer_fields=("needs",),
     ),
     "harvest-watch": GameInfo(

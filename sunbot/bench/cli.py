@@ -370,6 +370,10 @@ def _cap(info: GameInfo, cap: Cap | None) -> int | None:
         raise _fail(f"{info.slug} runs have no cap; drop --cap")
     if cap.field != info.cap_field:
         raise _fail(f"--cap {cap.text} does not apply to {info.slug}: use {info.cap_field}s=N")
+    try:
+        info.check_cap(cap.value, "--cap")
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     return cap.value
 
 
