@@ -11,8 +11,9 @@ promptly when interrupted.
 Local workers are started with ``spawn`` (fresh interpreters, as Ray's are; no fork while
 the progress bar's thread runs) and ignore SIGINT and SIGTERM, so Ctrl-C or ``timeout``
 (which signal the whole process group) reach only the parent, which cancels what has not
-started and returns. A worker whose parent dies (``kill -9``) exits too (:func:`_init_worker`)
-instead of running on, re-parented to init.
+started, kills the workers still running a job (their rows are not stored; a long job would
+otherwise hold the exit for its whole length) and returns. A worker whose parent dies
+(``kill -9``) exits too (:func:`_init_worker`) instead of running on, re-parented to init.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
     )
     todo, sizer = iter(jobs), ChunkSizer()
     pending: set[Future[list[Result]]] = set()
+    finished = False
     try:
         for _ in range(IN_FLIGHT_PER_WORKER * workers):
             chunk = sizer.take(todo)
@@ -175,8 +177,21 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
                 if chunk:
                     pending.add(pool.submit(run_chunk, chunk))
                 yield from results
+        finished = True
     finally:
+        if not finished:  # interrupted, or the caller stopped early: stop the running jobs too
+            kill_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def kill_workers(pool: ProcessPoolExecutor) -> None:
+    """SIGKILL ``pool``'s worker processes (they ignore SIGINT and SIGTERM), so stopping a
+    benchmark does not wait for jobs still running, however long they are; their results
+    are simply not stored (the finished ones already are)."""
+    processes = getattr(pool, "_processes", None) or {}
+    for proc in list(processes.values()):
+        if proc.is_alive():
+            proc.kill()
 
 
 def _import_ray() -> Any:

@@ -32,6 +32,7 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Generator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -417,13 +418,18 @@ def _execute(
         return 0.0
     done = 0
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
+    results = run_jobs(todo, backend, workers, ray_address)
     try:
         with stop, progress_bar(console) as bar:
             task = bar.add_task(label, total=len(todo))
-            for result in run_jobs(todo, backend, workers, ray_address):
-                store.add(label, result)
-                done += 1
-                bar.advance(task)
+            try:
+                for result in results:
+                    store.add(label, result)
+                    done += 1
+                    bar.advance(task)
+            finally:
+                if isinstance(results, Generator):
+                    results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
         raise _fail(str(exc), EXIT_ERROR) from None
     except KeyboardInterrupt:

@@ -197,3 +197,26 @@ def test_kill_9_of_a_bench_takes_its_workers_with_it(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_sigterm_stops_a_bench_of_long_jobs_at_once_and_its_workers(tmp_path):
+    """Jobs of a minute or more (a whole uncapped Keelhold planner run): SIGTERM ends the
+    bench within seconds (exit 143), its running jobs not stored and its workers gone; the
+    workers ignore SIGTERM, so before they were waited for, for the jobs' whole length."""
+    store = tmp_path / "bench.sqlite"
+    args = ["bench", "keelhold", "--seeds", "1-2", "--cap", "voyages=20000", "--workers", "2"]
+    proc = _start([*args, "--out", str(tmp_path), "--run", "long"])
+    try:
+        _until(lambda: len(_children(proc.pid)) >= 3, proc)  # two workers + resource tracker
+        time.sleep(1.5)  # the workers are playing their jobs
+        workers = _children(proc.pid)
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGTERM)
+        assert time.monotonic() - sent < 15, "waited for the running jobs"
+        assert code == 143, err
+        assert "0 of 2 jobs stored" in " ".join(err.split()) and "Traceback" not in err
+        assert _stored(store) == 0
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
