@@ -23,13 +23,14 @@ from rich.text import Text
 
 from sunbot import strategies, views
 from sunbot.api import run_cap
+from sunbot.atomic_write import WriteFailed
 from sunbot.bots import is_file_spec
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
 from sunbot.client import GameboardClient, Position
 from sunbot.client.http import url_problem
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
-from sunbot.html.after_run import after_run, page_after_run
+from sunbot.html.after_run import EXIT_PAGE_FAILED, after_run, page_after_run
 from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runner import RunSummary, play_run, result_record
@@ -289,8 +290,8 @@ def play_command(
             as_json=as_json,
             wait=wait,
         )
-        after_run(html, transcript, console)
-        raise typer.Exit(code)
+        written = after_run(html, transcript, console)
+        raise typer.Exit(code or (0 if written else EXIT_PAGE_FAILED))
     if match is not None or seats != 1 or wait is not None:
         raise fail("--seats, --match and --wait apply to match games only")
     cap = _cap(info, max_voyages, max_days)
@@ -367,6 +368,16 @@ def _cap(info: GameInfo, voyages: int | None, days: int | None) -> int | None:
         raise fail(str(exc)) from None
 
 
+def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> None:
+    """One line: the transcript could not be written, and what of it is kept."""
+    kept = (
+        f"; its {writer.lines} whole lines are kept: sunbot play --resume {writer.path}"
+        if writer is not None and writer.lines > 1  # more than the header: a run to resume
+        else ""
+    )
+    err_console.print(f"[bold red]error:[/] {escape(str(exc) + kept)}", soft_wrap=True)
+
+
 def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:
     if path is None:
         return None
@@ -423,12 +434,18 @@ def _run(
             where = f": sunbot play --resume {writer.path}" if writer else ""
             err_console.print(f"[yellow]interrupted[/]; the transcript is whole{escape(where)}")
             raise typer.Exit(exit_code(stop.signum)) from None
+        except WriteFailed as exc:  # the header or the result line (a full disk)
+            _transcript_failed(exc, writer)
+            raise typer.Exit(EXIT_ERROR) from None
     finally:
         if writer is not None:
             writer.close()
-            if resume is None and writer.path.exists() and writer.path.stat().st_size == 0:
-                writer.path.unlink()  # stopped before its header: nothing to keep
+            if resume is None and writer.lines == 0 and writer.path.exists():
+                writer.path.unlink()  # stopped before a whole header: nothing to keep
     _print_summary(summary)
+    if writer is not None and writer.failed is not None:
+        _transcript_failed(writer.failed, writer)
+        raise typer.Exit(EXIT_ERROR)
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(

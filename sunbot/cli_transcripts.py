@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot import views
+from sunbot.atomic_write import WriteFailed, write_atomic
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
@@ -139,6 +140,9 @@ def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path)
 
     try:
         size = write_replay_page(t, out, extra, source, rechecked=True)
+    except WriteFailed as exc:  # a full disk: one line naming the file; no page left behind
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(1) from None
     except (ValueError, KeyError, OSError) as exc:
         why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
         err.print(
@@ -227,10 +231,10 @@ def export_command(
         typer.echo(text, nl=False)
     else:
         try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            err.print(f"[bold red]error:[/] {escape(f'cannot write {out}: {exc.strerror or exc}')}")
-            raise typer.Exit(2) from None
+            write_atomic(out, text)  # whole or not at all: no partial file to --force over
+        except WriteFailed as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+            raise typer.Exit(1) from None
         err.print(escape(f"wrote {out} ({len(rows(t))} rows)"))
     _warn_unread(t)
     if t.corrupt:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from sunbot.atomic_write import WriteFailed
 from sunbot.client import GameboardClient, Position, Rejected, RetryInterrupted
 from sunbot.client.http import public_url
 from sunbot.client.models import Envelope
@@ -241,6 +242,9 @@ async def play_run(
         where = f"raised by the strategy {strategy_name or type(strategy).__name__}"
         summary.error = f"{one_line(cause)} ({where} at step {exc.step})"
         summary.error_traceback = traceback_text("".join(traceback.format_exception(cause)))
+    except WriteFailed as exc:  # the transcript cannot grow (a full disk): one line says so
+        summary.ended_by = "error"
+        summary.error = str(exc)
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         summary.ended_by = "error"
@@ -265,7 +269,7 @@ async def play_run(
             "error": summary.error,
         }  # fmt: skip
         notify_end(strategy, pos.observation if pos is not None else None, outcome)
-        if transcript is not None:
+        if transcript is not None and transcript.failed is None:
             transcript.write(_result_record(summary))
     return summary
 

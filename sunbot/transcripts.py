@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - Windows: no lock
     fcntl = None  # type: ignore[assignment]
 
 import sunbot
+from sunbot.atomic_write import WriteFailed
 from sunbot.games import GAMES
 from sunbot.safe_text import scrub
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
@@ -150,6 +151,10 @@ class TranscriptWriter:
 
     def __init__(self, path: Path, *, append: bool = False) -> None:
         self.path = path
+        self.failed: WriteFailed | None = None
+        """The write error that stopped this writer (a full disk), else ``None``."""
+        self.lines = 0
+        """Whole lines written by this writer."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh: IO[str] = path.open("a" if append else "x", encoding="utf-8")
         if fcntl is not None:
@@ -184,10 +189,19 @@ class TranscriptWriter:
         in a form :func:`read_transcript` turns back into the same value.
 
         Raises:
-            OSError: the line cannot be written (a full disk: ``errno.ENOSPC``).
+            WriteFailed: the line cannot be written (one line naming the file and why:
+                ``disk full``); :attr:`failed` keeps it, and the file keeps every whole line
+                before it (``sunbot play --resume`` cuts a half-written one).
         """
-        self._fh.write(encode_line(record) + "\n")
-        self._fh.flush()
+        if self.failed is not None:
+            raise self.failed
+        try:
+            self._fh.write(encode_line(record) + "\n")
+            self._fh.flush()
+        except OSError as exc:
+            self.failed = WriteFailed(self.path, exc)
+            raise self.failed from None
+        self.lines += 1
 
     def header(
         self,
@@ -217,9 +231,14 @@ class TranscriptWriter:
         )
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Close the file (idempotent). After a failed write the bytes still buffered are
+        dropped, not written half (the error was already raised by :meth:`write`)."""
         if not self._fh.closed:
-            self._fh.close()
+            try:
+                self._fh.close()
+            except OSError:
+                if self.failed is None:
+                    raise
 
 
 @dataclass

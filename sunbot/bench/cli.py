@@ -44,6 +44,7 @@ from rich.markup import escape
 
 import sunbot
 from sunbot import strategies
+from sunbot.atomic_write import WriteFailed
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
@@ -432,6 +433,13 @@ def _execute(
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
         raise _fail(str(exc), EXIT_ERROR) from None
+    except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
+        raise _fail(
+            f"cannot store a result in {store.path}: {exc}; {done:,} of"
+            f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
+            f" command plus --resume --run {label}",
+            EXIT_ERROR,
+        ) from None
     except KeyboardInterrupt:
         err_console.print(
             f"[yellow]interrupted:[/] {done:,} of {plural(len(todo), 'job')} stored;"
@@ -477,9 +485,13 @@ def _show(
         export_csv(rows, csv_path)
         report = write_report(on_file, where, meta)
     except OSError as exc:
+        why = (
+            str(exc)
+            if isinstance(exc, WriteFailed)
+            else f"cannot write in {where}: {exc.strerror or exc}"
+        )
         raise _fail(
-            f"cannot write the CSV and report in {where}: {exc.strerror or exc}"
-            " (the rows are stored: rerun with --resume to write them)",
+            f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
             EXIT_ERROR,
         ) from None
     console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))

@@ -31,6 +31,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from sunbot.atomic_write import write_atomic
 from sunbot.bench import stats
 from sunbot.bench.jobs import Result, group_of
 from sunbot.bots import is_file_spec
@@ -362,5 +363,5 @@ def write_report(
     """
     out.mkdir(parents=True, exist_ok=True)
     path = out / "report.html"
-    path.write_text(report_page(a, meta, out, pages), encoding="utf-8")
+    write_atomic(path, report_page(a, meta, out, pages))
     return path

@@ -13,6 +13,7 @@ finishes (WAL journal), so an interrupted benchmark keeps every finished job and
 from __future__ import annotations
 
 import csv
+import io
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from sunbot.atomic_write import write_atomic
 from sunbot.bench.jobs import RESULT_FIELDS, Result
 
 _TYPES = {
@@ -220,15 +222,20 @@ def export_csv(results: Iterable[Result], path: Path) -> int:
 
     Returns:
         The number of rows written.
+
+    Raises:
+        OSError: the folder cannot be made; :class:`~sunbot.atomic_write.WriteFailed`: the
+            file cannot be written (none is left behind).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     n = 0
-    with path.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(RESULT_FIELDS))
-        writer.writeheader()
-        for r in results:
-            writer.writerow(_csv_row(r.to_row()))
-            n += 1
+    buf = io.StringIO(newline="")
+    writer = csv.DictWriter(buf, fieldnames=list(RESULT_FIELDS))
+    writer.writeheader()
+    for r in results:
+        writer.writerow(_csv_row(r.to_row()))
+        n += 1
+    write_atomic(path, buf.getvalue())  # whole or not at all (a full disk leaves nothing)
     return n
 
 

@@ -6,11 +6,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 
 from sunbot.html.page import write_replay_page
 from sunbot.transcripts import read_transcript
+
+EXIT_PAGE_FAILED = 1
+"""The exit code of a run that went well but whose ``--html`` page could not be written."""
 
 
 def write_page_of(transcript: Path, out: Path, console: Console) -> bool:
@@ -31,17 +35,23 @@ def write_page_of(transcript: Path, out: Path, console: Console) -> bool:
     return True
 
 
-def after_run(out: Path | None, transcript: Path | None, console: Console) -> None:
+def after_run(out: Path | None, transcript: Path | None, console: Console) -> bool:
     """After a run: when ``out`` is set, write the replay page of ``transcript`` there, if
-    the run wrote one (nothing happens otherwise)."""
+    the run wrote one (nothing happens otherwise). Returns ``False`` only when a page was
+    asked for and could not be written (the warning is printed)."""
     if out is not None and transcript is not None and transcript.exists():
-        write_page_of(transcript, out, console)
+        return write_page_of(transcript, out, console)
+    return True
 
 
 @contextmanager
 def page_after_run(out: Path | None, transcript: Path | None, console: Console) -> Iterator[None]:
-    """Around a run: :func:`after_run` once it ends, whichever way (an interrupt included)."""
+    """Around a run: :func:`after_run` once it ends, whichever way (an interrupt included).
+    A run that ended well but whose page could not be written exits 1 (``typer.Exit``)."""
     try:
         yield
-    finally:
+    except BaseException:
         after_run(out, transcript, console)
+        raise
+    if not after_run(out, transcript, console):
+        raise typer.Exit(EXIT_PAGE_FAILED)

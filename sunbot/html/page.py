@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from sunbot.atomic_write import write_atomic
 from sunbot.games import GAMES
 from sunbot.html.steps import build, our_seats
 from sunbot.mirror import Divergence
@@ -201,5 +202,4 @@ def write_replay_page(
     if not out.parent.is_dir():
         raise ValueError(f"no folder {out.parent} (create it first)")
     text = replay_page(t, extra, rechecked=rechecked).encode("utf-8")
-    out.write_bytes(text)
-    return len(text)
+    return write_atomic(out, text)  # whole or not at all: a full disk leaves no empty page
