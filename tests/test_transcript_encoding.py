@@ -14,7 +14,8 @@ import httpx
 
 from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
-from sunbot.mirror import Mirror
+from sunbot.html import write_replay_page
+from sunbot.mirror import Divergence, Mirror
 from sunbot.replay import replay
 from sunbot.runner import RunSummary, play_run
 from sunbot.server import TokenCodec, create_app
@@ -113,6 +114,11 @@ async def test_a_lone_surrogate_mid_run_is_written_and_read_back(tmp_path: Path)
     assert noted.count(ODD) + noted.count(None) == len(noted)
     report = replay(t, local=False)
     assert report.ok, report
+    # its replay page too, showing the string (as a JSON escape in the page's data)
+    page = tmp_path / "run.html"
+    shown = Divergence(step=3, path="note", expected="<missing>", got=ODD, note="unknown field")
+    write_replay_page(t, page, [shown], source=path)
+    assert "\\ud800 lone \\udfff" in page.read_text(encoding="utf-8")
 
 
 async def test_nan_from_a_server_stays_strict_json_and_replay_sees_it(tmp_path: Path):

@@ -201,5 +201,7 @@ def write_replay_page(
         raise ValueError(f"{out} is a directory; --html needs a file path")
     if not out.parent.is_dir():
         raise ValueError(f"no folder {out.parent} (create it first)")
-    text = replay_page(t, extra, rechecked=rechecked).encode("utf-8")
+    # a lone surrogate a server sent (UTF-8 cannot hold it) becomes its backslash-u escape,
+    # which inside the embedded JSON reads back as the very same string
+    text = replay_page(t, extra, rechecked=rechecked).encode("utf-8", "backslashreplace")
     return write_atomic(out, text)  # whole or not at all: a full disk leaves no empty page
