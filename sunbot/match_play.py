@@ -26,6 +26,7 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 
 from sunbot import strategies
+from sunbot.atomic_write import WriteFailed
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
@@ -258,7 +259,7 @@ async def run_match(
         "final": redact(rec.latest) if rec.latest else None,
         "mirrorDivergences": rec.divergences,
     }
-    if writer is not None:
+    if writer is not None and writer.failed is None:  # a full disk has no room for it
         writer.write({k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")})
     return result
 
@@ -350,9 +351,17 @@ def play_match_command(
                     got,
                 )
             )
+    except WriteFailed as exc:  # the result line: no room for it
+        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        return EXIT_ERROR
     finally:
         if writer is not None:
             writer.close()
+            if writer.lines == 0 and writer.path.exists():
+                writer.path.unlink()  # not even a whole header: nothing to keep
+    if writer is not None and writer.failed is not None:  # the disk filled up mid-match
+        err_console.print(f"[bold red]error:[/] {escape(str(writer.failed))}", soft_wrap=True)
+        return EXIT_ERROR
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
         print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,

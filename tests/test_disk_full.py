@@ -152,3 +152,16 @@ def test_bench_on_a_full_disk_stops_with_one_line_keeping_what_is_stored(tmp_pat
     assert "Traceback" not in res.output
     db = sqlite3.connect(out / "bench.sqlite")
     assert db.execute("SELECT COUNT(*) FROM results WHERE run = 'f'").fetchone()[0] == 2
+
+
+def test_a_match_on_a_disk_that_fills_says_so_in_one_line(tmp_path, monkeypatch):
+    path = tmp_path / "hw.jsonl"
+    _disk_fills_after(monkeypatch, room=5)  # header and a few views
+    res = runner.invoke(
+        app, ["play", "harvest-watch", "--seed", "7", "--quiet", "--transcript", str(path)]
+    )
+    assert res.exit_code == 1, res.output
+    assert f"error: cannot write {path}: {DISK_FULL}" in _one_line(res.output)
+    assert "Traceback" not in res.output
+    kept = read_transcript(path)
+    assert kept.error is None and len(kept.other) == 4 and kept.result is None
