@@ -375,7 +375,7 @@ def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> Non
         if writer is not None and writer.lines > 1  # more than the header: a run to resume
         else ""
     )
-    err_console.print(f"[bold red]error:[/] {escape(str(exc) + kept)}", soft_wrap=True)
+    err_console.print(line(("error:", "bold red"), " ", printable(str(exc) + kept)), soft_wrap=True)
 
 
 def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:

@@ -352,7 +352,7 @@ def play_match_command(
                 )
             )
     except WriteFailed as exc:  # the result line: no room for it
-        err_console.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
         return EXIT_ERROR
     finally:
         if writer is not None:
@@ -360,7 +360,9 @@ def play_match_command(
             if writer.lines == 0 and writer.path.exists():
                 writer.path.unlink()  # not even a whole header: nothing to keep
     if writer is not None and writer.failed is not None:  # the disk filled up mid-match
-        err_console.print(f"[bold red]error:[/] {escape(str(writer.failed))}", soft_wrap=True)
+        err_console.print(
+            line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True
+        )
         return EXIT_ERROR
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}

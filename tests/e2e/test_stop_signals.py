@@ -216,6 +216,9 @@ def test_sigterm_stops_a_bench_of_long_jobs_at_once_and_its_workers(tmp_path):
         assert code == 143, err
         assert "0 of 2 jobs stored" in " ".join(err.split()) and "Traceback" not in err
         assert _stored(store) == 0
+        deadline = time.monotonic() + 5  # the resource tracker ends once it sees the exit
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert not [w for w in workers if _alive(w)]
     finally:
         if proc.poll() is None:
