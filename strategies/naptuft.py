@@ -46,7 +46,9 @@ def live_wish(obs: Observation) -> dict[str, Any] | None:
     actions, progress = wish.get("actions"), wish.get("progress")
     if not isinstance(actions, list) or type(progress) is not int:
         return None
-    if not 0 <= progress < len(actions) or any(a not in _CARE_INDEX for a in actions):
+    if not 0 <= progress < len(actions) or any(
+        not isinstance(a, str) or a not in _CARE_INDEX for a in actions
+    ):
         return None
     return wish
 

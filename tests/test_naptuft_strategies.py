@@ -271,6 +271,8 @@ def test_an_uncapped_start_clears_a_day_cap():
         ({"actions": "nap", "progress": 0}, None),
         ({"actions": ["nap"], "progress": "0"}, None),
         ({"actions": ["nap"], "progress": -1}, None),
+        ({"actions": [["nap"], "feed"], "progress": 0}, None),  # unhashable: no TypeError
+        ({"actions": [{"care": "nap"}], "progress": 0}, None),
     ],
 )
 def test_live_wish_reads_every_form_of_no_wish_as_none(shown, live):
