@@ -8,6 +8,7 @@ compares only what the rules determine.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from sunbot.mirror import Finding
@@ -32,8 +33,13 @@ STEP_TOLERANCE = 1e-6
 def on_step(x: Any) -> Any:
     """``x`` snapped to its step of 0.1 when it is a number within :data:`STEP_TOLERANCE`
     of one (the rule text's State section: food in steps of 0.1); anything else unchanged,
-    so a value between steps still differs."""
-    if not is_number(x) or abs(x * 10 - round(x * 10)) > STEP_TOLERANCE * 10:
+    so a value between steps, or one that is not finite (``Infinity`` and ``NaN`` parse as
+    JSON numbers), still differs."""
+    if (
+        not is_number(x)
+        or not math.isfinite(x)
+        or abs(x * 10 - round(x * 10)) > STEP_TOLERANCE * 10
+    ):
         return x
     return round(x, 1)
 

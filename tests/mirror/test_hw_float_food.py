@@ -37,6 +37,9 @@ def test_on_step_snaps_only_float_noise() -> None:
     assert on_step(math.nextafter(4.5, 0.0)) == 4.5
     assert on_step(3.05) == 3.05  # half a step off: left as it is, so it still differs
     assert on_step(True) is True and on_step("1.0") == "1.0" and on_step(None) is None
+    # not finite: left as it is (round() would raise OverflowError / ValueError)
+    assert on_step(math.inf) == math.inf and on_step(-math.inf) == -math.inf
+    assert math.isnan(on_step(math.nan))
     shown = {"food": 0.1 + 0.2, "foods": [0.1 + 0.2, 0.0], "punishResult": {"fine": 0.70001}}
     snapped = food_on_steps(shown)
     assert snapped == {"food": 0.3, "foods": [0.3, 0.0], "punishResult": {"fine": 0.70001}}
