@@ -21,7 +21,7 @@ from typing import Any, TypeGuard
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_gen as gen
 from sunbot.engines.sunloaf_fast import RANGE, copy_state
-from sunbot.engines.sunloaf_read import fill_layout, readable
+from sunbot.engines.sunloaf_read import BAND_WIDTH, BIG_CAT, fill_layout, readable
 from sunbot.mirror import Finding, diff
 from sunbot.mirror.fields import is_int
 
@@ -277,12 +277,13 @@ def expected_after(
     findings = check_room({**got, "day": ours["day"]}, old)
     joined = got_cats[len(old) :] if isinstance(got_cats, list) else []
     exp["cats"] = exp["cats"][: len(old)] + [
-        {"big": c.get("id") == 3, **c} if isinstance(c, dict) else c for c in joined
+        {"big": c.get("id") == BIG_CAT, **c} if isinstance(c, dict) else c for c in joined
     ]
     for key in ("layout", "bowls", "rng"):
         if key in got:
             exp[key] = got[key]
-    exp["bandWidth"] = prev.get("bandWidth", 2)  # the width adopted at init holds every day
+    # the width adopted at init holds every day
+    exp["bandWidth"] = prev.get("bandWidth", BAND_WIDTH)
     _fill_layout(exp)
     if isinstance(exp["layout"], dict) and isinstance(exp["bowls"], list):
         _day_start(exp, got, findings)
