@@ -106,7 +106,9 @@ def main(
     ),
     samples: int = typer.Option(2000, min=1, max=100_000, help="Decks redrawn (no --hidden)."),
     sample_seed: int = typer.Option(0, help="Seed of the redraws (no --hidden)."),
-    days: int = typer.Option(30, min=1, help="The run's cap (end-run at this day's break)."),
+    days: int = typer.Option(
+        30, min=1, max=1000, help="The run's cap (end-run at this day's break)."
+    ),
 ) -> None:
     """Print what finishing the wish ``--decide`` is worth, in wish points, on this seed's
     deck and on average over the decks a player on that day cannot tell from it."""

@@ -16,8 +16,10 @@ stops at the first broken line and says where.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 import re
 import stat
 from dataclasses import dataclass, field
@@ -163,12 +165,14 @@ class TranscriptWriter:
             except BlockingIOError:
                 self._fh.close()
                 raise TranscriptBusy(f"{path} is being written by another sunbot process") from None
+        self._whole = os.fstat(self._fh.fileno()).st_size  # bytes up to the last whole line
 
     def truncate(self, offset: int) -> None:
         """Cut the file back to ``offset`` bytes (a resumed run drops a half-written line)."""
         self._fh.flush()
         self._fh.truncate(offset)
         self._fh.seek(offset)
+        self._whole = offset
 
     def __enter__(self) -> TranscriptWriter:
         return self
@@ -190,8 +194,8 @@ class TranscriptWriter:
 
         Raises:
             WriteFailed: the line cannot be written (one line naming the file and why:
-                ``disk full``); :attr:`failed` keeps it, and the file keeps every whole line
-                before it (``sunbot play --resume`` cuts a half-written one).
+                ``disk full``); :attr:`failed` keeps it, and the file is cut back to the
+                whole lines before it (cutting needs no free space).
         """
         if self.failed is not None:
             raise self.failed
@@ -200,8 +204,15 @@ class TranscriptWriter:
             self._fh.flush()
         except OSError as exc:
             self.failed = WriteFailed(self.path, exc)
+            self._cut_to_whole()
             raise self.failed from None
         self.lines += 1
+        self._whole = os.fstat(self._fh.fileno()).st_size
+
+    def _cut_to_whole(self) -> None:
+        """After a failed write: drop the part of a line the OS took (best effort)."""
+        with contextlib.suppress(OSError, ValueError):
+            os.ftruncate(self._fh.fileno(), self._whole)
 
     def header(
         self,
@@ -231,14 +242,18 @@ class TranscriptWriter:
         )
 
     def close(self) -> None:
-        """Close the file (idempotent). After a failed write the bytes still buffered are
-        dropped, not written half (the error was already raised by :meth:`write`)."""
+        """Close the file (idempotent). After a failed write the file is cut back to its
+        whole lines again, since closing may flush part of the failed line (the error was
+        already raised by :meth:`write`)."""
         if not self._fh.closed:
             try:
                 self._fh.close()
             except OSError:
                 if self.failed is None:
                     raise
+            if self.failed is not None:  # closing may have flushed part of a line
+                with contextlib.suppress(OSError):
+                    os.truncate(self.path, self._whole)
 
 
 @dataclass

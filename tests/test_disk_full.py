@@ -80,7 +80,9 @@ class _FillingFile:
         self.inner, self.room = inner, room
 
     def write(self, text: str) -> int:
-        if self.room <= 0:
+        if self.room <= 0:  # as a real disk does: part of the line gets in first
+            self.inner.write(text[: len(text) // 2])
+            self.inner.flush()
             _no_space()
         self.room -= 1
         return int(self.inner.write(text))
@@ -108,6 +110,8 @@ def test_play_on_a_disk_that_fills_mid_run_says_so_and_resumes(tmp_path, monkeyp
     said = _one_line(res.output)
     assert f"error: cannot write {path}: {DISK_FULL}; its 12 whole lines are kept" in said
     assert f"sunbot play --resume {path}" in said and "Traceback" not in res.output
+    assert path.read_bytes().endswith(b"\n")  # the half line the disk took is cut off
+    assert len(path.read_bytes().splitlines()) == 12
     cut = read_transcript(path)
     assert cut.error is None and len(cut.steps) == 10 and cut.result is None
     monkeypatch.undo()  # room again
