@@ -179,21 +179,33 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _playing_workers(proc: subprocess.Popen[str]) -> set[int]:
+    """The bench's children (two workers + the resource tracker) once its workers have
+    been playing their jobs for a moment."""
+    _until(lambda: len(_children(proc.pid)) >= 3, proc)
+    time.sleep(1.5)
+    return _children(proc.pid)
+
+
+def _still_alive(pids: set[int], wait: float = 5) -> list[int]:
+    """``pids`` still alive after up to ``wait`` s (the resource tracker ends once it sees
+    the bench's exit)."""
+    deadline = time.monotonic() + wait
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [p for p in pids if _alive(p)]
+
+
 def test_kill_9_of_a_bench_takes_its_workers_with_it(tmp_path):
     """Jobs of ~15 s each (200 voyages): without the parent-death signal the two workers
     would run on for that long, re-parented to init."""
     args = ["bench", "keelhold", "--seeds", "1-4", "--cap", "voyages=200", "--workers", "2"]
     proc = _start([*args, "--out", str(tmp_path)])
     try:
-        _until(lambda: len(_children(proc.pid)) >= 3, proc)  # two workers + resource tracker
-        time.sleep(1.5)  # the workers are playing their first jobs
-        workers = _children(proc.pid)
+        workers = _playing_workers(proc)
         proc.kill()
         proc.wait(timeout=10)
-        deadline = time.monotonic() + 5
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not [w for w in workers if _alive(w)]
+        assert not _still_alive(workers)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -207,19 +219,14 @@ def test_sigterm_stops_a_bench_of_long_jobs_at_once_and_its_workers(tmp_path):
     args = ["bench", "keelhold", "--seeds", "1-2", "--cap", "voyages=20000", "--workers", "2"]
     proc = _start([*args, "--out", str(tmp_path), "--run", "long"])
     try:
-        _until(lambda: len(_children(proc.pid)) >= 3, proc)  # two workers + resource tracker
-        time.sleep(1.5)  # the workers are playing their jobs
-        workers = _children(proc.pid)
+        workers = _playing_workers(proc)
         sent = time.monotonic()
         code, err = _stop(proc, signal.SIGTERM)
         assert time.monotonic() - sent < 15, "waited for the running jobs"
         assert code == 143, err
         assert "0 of 2 jobs stored" in " ".join(err.split()) and "Traceback" not in err
         assert _stored(store) == 0
-        deadline = time.monotonic() + 5  # the resource tracker ends once it sees the exit
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not [w for w in workers if _alive(w)]
+        assert not _still_alive(workers)
     finally:
         if proc.poll() is None:
             proc.kill()
