@@ -24,7 +24,8 @@ from serve_process import start_serve
 from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.mirror import Mirror
-from sunbot.runner import RunSummary, play_run
+from sunbot.runs.remote import play_run
+from sunbot.runs.summary import RunSummary
 
 app = typer.Typer(add_completion=False)
 FAULTS = "429=0.05,503=0.05,slow=0.02,drop=0.02,garbage=0.01,retry-after=1,slow-seconds=3"

@@ -35,7 +35,7 @@ from sunbot import strategies
 from sunbot.client import GameboardClient
 from sunbot.engines import keelhold as kh
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 
 app = typer.Typer(add_completion=False)

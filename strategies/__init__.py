@@ -54,6 +54,16 @@ class Strategy(Protocol):
       runner itself sends the end action; ``None`` for an uncapped run. It is passed only to
       a hook that declares a ``cap`` parameter (or ``**kwargs``), so a two-argument hook
       keeps working (:func:`notify_start`).
+    - ``spec``: ``on_start`` may also declare ``spec``: the game's served ``spec`` object
+      from the init answer (goal, scoring, rules, action grammar), as a language-model
+      agent needs it; passed the same way as ``cap``.
+    - ``blocking = True`` (a class attribute): ``choose`` may block for long (a network
+      call, another process), so the loop runs it on a worker thread.
+    - ``last_decision() -> dict | None``: what to record of the decision just made; it goes
+      into the step's transcript line under ``agent`` (bounded in size).
+    - ``totals() -> dict``: the agent's own counters (a model's calls and tokens), in the
+      summary's ``agent`` and the result line.
+    - ``close() -> None``: release processes or connections at the end of the run.
     - ``on_end(observation: dict, outcome: dict) -> None``: once, after the run (or the
       seat's match) ended however it ended: ``observation`` is the last one seen,
       ``outcome`` is :class:`Outcome` (``score``, ``endedBy``, ``error``). An exception in
@@ -78,36 +88,48 @@ class Outcome(TypedDict):
     error: str | None
 
 
-def _takes_cap(hook: Callable[..., Any]) -> bool:
+def _takes(hook: Callable[..., Any], name: str) -> bool:
+    """Whether ``hook`` accepts the keyword ``name`` (by name, or through ``**kwargs``)."""
     try:
         params = inspect.signature(hook).parameters.values()
     except (TypeError, ValueError):  # a builtin or C callable: the documented two arguments
         return False
     return any(
         p.kind is inspect.Parameter.VAR_KEYWORD
-        or (p.name == "cap" and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
         for p in params
     )
 
 
-def notify_start(strategy: object, game: str, seed: int | None, cap: int | None) -> None:
+def notify_start(
+    strategy: object,
+    game: str,
+    seed: int | None,
+    cap: int | None,
+    *,
+    spec: dict[str, Any] | None = None,
+) -> None:
     """Call the strategy's optional ``on_start`` hook before a run (the contract on
-    :class:`Strategy`): ``on_start(game, seed, cap=cap)`` when the hook declares ``cap``
-    (or ``**kwargs``), else ``on_start(game, seed)``, so bots written before the cap was
-    passed keep working. Errors in the hook propagate (the run has not started).
+    :class:`Strategy`): ``on_start(game, seed, cap=cap, spec=spec)``, each keyword passed
+    only when the hook declares it (or ``**kwargs``), so bots written before the cap or the
+    spec were passed keep working. Errors in the hook propagate (the run has not started).
 
     Args:
         game: the game's slug.
         seed: the run's seed (``None`` when the server chose it).
         cap: the run's cap in the game's unit (voyages or days), ``None`` when uncapped.
+        spec: the game's served ``spec`` (goal, scoring, rules, action grammar) from the
+            init answer, ``None`` when the server sent none.
     """
     on_start = getattr(strategy, "on_start", None)
     if not callable(on_start):
         return
-    if _takes_cap(on_start):
-        on_start(game, seed, cap=cap)
-    else:
-        on_start(game, seed)
+    kwargs: dict[str, Any] = {}
+    if _takes(on_start, "cap"):
+        kwargs["cap"] = cap
+    if _takes(on_start, "spec"):
+        kwargs["spec"] = spec
+    on_start(game, seed, **kwargs)
 
 
 def notify_end(strategy: object, observation: Observation | None, outcome: Outcome) -> None:

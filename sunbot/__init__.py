@@ -39,7 +39,8 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
     from sunbot.games import GameInfo, available, get_game
     from sunbot.mirror import Divergence, Mirror
-    from sunbot.runner import MatchSeat, RunSummary, play_run
+    from sunbot.runs.remote import play_run
+    from sunbot.runs.summary import MatchSeat, RunSummary
     from sunbot.server import TokenCodec, create_app
     from sunbot.strategies import Outcome, Strategy, UnknownStrategy
     from sunbot.transcripts import TranscriptWriter
@@ -48,9 +49,9 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
 _LAZY: dict[str, str | None] = {
     "play": "sunbot.api",
     "play_async": "sunbot.api",
-    "RunSummary": "sunbot.runner",
-    "MatchSeat": "sunbot.runner",
-    "play_run": "sunbot.runner",
+    "RunSummary": "sunbot.runs.summary",
+    "MatchSeat": "sunbot.runs.summary",
+    "play_run": "sunbot.runs.remote",
     "StrategyLike": "sunbot.bots",
     "GameboardClient": "sunbot.client",
     "MatchClient": "sunbot.client",

@@ -1,8 +1,11 @@
-"""The Python API: :func:`play` and :func:`play_async`, one run (or match) in one call.
+"""The Python API and the one assembly point of every run: :func:`play`, :func:`play_async`.
 
-Defaults are the command line's: the embedded server (in-process, over the same HTTP code
-path as a remote one), the mirror re-checking every answer, the game's default strategy,
-the game's default cap. ``sunbot.play("keelhold", seed=7, max_voyages=3)`` scores what
+Every run, whatever started it (``sunbot play``, :func:`sunbot.play`, a notebook), is
+assembled here: the backend (the embedded server in-process over the same HTTP code path as
+a remote one, any server by URL, or the engine itself with ``server="engine"``), the checks
+(the game's mirror), the transcript writer, the strategy, the cap; then
+:func:`sunbot.runs.loop.play_loop` steps it. Faces hand in views and stop checks as callbacks
+and wire nothing themselves. ``sunbot.play("keelhold", seed=7, max_voyages=3)`` scores what
 ``sunbot play keelhold --seed 7 --max-voyages 3`` scores.
 
 :func:`play` works in a plain script and inside a running event loop (a notebook cell): with
@@ -15,21 +18,28 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from sunbot import bots, strategies
 from sunbot.bots import StrategyLike
-from sunbot.client import GameboardClient
-from sunbot.client.http import url_problem
 from sunbot.games import GameInfo, get_game, seed_problem
-from sunbot.mirror import Mirror
-from sunbot.runner import MatchSeat, RunSummary, play_run
-from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
-from sunbot.views.harvest_watch import final_summary, winner_line
+from sunbot.runs.summary import MatchSeat, RunSummary
+
+if TYPE_CHECKING:
+    from sunbot.resume import Resume
+    from sunbot.runs.backends import Backend
+    from sunbot.runs.loop import OnPosition
+    from sunbot.transcripts import TranscriptWriter
+
+#: ``server`` value that plays on the engine in-process, with no HTTP at all.
+ENGINE = "engine"
+
+
+class SetupError(ValueError):
+    """A run could not be set up: the embedded server's key cannot be read or made."""
 
 
 def run_cap(
@@ -56,8 +66,33 @@ def run_cap(
     return info.default_cap
 
 
-def _resolve(game: str, strategy: StrategyLike | None) -> tuple[str, Any]:
-    """``(label, make)`` where ``make(rng)`` builds the strategy for one run or seat."""
+def new_seed() -> int:
+    """A fresh random seed (0 to 2**31 - 1) for a run given none: the one place one is
+    drawn."""
+    return random.SystemRandom().randrange(2**31)
+
+
+def check_server(server: str | None, name: str = "server") -> None:
+    """Refuse a ``server`` that is neither ``None``, ``"engine"`` nor an absolute http(s)
+    URL.
+
+    Raises:
+        ValueError: naming ``name``.
+    """
+    if server is None or server == ENGINE:
+        return
+    from sunbot.client.http import url_problem
+
+    if (problem := url_problem(server)) is not None:
+        raise ValueError(f"{name}: {problem}")
+
+
+def resolve_strategy(game: str, strategy: StrategyLike | None) -> tuple[str, Any]:
+    """``(label, make)`` where ``make(rng)`` builds the strategy for one run or seat.
+
+    Raises:
+        ValueError: an unknown strategy name (:class:`sunbot.strategies.UnknownStrategy`).
+    """
     if strategy is None:
         strategy = strategies.default_name(game)
     if isinstance(strategy, str):
@@ -66,6 +101,147 @@ def _resolve(game: str, strategy: StrategyLike | None) -> tuple[str, Any]:
         return name, lambda rng: strategies.create(game, name, rng)
     label = bots.label(strategy)
     return label, lambda rng: bots.from_object(game, strategy, rng, name=label)
+
+
+@dataclass
+class RunPlan:
+    """A checked run, ready to play: what :func:`plan_run` resolved from the options.
+
+    ``bot`` is the strategy, built with ``random.Random(seed)`` (``make(rng)`` builds
+    another); ``cap`` is in the game's unit (voyages or days).
+    """
+
+    info: GameInfo
+    seed: int
+    strategy: str
+    make: Callable[[random.Random], Any]
+    bot: Any
+    server: str | None = None
+    cap: int | None = None
+    strict: bool = False
+    mirror: bool = True
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def plan_run(
+    game: str,
+    *,
+    seed: int | None = None,
+    strategy: StrategyLike | None = None,
+    server: str | None = None,
+    max_voyages: int | None = None,
+    max_days: int | None = None,
+    strict: bool = False,
+    mirror: bool = True,
+    cap_names: tuple[str, str] = ("max_voyages", "max_days"),
+) -> RunPlan:
+    """Check a single-player run's options and resolve them (no file or connection is
+    opened): the game, the seed (drawn when ``None``), the strategy, the cap.
+
+    Raises:
+        ValueError: an unknown game or strategy, an option that does not apply, a bad seed
+            or server (the message names the option as ``cap_names`` and ``server`` do), a
+            strategy that cannot be built for this game.
+    """
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+    if info.kind == "match":
+        raise ValueError(f"{info.slug} is a match game: use play_async(..., seats=...)")
+    if seed is None:
+        seed = new_seed()
+    elif (problem := seed_problem(seed)) is not None:
+        raise ValueError(problem)
+    check_server(server)
+    cap = run_cap(info, max_voyages, max_days, cap_names)
+    name, make = resolve_strategy(info.slug, strategy)
+    bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
+    return RunPlan(info, seed, name, make, bot, server, cap, strict, mirror)
+
+
+def embedded_transport() -> Any:
+    """The embedded server as an httpx transport (in-process ASGI; its key from
+    :meth:`sunbot.server.TokenCodec.embedded`).
+
+    Raises:
+        sunbot.server.tokens.BadKey, OSError: the key file cannot be read or made.
+    """
+    import httpx
+
+    from sunbot.server import TokenCodec, create_app
+
+    return httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
+
+
+def open_backend(server: str | None, info: GameInfo) -> Backend:
+    """The backend for ``server``: ``None`` the embedded server, ``"engine"`` the engine
+    in-process, else the server at that URL (through the client and its retry policy).
+
+    Raises:
+        SetupError: the embedded server's key cannot be had.
+    """
+    if server == ENGINE:
+        from sunbot.runs.backends import EngineBackend
+
+        return EngineBackend(info)
+    from sunbot.client import GameboardClient
+    from sunbot.runs.remote import ServerBackend
+
+    if server:
+        return ServerBackend(GameboardClient(server), server)
+    from sunbot.server.tokens import BadKey
+
+    try:
+        transport = embedded_transport()
+    except (BadKey, OSError) as exc:
+        raise SetupError(str(exc)) from exc
+    return ServerBackend(GameboardClient(transport=transport), "embedded")
+
+
+async def run_plan(
+    plan: RunPlan,
+    *,
+    writer: TranscriptWriter | None = None,
+    resume: Resume | None = None,
+    on_position: OnPosition | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    on_backend: Callable[[Backend], None] | None = None,
+) -> RunSummary:
+    """Play a planned run to its end and return its summary (the loop never raises for a
+    run that fails midway: ``ended_by == "error"`` says why).
+
+    Args:
+        writer: the transcript to write (opened by the caller; closed by the caller).
+        resume: continue the run recorded in ``writer``'s file.
+        on_position: called after every answer (a face's live view).
+        should_stop: polled before every action (a face's Ctrl-C).
+        on_backend: called once the backend exists (a face wires its stop to
+            ``backend.interrupt``, which cuts a retry wait short).
+
+    Raises:
+        ValueError: a transcript or a resume with the engine backend (it has no answers to
+            record).
+    """
+    from sunbot.mirror import Mirror
+    from sunbot.runs.loop import Run, play_loop
+
+    if plan.server == ENGINE and (writer is not None or resume is not None):
+        raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
+    info = plan.info
+    bot = plan.bot
+    backend = open_backend(plan.server, info)
+    if on_backend is not None:
+        on_backend(backend)
+    checks = Mirror(info.slug) if plan.mirror and not backend.trusted else None
+    run = Run(
+        backend, info.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
+        checks=checks, transcript=writer, on_position=on_position,
+    )  # fmt: skip
+    try:
+        return await play_loop(run, bot, strict=plan.strict, resume=resume, should_stop=should_stop)
+    finally:
+        await backend.aclose()
 
 
 async def play_async(
@@ -91,7 +267,9 @@ async def play_async(
             a class, an object with ``choose``, or a function
             ``choose(observation, legal_actions)`` (:mod:`sunbot.bots`). ``None``: the
             game's default.
-        server: a server origin such as ``https://gameboard.gg``; ``None``: embedded.
+        server: a server origin such as ``https://gameboard.gg``; ``None``: embedded;
+            ``"engine"``: the rules engine in-process (no HTTP, no transcript, unchecked:
+            the answers are the rules).
         transcript: a JSON Lines file to write (it must not exist); ``None``: none.
         max_voyages, max_days: end the run at port after that voyage (Keelhold) / after
             that day (Sunloaf, Naptuft; default 40 / 10).
@@ -102,8 +280,8 @@ async def play_async(
             on ``server``.
 
     Returns:
-        A :class:`~sunbot.runner.RunSummary`. A run that fails midway (network, strategy
-        error) is not raised: ``ended_by == "error"`` and ``error`` says why.
+        A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
+        strategy error) is not raised: ``ended_by == "error"`` and ``error`` says why.
 
     Raises:
         ValueError: an unknown game or strategy, an option that does not apply, a seed
@@ -112,6 +290,8 @@ async def play_async(
             folder that does not exist (it is not created, as ``sunbot play --transcript``).
         FileExistsError, OSError: the transcript cannot be created.
     """
+    from sunbot.transcripts import TranscriptWriter
+
     try:
         info = get_game(game)
     except KeyError as exc:
@@ -120,44 +300,30 @@ async def play_async(
         raise ValueError(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
         )
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    elif (problem := seed_problem(seed)) is not None:
-        raise ValueError(problem)
-    if server is not None and (problem := url_problem(server)) is not None:
-        raise ValueError(f"server: {problem}")
     if info.kind == "match":
+        if seed is None:
+            seed = new_seed()
+        elif (problem := seed_problem(seed)) is not None:
+            raise ValueError(problem)
+        check_server(server)
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")
         return await _play_match(info, seed, strategy, server, transcript, strict, seats, match)
     if seats != 1 or match is not None:
         raise ValueError("seats and match apply to match games only")
-    cap = run_cap(info, max_voyages, max_days)
-    name, make = _resolve(info.slug, strategy)
-    bot = make(random.Random(seed))
+    plan = plan_run(
+        game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
+        max_days=max_days, strict=strict, mirror=mirror,
+    )  # fmt: skip
+    if server == ENGINE and transcript is not None:
+        raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
     writer = TranscriptWriter(Path(transcript)) if transcript is not None else None
     try:
-        if server:
-            client = GameboardClient(server)
-        else:
-            transport = httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
-            client = GameboardClient(transport=transport)
-        async with client:
-            return await play_run(
-                client,
-                info.slug,
-                seed,
-                bot,
-                strategy_name=name,
-                cap=cap,
-                strict=strict,
-                mirror=Mirror(info.slug) if mirror else None,
-                transcript=writer,
-                server_label=server or "embedded",
-            )
+        summary = await run_plan(plan, writer=writer)
     finally:
         if writer is not None:
             writer.close()
+    return summary
 
 
 async def _play_match(
@@ -170,13 +336,16 @@ async def _play_match(
     seats: int,
     match: str | None,
 ) -> RunSummary:
-    from sunbot.match_play import run_match
+    from sunbot.runs.match import run_match
+    from sunbot.transcripts import TranscriptWriter
 
+    if server == ENGINE:
+        raise ValueError("a match plays on a server: give server=None (embedded) or a URL")
     if match is not None and server is None:
         raise ValueError("match needs server (the match lives there)")
     if not 1 <= seats <= 6:
         raise ValueError(f"seats must be 1 to 6, got {seats}")
-    name, make = _resolve(info.slug, strategy)
+    name, make = resolve_strategy(info.slug, strategy)
     shared = not isinstance(strategy, str | type | None) and hasattr(strategy, "choose")
     if shared and seats > 1:
         raise ValueError("one strategy object cannot play several seats: pass its class")
@@ -196,10 +365,25 @@ async def _play_match(
     finally:
         if writer is not None:
             writer.close()
+    return match_summary(info.slug, seed, name, match, result, writer)
+
+
+def match_summary(
+    slug: str,
+    seed: int,
+    name: str,
+    match: str | None,
+    result: dict[str, Any],
+    writer: TranscriptWriter | None,
+) -> RunSummary:
+    """The :class:`RunSummary` of a match from its ``result`` record
+    (:func:`sunbot.runs.match.run_match`)."""
+    from sunbot.observations.harvest_watch_outcome import final_summary, winner_line
+
     final = result.get("final") or {}
     fs = final_summary(final)
     return RunSummary(
-        game=info.slug,
+        game=slug,
         seed=seed if match is None else None,  # a joined match's seed is its creator's
         strategy=name,
         score=int(result["score"]),
@@ -264,4 +448,17 @@ def play(
         return pool.submit(asyncio.run, run).result()
 
 
-__all__ = ["play", "play_async", "run_cap"]
+__all__ = [
+    "ENGINE",
+    "RunPlan",
+    "SetupError",
+    "check_server",
+    "new_seed",
+    "open_backend",
+    "plan_run",
+    "play",
+    "play_async",
+    "resolve_strategy",
+    "run_cap",
+    "run_plan",
+]

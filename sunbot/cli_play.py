@@ -9,37 +9,33 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import httpx
 import typer
 from rich.console import Console, RenderableType
 from rich.markup import escape
 from rich.text import Text
 
-from sunbot import strategies, views
-from sunbot.api import run_cap
+from sunbot import api, strategies, views
 from sunbot.atomic_write import WriteFailed
 from sunbot.bots import is_file_spec
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
-from sunbot.client import GameboardClient, Position
-from sunbot.client.http import url_problem
-from sunbot.games import GAMES, GameInfo, get_game, seed_problem
+from sunbot.games import GAMES, get_game, seed_problem
 from sunbot.html.after_run import EXIT_PAGE_FAILED, after_run, page_after_run
-from sunbot.mirror import Divergence, Mirror
 from sunbot.resume import NoInitAnswer, Resume, load_resume
-from sunbot.runner import RunSummary, play_run, result_record
-from sunbot.server import TokenCodec, create_app
-from sunbot.server.tokens import BadKey
+from sunbot.runs.summary import RunSummary, result_record
 from sunbot.stop_signals import StopSignals, exit_code
 from sunbot.terminal_text import line, printable, printable_lines, unknown_line
 from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
 from sunbot.views.common import live_view, summary_table
+
+if TYPE_CHECKING:
+    from sunbot.mirror import Divergence
+    from sunbot.runs.backends import Answer, Backend
 
 console = Console()
 err_console = Console(stderr=True)
@@ -127,8 +123,12 @@ def show_traceback(text: str | None, transcript: Path | None, error: str | None 
 
 def check_server_url(server: str | None) -> None:
     """Refuse a ``--server`` that is not an absolute http(s) URL (exit 2)."""
-    if server is not None and (problem := url_problem(server)) is not None:
-        raise fail(f"--server: {problem}")
+    if server == api.ENGINE:
+        raise fail("--server: give an http(s) URL (the engine backend is for the Python API)")
+    try:
+        api.check_server(server, "--server")
+    except ValueError as exc:
+        raise fail(str(exc)) from None
 
 
 def play_command(
@@ -269,10 +269,10 @@ def play_command(
     if info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
-        from sunbot.match_play import play_match_command
+        from sunbot.cli_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
-            seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+            seed = api.new_seed() if seed is None else seed
             chosen = strategy or strategies.default_name(info.slug)
             transcript = default_path(info.slug, seed, chosen, match_id=match)
         code = play_match_command(
@@ -294,18 +294,19 @@ def play_command(
         raise typer.Exit(code or (0 if written else EXIT_PAGE_FAILED))
     if match is not None or seats != 1 or wait is not None:
         raise fail("--seats, --match and --wait apply to match games only")
-    cap = _cap(info, max_voyages, max_days)
-    name = strategy or strategies.default_name(info.slug)
     try:  # before the transcript exists: a usage error leaves no empty file behind
-        strategies.check(info.slug, name)
-    except strategies.UnknownStrategy as exc:
+        plan = api.plan_run(
+            info.slug, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
+            max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
+        )  # fmt: skip
+    except ValueError as exc:
         raise fail(str(exc)) from None
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    path = None if no_transcript else (transcript or default_path(info.slug, seed, name))
+    path = (
+        None if no_transcript else (transcript or default_path(info.slug, plan.seed, plan.strategy))
+    )
     writer = _open_writer(path, append=False)
     with page_after_run(html, path, console):
-        _run(info, seed, name, server, cap, writer, strict, quiet, None)
+        _run(plan, writer, quiet, None)
 
 
 def _resume_run(
@@ -347,25 +348,16 @@ def _resume_run(
         raise fail(str(exc.args[0])) from None
     if server is None and head["server"] != "embedded":
         server = str(head["server"])
-    writer.truncate(resumed.offset if resumed is not None else 0)
-    _run(
-        info,
-        head["seed"],
-        str(head["strategy"]),
-        server,
-        head.get("cap"),
-        writer,
-        strict,
-        quiet,
-        resumed,
-    )
-
-
-def _cap(info: GameInfo, voyages: int | None, days: int | None) -> int | None:
     try:
-        return run_cap(info, voyages, days, ("--max-voyages", "--max-days"))
+        plan = api.plan_run(
+            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict
+        )
     except ValueError as exc:
+        writer.close()
         raise fail(str(exc)) from None
+    plan.cap = head.get("cap")  # the recorded run's own cap, whatever the default is now
+    writer.truncate(resumed.offset if resumed is not None else 0)
+    _run(plan, writer, quiet, resumed)
 
 
 def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> None:
@@ -390,46 +382,15 @@ def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:
 
 
 def _run(
-    info: GameInfo,
-    seed: int,
-    name: str,
-    server: str | None,
-    cap: int | None,
-    writer: TranscriptWriter | None,
-    strict: bool,
-    quiet: bool,
-    resume: Resume | None,
+    plan: api.RunPlan, writer: TranscriptWriter | None, quiet: bool, resume: Resume | None
 ) -> None:
+    stop = StopOnInterrupt()
     try:
         try:
-            bot = strategies.create(info.slug, name, random.Random(seed))
-        except (strategies.UnknownStrategy, ValueError) as exc:
-            raise fail(str(exc)) from None
-        codec = None
-        if not server:
-            try:
-                codec = TokenCodec.embedded()
-            except (BadKey, OSError) as exc:
-                raise fail(str(exc)) from None
-        stop = StopOnInterrupt()
-        try:
             with stop:
-                summary = asyncio.run(
-                    _play(
-                        info.slug,
-                        seed,
-                        name,
-                        bot,
-                        server,
-                        codec,
-                        cap,
-                        writer,
-                        strict,
-                        quiet,
-                        resume,
-                        stop,
-                    )
-                )
+                summary = asyncio.run(_play(plan, writer, quiet, resume, stop))
+        except api.SetupError as exc:
+            raise fail(str(exc)) from None
         except KeyboardInterrupt:
             where = f": sunbot play --resume {writer.path}" if writer else ""
             err_console.print(f"[yellow]interrupted[/]; the transcript is whole{escape(where)}")
@@ -459,58 +420,35 @@ def _run(
     if summary.ended_by == "error":
         show_traceback(summary.error_traceback, summary.transcript, summary.error)
         raise typer.Exit(EXIT_ERROR)
-    if summary.ended_by == "strict" or (strict and summary.divergences):
+    if summary.ended_by == "strict" or (plan.strict and summary.divergences):
         raise typer.Exit(EXIT_DIVERGED)
 
 
 async def _play(
-    slug: str,
-    seed: int,
-    name: str,
-    bot: strategies.Strategy,
-    server: str | None,
-    codec: TokenCodec | None,
-    cap: int | None,
+    plan: api.RunPlan,
     writer: TranscriptWriter | None,
-    strict: bool,
     quiet: bool,
     resume: Resume | None,
     stop: StopOnInterrupt,
 ) -> RunSummary:
-    if server:
-        client = GameboardClient(server)
-        label = server
-    else:
-        transport = httpx.ASGITransport(app=create_app(codec))
-        client = GameboardClient(transport=transport)
-        label = "embedded"
-    view = _LatestView(slug)
+    view = _LatestView(plan.info.slug)
     loop = asyncio.get_running_loop()  # a retry wait ends at the first Ctrl-C, not in 60 s
-    stop.on_request = lambda: loop.call_soon_threadsafe(client.interrupt)
+
+    def wire(backend: Backend) -> None:
+        stop.on_request = lambda: loop.call_soon_threadsafe(backend.interrupt)
+
     with live_view(console, view, quiet) as live:
 
-        def on_position(pos: Position, step: int, found: list[Divergence]) -> None:
-            view.state = pos.state or pos.observation
+        def on_position(pos: Answer, step: int, found: list[Divergence]) -> None:
+            view.state = pos.shown
             for d in found[:5]:
                 out = live.console if live else err_console
                 out.print(line(("mirror divergence", "yellow"), " ", printable(d)))
 
-        async with client:
-            return await play_run(
-                client,
-                slug,
-                seed,
-                bot,
-                strategy_name=name,
-                cap=cap,
-                strict=strict,
-                mirror=Mirror(slug),
-                transcript=writer,
-                server_label=label,
-                on_position=on_position,
-                resume=resume,
-                should_stop=stop,
-            )
+        return await api.run_plan(
+            plan, writer=writer, resume=resume, on_position=on_position, should_stop=stop,
+            on_backend=wire,
+        )  # fmt: skip
 
 
 def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:

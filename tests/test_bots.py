@@ -12,8 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot
-from sunbot import bots, match_play, strategies
+from sunbot import bots, strategies
 from sunbot.cli import app
+from sunbot.runs import match as match_play
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples" / "bots"

@@ -16,8 +16,8 @@ from sunbot.bench.jobs import Job, run_job
 from sunbot.client import MatchClient, play_match
 from sunbot.client.matches import seat_score
 from sunbot.engines import harvest_watch as hw
-from sunbot.match_play import LOCAL_BEAT_MS
 from sunbot.observations.harvest_watch import ballots, legal_actions
+from sunbot.runs.match import LOCAL_BEAT_MS
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from sunbot.server.match_state import seat_data
@@ -170,7 +170,7 @@ def test_notify_start_passes_the_cap_only_to_hooks_that_take_it():
     strategies.notify_start(Old(), "naptuft", 4, 10)
     strategies.notify_start(Loose(), "sunloaf", 5, None)
     strategies.notify_start(object(), "keelhold", 6, 3)  # no hook: nothing to call
-    assert seen == [("old", "naptuft", 4), ("loose", "sunloaf", 5, {"cap": None})]
+    assert seen == [("old", "naptuft", 4), ("loose", "sunloaf", 5, {"cap": None, "spec": None})]
 
 
 @pytest.mark.parametrize("cap", [2, None])
@@ -193,7 +193,7 @@ class SeatStarter(CapTaker):
 
 
 def test_a_match_tells_each_of_our_seats_on_start(monkeypatch, tmp_path):
-    monkeypatch.setattr("sunbot.match_play.LOCAL_BEAT_MS", dict.fromkeys(LOCAL_BEAT_MS, 5000))
+    monkeypatch.setattr("sunbot.runs.match.LOCAL_BEAT_MS", dict.fromkeys(LOCAL_BEAT_MS, 5000))
     SeatStarter.started.clear()
     run = sunbot.play(
         "harvest-watch", seed=4, strategy=SeatStarter, seats=2, transcript=tmp_path / "m.jsonl"

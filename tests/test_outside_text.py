@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from sunbot import cli_play
 from sunbot.cli import app
-from sunbot.runner import RunSummary
+from sunbot.runs.summary import RunSummary
 from sunbot.terminal_text import MAX_LISTED, outside, printable, tidy, unknown_line
 
 ROOT = Path(__file__).resolve().parents[1]

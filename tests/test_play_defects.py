@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from sunbot.cli import app
-from sunbot.match_play import _seats, run_match, until_interrupted
+from sunbot.cli_match import until_interrupted
+from sunbot.runs.match import _seats, run_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 

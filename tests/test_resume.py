@@ -95,7 +95,7 @@ def test_stop_request_ends_the_run_resumably(tmp_path):
     import strategies
     from sunbot.client import GameboardClient
     from sunbot.mirror import Mirror
-    from sunbot.runner import play_run
+    from sunbot.runs.remote import play_run
     from sunbot.server import TokenCodec, create_app
     from sunbot.transcripts import TranscriptWriter
 

@@ -10,7 +10,7 @@ from sunbot import api, cli_play
 from sunbot.cli import app
 from sunbot.engines import keelhold
 from sunbot.games import GAMES
-from sunbot.runner import RunSummary
+from sunbot.runs.summary import RunSummary
 
 runner = CliRunner()
 

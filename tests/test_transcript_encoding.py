@@ -17,7 +17,8 @@ from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.html import write_replay_page
 from sunbot.mirror import Divergence, Mirror
 from sunbot.replay import replay
-from sunbot.runner import RunSummary, play_run
+from sunbot.runs.remote import play_run
+from sunbot.runs.summary import RunSummary
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, encode_line, loads_line, read_transcript
 

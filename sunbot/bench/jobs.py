@@ -1,12 +1,12 @@
 """The job function: one ``(game, strategy, seed, cap)`` played on the engine -> one row.
 
-It mirrors :func:`sunbot.runner.play_run` without HTTP: call the strategy's optional
-``on_start(game, seed, cap=...)``, ``init(seed)``, then until the run is over: the games table's
-``cap_action`` on the observation (the run's cap), else ``strategy.choose(observation,
-legal_actions)``, then ``step``. A refused action (``IllegalAction``) changes nothing and
-counts as refused; :data:`MAX_REFUSALS_IN_A_ROW` in a row (the runner's), or any exception
-from the strategy or engine, ends the job with ``ended_by == "error"`` and the reason in
-``error`` (the row is still written).
+A single-player job is the one run loop (:func:`sunbot.runs.loop.play_loop`) over the engine
+backend (:class:`sunbot.runs.backends.EngineBackend`: no HTTP, trusted answers), exactly as
+``sunbot play`` steps a run over a server: the strategy's optional ``on_start``, ``init(seed)``,
+then until the run is over the games table's ``cap_action`` (the run's cap) or the strategy's
+choice, then ``step``. A refused action changes nothing and counts as refused; the loop's
+refusal limit, or any exception from the strategy or engine, ends the job with
+``ended_by == "error"`` and the reason in ``error`` (the row is still written).
 
 Match games (Harvest Watch) are whole matches: our strategy in one seat, the job's
 ``table`` in the other five (house bots, ``house_command``, or named strategies); see
@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 import sunbot
 from sunbot import strategies
-from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 
 EndedBy = Literal["rules", "cap", "error"]
@@ -44,9 +43,6 @@ HOUSE_TABLE: tuple[str, ...] = (HOUSE,) * (MATCH_SEATS - 1)
 #: the seed, :func:`seating`) or ``server`` (our seat drawn by the match RNG as the local
 #: server draws a one-seat match; the table fills the other seats in ascending order).
 SEATINGS: tuple[str, ...] = ("shuffled", "server")
-#: ``sunbot.runner.MAX_REFUSALS_IN_A_ROW`` (a test keeps them equal): copied, because
-#: importing the runner pulls in the HTTP client and costs every spawned worker ~0.2 s.
-MAX_REFUSALS_IN_A_ROW = 3
 
 
 @dataclass(frozen=True)
@@ -209,7 +205,8 @@ def run_job(job: Job) -> Result:
     outcome: strategies.Outcome = {
         "game": job.game, "score": score, "endedBy": tally.ended_by, "error": tally.error
     }  # fmt: skip
-    strategies.notify_end(tally.bot, last, outcome)
+    if info.kind == "match":  # the run loop calls a single-player strategy's on_end itself
+        strategies.notify_end(tally.bot, last, outcome)
     p50, p95 = _percentiles(timings)
     return Result(
         game=job.game,
@@ -256,46 +253,31 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 
 def _start(job: Job) -> strategies.Strategy:
-    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``, then ``on_start``."""
-    bot = strategies.create(job.game, job.strategy, random.Random(job.seed))
-    strategies.notify_start(bot, job.game, job.seed, job.cap)
-    return bot
+    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
+    return strategies.create(job.game, job.strategy, random.Random(job.seed))
 
 
 def _run_single(
     info: GameInfo, job: Job, timings: list[float], tally: _Tally
 ) -> dict[str, Any] | None:
-    """observe -> cap or choose -> step until over; returns the last state reached."""
-    engine = info.engine
-    state: dict[str, Any] | None = None
+    """The one loop on the engine backend; returns the last state reached."""
+    from sunbot.runs.backends import EngineBackend, drive
+    from sunbot.runs.loop import Run, play_loop
+
+    run = Run(EngineBackend(info), job.game, job.seed, strategy_name=job.strategy, cap=job.cap)
     try:
         bot = tally.bot = _start(job)
-        state = engine.init(job.seed)
-        in_a_row = 0
-        while not engine.is_over(state):
-            obs = engine.observation(state)
-            action = info.cap_action(obs, job.cap)
-            capped = action is not None
-            if action is None:
-                t0 = time.perf_counter()
-                action = bot.choose(obs, engine.legal_actions(state))
-                timings.append(time.perf_counter() - t0)
-            tally.steps += 1
-            try:
-                state = engine.step(state, action)
-            except IllegalAction as exc:
-                tally.refused += 1
-                in_a_row += 1
-                if in_a_row >= MAX_REFUSALS_IN_A_ROW:
-                    raise RuntimeError(f"{in_a_row} refused actions in a row: {exc}") from None
-                continue
-            in_a_row = 0
-            if capped and engine.is_over(state):
-                tally.ended_by = "cap"
     except Exception as exc:  # a failing run is a row saying why, not a lost benchmark
-        tally.ended_by = "error"
-        tally.error = f"{type(exc).__name__}: {exc}"
-    return state
+        tally.ended_by, tally.error = "error", f"{type(exc).__name__}: {exc}"
+        return None
+    summary = drive(play_loop(run, bot, timings=timings))  # the engine never suspends
+    tally.steps, tally.refused = summary.steps, summary.refused
+    if summary.ended_by == "error":
+        tally.ended_by, tally.error = "error", summary.error
+    elif summary.ended_by == "cap":
+        tally.ended_by = "cap"
+    pos = run.position
+    return pos.state if pos is not None else None
 
 
 def table_of(job: Job) -> tuple[str, ...]:

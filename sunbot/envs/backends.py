@@ -1,181 +1,111 @@
-"""Where an environment's positions come from: the engine directly, or a Gameboard server.
+"""Where an environment's positions come from: the one run loop's :class:`~sunbot.runs.loop.Run`
+over the engine in-process (fast; for training) or over a Gameboard server through the client
+(the embedded one or any URL, the mirror checking every answer).
 
-Both backends answer the same :class:`Answer` (the wire observation, the legal actions, the
-run's score, whether it is over), so one environment class serves both:
-
-- :class:`EngineBackend` plays the game's pure engine in-process (fast; for training).
-- :class:`ServerBackend` plays through :class:`~sunbot.client.GameboardClient`, against the
-  embedded server (``server="embedded"``) or any Gameboard server URL, with the mirror on:
-  every answer is recomputed by our engine and each divergence is reported.
+An environment steps its run with the learner's actions through :meth:`Run.step
+<sunbot.runs.loop.Run.step>`, the same function that steps ``sunbot play``, ``sunbot.play``
+and every bench job: checks, counters and refusals are handled there once.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
-from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo
 from sunbot.mirror import Divergence
+from sunbot.runs.backends import Answer, Backend, EngineBackend, drive
+from sunbot.runs.loop import Run
 
 Observation = dict[str, Any]
 Action = dict[str, Any]
 
-
-@dataclass
-class Answer:
-    """One position as a player sees it.
-
-    ``observation`` is the wire observation (Keelhold's may carry ``rng``, which nothing
-    here reads); ``refused`` is the rules' reason when the action was refused (the position
-    is then unchanged); ``divergences`` are the mirror's findings on this answer.
-    """
-
-    observation: Observation
-    legal_actions: list[Action]
-    score: int
-    game_over: bool
-    refused: str | None = None
-    divergences: list[Divergence] = field(default_factory=list)
+__all__ = ["Action", "Answer", "Observation", "Stepper"]
 
 
-class Backend(Protocol):
-    """What an environment needs from a backend."""
-
-    def init(self, seed: int) -> Answer:
-        """The opening position of ``seed``."""
-        ...
-
-    def act(self, action: Action) -> Answer:
-        """Play ``action`` from the current position (a refusal changes nothing)."""
-        ...
-
-    def close(self) -> None:
-        """Release what the backend holds (connections, event loop)."""
-        ...
-
-
-class EngineBackend:
-    """The game's engine, in-process. ``observation`` is the engine's ``observation``
-    except for games without hidden state, whose state is handed as is (so no copy is made
-    per step): Keelhold's then still carries ``rng``, which its observation leaves out and
-    which neither the encoder nor any strategy reads."""
-
-    def __init__(self, game: GameInfo) -> None:
-        self.game = game
-        self.engine = game.engine
-        self._state: dict[str, Any] | None = None
-        self._state_is_observation = not game.hidden
-
-    def _answer(self, refused: str | None = None) -> Answer:
-        s = self._state
-        assert s is not None
-        eng = self.engine
-        obs = s if self._state_is_observation else eng.observation(s)
-        return Answer(obs, eng.legal_actions(s), eng.score(s), eng.is_over(s), refused)
-
-    def init(self, seed: int) -> Answer:
-        """``engine.init(seed)``."""
-        self._state = self.engine.init(seed)
-        return self._answer()
-
-    def act(self, action: Action) -> Answer:
-        """``engine.step``; an :class:`IllegalAction` is a refusal, the position unchanged.
-
-        Raises:
-            RuntimeError: called before :meth:`init`.
-        """
-        if self._state is None:
-            raise RuntimeError("call init(seed) before act(action)")
-        try:
-            self._state = self.engine.step(self._state, action)
-        except IllegalAction as exc:
-            return self._answer(refused=str(exc) or "refused")
-        return self._answer()
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-class ServerBackend:
-    """A Gameboard server through sunbot's client, the mirror checking every answer.
+class Stepper:
+    """A run an environment steps, synchronously.
 
     Args:
         game: the game's entry.
-        server: ``"embedded"`` (the local server in-process, no network) or an
-            ``http(s)://`` base URL of any Gameboard server.
-        mirror: recompute every answer with our engine and report divergences.
+        server: ``None`` (the engine in-process), ``"embedded"`` (the local server through
+            the client, no network) or an ``http(s)://`` base URL of any Gameboard server.
+        mirror: with a server, recompute every answer with our engine; the findings on the
+            latest answer are :attr:`found`.
 
-    The backend owns one event loop (``asyncio.Runner``), so it cannot be used from inside a
-    running loop (a notebook cell): run the environment in a plain script or a thread.
+    A server stepper owns one event loop (``asyncio.Runner``), so it cannot be used from
+    inside a running loop (a notebook cell): run the environment in a plain script or a
+    thread.
 
     Raises:
-        ValueError: ``server`` is neither ``"embedded"`` nor an http(s) URL.
+        ValueError: ``server`` is neither ``None``, ``"embedded"`` nor an http(s) URL.
     """
 
-    def __init__(self, game: GameInfo, server: str, *, mirror: bool = True) -> None:
-        import httpx
-
-        from sunbot.client import GameboardClient, Position
-        from sunbot.mirror import Mirror
-
+    def __init__(self, game: GameInfo, server: str | None = None, *, mirror: bool = True) -> None:
         self.game = game
-        self._position_type = Position
-        if server == "embedded":
-            from sunbot.server.app import create_app
-
-            transport = httpx.ASGITransport(app=create_app())
-            self.client = GameboardClient(transport=transport)
-        elif server.startswith(("http://", "https://")):
-            self.client = GameboardClient(server)
+        self._mirror = mirror
+        self._runner: asyncio.Runner | None = None
+        self._drive: Callable[[Any], Any] = drive
+        self.backend: Backend
+        if server is None:
+            self.backend = EngineBackend(game)
         else:
-            raise ValueError(f"server must be 'embedded' or an http(s) URL, got {server!r}")
-        self._mirror_on = mirror
-        self._new_mirror = Mirror
-        self.mirror: Mirror | None = None
-        self._runner = asyncio.Runner()
-        self._pos: Position | None = None
-        self._steps = 0
+            self.backend = _server_backend(server)
+            self._runner = asyncio.Runner()
+            self._drive = self._runner.run
+        self.run: Run | None = None
+
+    @property
+    def found(self) -> list[Divergence]:
+        """The mirror's findings on the latest answer."""
+        return self.run.last_found if self.run is not None else []
 
     def init(self, seed: int) -> Answer:
-        """``GET /init?seed=``; a fresh mirror checks the opening."""
-        pos = self._runner.run(self.client.init(self.game.slug, seed))
-        self._pos, self._steps = pos, 0
-        self.mirror = self._new_mirror(self.game.slug) if self._mirror_on else None
-        found = self.mirror.check_init(pos.raw) if self.mirror else []
-        return self._answer(pos, None, found)
+        """The opening of ``seed`` (a fresh mirror checks it)."""
+        checks = None
+        if self._mirror and not self.backend.trusted:
+            from sunbot.mirror import Mirror
+
+            checks = Mirror(self.game.slug)
+        self.run = Run(self.backend, self.game.slug, seed, checks=checks)
+        answer: Answer = self._drive(self.run.start())
+        return answer
 
     def act(self, action: Action) -> Answer:
-        """``POST /action`` carrying the last answer's token (or plain state).
+        """Play ``action``; a refusal comes back with ``refused`` set, the position unchanged.
 
         Raises:
             RuntimeError: called before :meth:`init`.
-            sunbot.client.ClientError: the server could not be reached or answered
+            sunbot.client.ClientError: a server could not be reached or answered
                 malformed JSON after the client's retries.
         """
-        prev = self._pos
-        if prev is None:
+        if self.run is None:
             raise RuntimeError("call init(seed) before act(action)")
-        got = self._runner.run(self.client.act(self.game.slug, prev, action))
-        self._steps += 1
-        found = (
-            self.mirror.check_action(self._steps, prev.raw, action, got.raw) if self.mirror else []
-        )
-        if isinstance(got, self._position_type):
-            self._pos = got
-            return self._answer(got, None, found)
-        return self._answer(prev, getattr(got, "reason", "refused"), found)
-
-    @staticmethod
-    def _answer(pos: Any, refused: str | None, found: list[Divergence]) -> Answer:
-        return Answer(
-            pos.observation, list(pos.legal_actions), pos.score, pos.game_over, refused, found
-        )
+        answer: Answer = self._drive(self.run.step(action))
+        return answer
 
     def close(self) -> None:
-        """Close the client's connections and the event loop."""
+        """Close a server's connections and the event loop."""
+        if self._runner is None:
+            return
         try:
-            self._runner.run(self.client.aclose())
+            self._runner.run(self.backend.aclose())
         finally:
             self._runner.close()
+
+
+def _server_backend(server: str) -> Backend:
+    from sunbot.client import GameboardClient
+    from sunbot.runs.remote import ServerBackend
+
+    if server == "embedded":
+        import httpx
+
+        from sunbot.server.app import create_app
+
+        transport = httpx.ASGITransport(app=create_app())
+        return ServerBackend(GameboardClient(transport=transport), "embedded")
+    if server.startswith(("http://", "https://")):
+        return ServerBackend(GameboardClient(server), server)
+    raise ValueError(f"server must be 'embedded' or an http(s) URL, got {server!r}")

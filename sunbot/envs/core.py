@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 
-from sunbot.envs.backends import Action, Answer, Backend, EngineBackend, Observation, ServerBackend
+from sunbot.envs.backends import Action, Answer, Observation, Stepper
 from sunbot.games import GameInfo, get_game
 
 Mask = npt.NDArray[np.int8]
@@ -113,11 +113,7 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         self.cap = cap
         self.observation_space = codec.observation_space()
         self.action_space = gym.spaces.Discrete(codec.n_actions)
-        self.backend: Backend = (
-            EngineBackend(self.game)
-            if server is None
-            else ServerBackend(self.game, server, mirror=mirror)
-        )
+        self.backend = Stepper(self.game, server, mirror=mirror)
         self._answer: Answer | None = None
         self._mask: Mask = np.zeros(codec.n_actions, dtype=np.int8)
         self.seed_played: int | None = None
@@ -130,8 +126,8 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         }
         if answer.refused is not None:
             info["refused"] = answer.refused
-        if answer.divergences:
-            info["divergences"] = answer.divergences
+        if self.backend.found:
+            info["divergences"] = list(self.backend.found)
         return info
 
     def _capped(self, observation: Observation) -> bool:

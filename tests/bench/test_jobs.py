@@ -12,7 +12,7 @@ import sunbot
 from sunbot import strategies
 from sunbot.bench.jobs import RESULT_FIELDS, TIMING_FIELDS, Job, run_job
 from sunbot.client import GameboardClient
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.match_state import DEFAULT_BEAT_MS, Match
 from tests.bench.fakes import GuardSeat, Starter
@@ -94,7 +94,10 @@ def test_refused_actions_end_the_job_as_an_error(fakes):
 
 def test_strategy_exception_is_a_row_not_a_crash(fakes):
     r = run_job(Job("keelhold", "crash", 1))
-    assert r.ended_by == "error" and r.error == "ZeroDivisionError: boom"
+    assert (
+        r.ended_by == "error"
+        and r.error == "ZeroDivisionError: boom (raised by the strategy crash at step 3)"
+    )
     assert r.steps == 2 and r.decisions == 2
 
 
@@ -181,11 +184,25 @@ def test_match_job_plays_the_match_the_server_plays(name):
             assert r.progress == out
 
 
-def test_refusal_limit_is_the_runners():
-    from sunbot.bench import jobs
-    from sunbot.runner import MAX_REFUSALS_IN_A_ROW
+class Illegal:
+    """Sends an action no game accepts, every time."""
 
-    assert jobs.MAX_REFUSALS_IN_A_ROW == MAX_REFUSALS_IN_A_ROW
+    game = "keelhold"
+
+    def __init__(self, rng):
+        pass
+
+    def choose(self, observation, legal_actions):
+        return {"type": "NOPE"}
+
+
+def test_refusal_limit_is_the_loops(monkeypatch):
+    from sunbot.runs.loop import MAX_REFUSALS_IN_A_ROW
+
+    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "illegal", "tests.bench.test_jobs:Illegal")
+    r = run_job(Job("keelhold", "illegal", 1))
+    assert r.ended_by == "error" and r.refused == MAX_REFUSALS_IN_A_ROW == r.steps
+    assert r.error.startswith(f"RuntimeError: {MAX_REFUSALS_IN_A_ROW} refused actions in a row")
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 40])

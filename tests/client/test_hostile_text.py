@@ -12,12 +12,12 @@ import pytest
 
 from sunbot import cli_play, strategies
 from sunbot.cli_logging import setup_logging
+from sunbot.cli_match_report import print_summary as print_match_summary
 from sunbot.client import GameboardClient
 from sunbot.client.retry import CrossOriginRedirect
-from sunbot.match_play import run_match
-from sunbot.match_report import print_summary as print_match_summary
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.match import run_match
+from sunbot.runs.remote import play_run
 from sunbot.safe_text import MAX_TEXT, clip, scrub
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter

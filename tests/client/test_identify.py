@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 
 from sunbot.client import GameboardClient
-from sunbot.runner import identify
+from sunbot.runs.remote import identify
 from tests.conftest import FAST_RETRY
 
 

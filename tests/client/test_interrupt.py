@@ -13,7 +13,7 @@ import pytest
 
 from sunbot import strategies
 from sunbot.client import GameboardClient, RetryInterrupted, RetryPolicy
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, read_transcript
 

@@ -12,7 +12,7 @@ from sunbot import strategies
 from sunbot.client import GameboardClient, MalformedResponse, RetryPolicy
 from sunbot.client import http as client_http
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, read_transcript
 

@@ -19,8 +19,8 @@ from sunbot import strategies
 from sunbot.client import MatchClient, SeatTicket, play_match, play_seat
 from sunbot.client.matches import seat_score
 from sunbot.client.pacing import POLL_MIN_MS, STALL_GRACE_S, Stalled, StallWatch
-from sunbot.match_play import MatchRecorder, run_match
 from sunbot.replay import replay
+from sunbot.runs.match import MatchRecorder, run_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from sunbot.transcripts import TranscriptWriter, read_transcript

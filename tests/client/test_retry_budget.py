@@ -12,7 +12,8 @@ from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.client.retry import parse_retry_after
 from sunbot.mirror import Mirror
-from sunbot.runner import RunSummary, play_run
+from sunbot.runs.remote import play_run
+from sunbot.runs.summary import RunSummary
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.faults import FaultInjector, FaultPlan
 from tests.conftest import LoopbackServer

@@ -14,7 +14,8 @@ import pytest
 
 from sunbot import strategies
 from sunbot.client import GameboardClient
-from sunbot.runner import MAX_SAME_POSITION, play_run
+from sunbot.runs.loop import MAX_SAME_POSITION
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 from tests.conftest import FAST_RETRY

@@ -11,7 +11,7 @@ from collections import Counter
 import httpx
 
 from sunbot.client import RetryPolicy
-from sunbot.match_play import run_match
+from sunbot.runs.match import run_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 

@@ -12,7 +12,7 @@ from sunbot import strategies
 from sunbot.cli import app
 from sunbot.client import GameboardClient
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter, read_transcript
 from tests.conftest import FAST_RETRY, LoopbackServer

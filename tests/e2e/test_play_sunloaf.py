@@ -17,7 +17,7 @@ from sunbot.client import GameboardClient
 from sunbot.engines import sunloaf as sl
 from sunbot.games import get_game
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.strategies.sunloaf import BUDGET_ENV
 from sunbot.transcripts import read_transcript

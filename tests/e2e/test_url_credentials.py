@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from sunbot.cli import app
 from sunbot.client.http import public_url
-from sunbot.match_play import run_match
+from sunbot.runs.match import run_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 from tests.conftest import LoopbackServer

@@ -15,7 +15,7 @@ import sunbot.envs  # noqa: E402, F401
 from sunbot.client import GameboardClient  # noqa: E402
 from sunbot.envs.policy import PolicyStrategy, codec_for  # noqa: E402
 from sunbot.mirror import Mirror  # noqa: E402
-from sunbot.runner import play_run  # noqa: E402
+from sunbot.runs.remote import play_run  # noqa: E402
 from sunbot.server import TokenCodec, create_app  # noqa: E402
 
 

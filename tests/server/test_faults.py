@@ -9,7 +9,7 @@ import pytest
 from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.mirror import Mirror
-from sunbot.runner import play_run
+from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.faults import FaultInjector, FaultPlan
 from tests.conftest import LoopbackServer

@@ -1,0 +1,162 @@
+"""``sunbot play`` for match games: the live view, the signals and the summary around
+:func:`sunbot.runs.match.run_match`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from rich.console import Console, RenderableType
+
+from sunbot import strategies
+from sunbot.atomic_write import WriteFailed
+from sunbot.cli_match_report import announce_match, print_summary
+from sunbot.runs.match import MatchRecorder, run_match
+from sunbot.stop_signals import STOP_SIGNALS, exit_code
+from sunbot.terminal_text import line, outside, printable, tidy
+from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.views import harvest_watch as hw_view
+from sunbot.views.common import live_view
+
+T = TypeVar("T")
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
+err_console = Console(stderr=True)
+
+
+class _LiveView:
+    def __init__(self, rec: MatchRecorder) -> None:
+        self.rec = rec
+
+    def __rich__(self) -> RenderableType:
+        if not self.rec.latest:
+            return "starting…"
+        return hw_view.render(tidy(self.rec.latest), ours=list(self.rec.mirrors))
+
+
+async def until_interrupted(run: Coroutine[Any, Any, T], got: list[int] | None = None) -> T:
+    """Await ``run``; the first Ctrl-C or SIGTERM cancels it (``run`` then writes its result
+    line and returns) and is appended to ``got`` (for the exit code). Outside the main
+    thread, or where signals cannot be handled, it only awaits."""
+    task = asyncio.ensure_future(run)
+    loop = asyncio.get_running_loop()
+
+    def stop(signum: int) -> None:
+        if got is not None:
+            got.append(signum)
+        task.cancel()
+
+    handled: list[int] = []
+    try:
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, stop, sig)
+            handled.append(sig)
+    except (NotImplementedError, RuntimeError, ValueError):
+        pass
+    try:
+        return await task
+    finally:
+        for handled_sig in handled:
+            loop.remove_signal_handler(handled_sig)
+
+
+def play_match_command(
+    *,
+    game: str,
+    seed: int | None,
+    strategy: str | None,
+    server: str | None,
+    match_id: str | None,
+    seats: int,
+    transcript: Path | None,
+    write_transcript: bool,
+    strict: bool,
+    quiet: bool,
+    console: Console,
+    as_json: bool = False,
+    wait: int | None = None,
+) -> int:
+    """Play a match from the CLI (see the module docstring); returns the exit code:
+    0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
+    ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
+    ``wait``: seconds a created match on ``server`` waits for other players (its id is
+    printed at once)."""
+    if wait is not None and (server is None or match_id is not None):
+        console.print("[red]error:[/] --wait creates a match on --server that others can join")
+        return EXIT_USAGE
+    if match_id is not None and server is None:
+        console.print("[red]error:[/] --match needs --server (the match lives there)")
+        return EXIT_USAGE
+    name = strategy or strategies.default_name(game)
+    try:
+        strategies.check(game, name)
+    except strategies.UnknownStrategy as exc:
+        console.print(line(("error:", "red"), " ", outside(exc, 2000)))
+        return EXIT_USAGE
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
+    match_seed = seed if match_id is None else None
+    default = default_path(game, seed, name, match_id=match_id)
+    path = (transcript or default) if write_transcript else None
+    writer = TranscriptWriter(path) if path else None
+    got: list[int] = []
+    try:
+        with live_view(console, "starting…", quiet) as live:
+            result = asyncio.run(
+                until_interrupted(
+                    run_match(
+                        game=game,
+                        seed=seed,
+                        strategy=name,
+                        server=server,
+                        match_id=match_id,
+                        seats=seats,
+                        writer=writer,
+                        strict=strict,
+                        on_recorder=None
+                        if live is None
+                        else (lambda rec: live.update(_LiveView(rec))),
+                        start_ms=None if wait is None else wait * 1000,
+                        announce=lambda mid: announce_match(mid, server, match_id, wait),
+                    ),
+                    got,
+                )
+            )
+    except WriteFailed as exc:  # the result line: no room for it
+        err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
+        return EXIT_ERROR
+    finally:
+        if writer is not None:
+            writer.close()
+            if writer.lines == 0 and writer.path.exists():
+                writer.path.unlink()  # not even a whole header: nothing to keep
+    if writer is not None and writer.failed is not None:  # the disk filled up mid-match
+        err_console.print(
+            line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True
+        )
+        return EXIT_ERROR
+    if as_json:
+        shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
+        print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
+                          "strategy": name, **shown,
+                          "transcript": str(path) if path else None}))  # fmt: skip
+    else:
+        print_summary(console, result, match_seed, name)
+    if result["endedBy"] == "interrupted":
+        err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
+        return exit_code(got[-1] if got else None)
+    if as_json:
+        pass
+    elif path is not None:
+        console.print(line(f"transcript: {printable(path)}"), soft_wrap=True)
+    if result["endedBy"] == "error":
+        from sunbot.cli_play import show_traceback
+
+        show_traceback(result.get("errorTraceback"), path, result.get("error"))
+    if result["endedBy"] == "strict" or (strict and result["divergences"]):
+        return EXIT_DIVERGED
+    return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR

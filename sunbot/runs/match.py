@@ -1,0 +1,251 @@
+"""The match loop for match games (Harvest Watch; its rules: ``docs/rules/harvest-watch.md``).
+
+Local (default): an in-process server (``httpx.ASGITransport``, real clock, short beats),
+a match created with our strategy in ``--seats K`` seats and house bots in the rest, played
+through :class:`~sunbot.client.matches.MatchClient` exactly as a remote one. ``--server URL``
+creates the match there (server default beat lengths); ``--server URL --match ID`` joins an
+existing match for ``K`` seats. Every seat runs its own :func:`play_seat` loop concurrently,
+with a :class:`~sunbot.mirror.harvest_watch.MatchMirror` each, and every view and command
+goes to the JSON Lines transcript (``docs/transcripts.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+import httpx
+
+from sunbot import strategies
+from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
+from sunbot.client.http import public_url
+from sunbot.client.matches import MatchStrategy
+from sunbot.mirror import Divergence
+from sunbot.mirror.harvest_watch import MatchMirror
+from sunbot.observations.harvest_watch_outcome import final_summary
+from sunbot.safe_text import describe
+from sunbot.server import TokenCodec, create_app
+from sunbot.transcripts import TranscriptWriter
+
+#: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
+#: and house bots at once (a beat resolves early once every living seat stored); a seat
+#: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
+LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
+#: How many of a seat's latest distinct views a new view is compared with before it is
+#: written in full (``docs/transcripts.md``: ``sameAs``).
+REPEAT_WINDOW = 2
+T = TypeVar("T")
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+class StrictStop(Exception):
+    """Raised inside a seat loop to stop it at the first divergence (``--strict``)."""
+
+
+def redact(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` with the seat token in ``next.href`` replaced by ``***`` (transcripts keep
+    no secrets; the token is the only proof of a seat)."""
+    nxt = raw.get("next")
+    if isinstance(nxt, dict) and isinstance(nxt.get("href"), str):
+        return {**raw, "next": {**nxt, "href": _TOKEN.sub(r"\1***", nxt["href"])}}
+    return raw
+
+
+@dataclass
+class MatchRecorder:
+    """Per-seat mirrors, transcript lines and the latest view for the live display."""
+
+    writer: TranscriptWriter | None
+    strict: bool
+    mirrors: dict[int, MatchMirror] = field(default_factory=dict)
+    latest: dict[str, Any] | None = None
+    views: int = 0
+    recent: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
+    t0: float = field(default_factory=time.perf_counter)
+
+    def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
+        """The seat loops' callback (``view`` or ``command``)."""
+        mirror = self.mirrors.setdefault(seat, MatchMirror(seat))
+        line: dict[str, Any] = {"type": kind, "seat": seat}
+        if kind == "command":
+            answer = record.get("answer")
+            if isinstance(answer, dict) and answer.get("ok") is True:
+                mirror.note_command(record["round"], record["actions"])
+                answer = redact(answer)
+            elif answer is None:  # lost (dropped, 500, 502/504): it may have been stored
+                mirror.note_unsure(record["round"], record["actions"])
+            body = {"token": "***", "round": record["round"], "actions": record["actions"]}
+            line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
+        else:
+            self.views += 1
+            found = mirror.check(record)
+            if seat == min(self.mirrors):
+                self.latest = record
+            body = redact(record)
+            line.update(index=self.views, **self._body_or_repeat(seat, body))
+            line["mirror"] = {"ok": not found, "divergences": [d.to_json() for d in found]}
+        line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
+        if self.writer is not None:
+            self.writer.write(line)
+        if self.strict and kind == "view" and any(m.divergences for m in self.mirrors.values()):
+            raise StrictStop("mirror divergence under --strict")
+
+    def _body_or_repeat(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
+        """``{"body": body}``, or ``{"sameAs": index}`` when ``body`` equals one of the
+        seat's last :data:`REPEAT_WINDOW` full view lines (a server answering the same view
+        poll after poll, or two in turn, costs a short line each, not the whole view)."""
+        recent = self.recent.setdefault(seat, [])
+        same = next((i for i, b in recent if b == body), None)
+        if same is not None:
+            return {"sameAs": same}
+        recent.append((self.views, body))
+        del recent[:-REPEAT_WINDOW]
+        return {"body": body}
+
+    @property
+    def divergences(self) -> list[Divergence]:
+        """Every divergence of every seat."""
+        return [d for m in self.mirrors.values() for d in m.divergences]
+
+
+async def _seats(
+    client: MatchClient,
+    game: str,
+    seed: int,
+    seats: int,
+    server: str | None,
+    match_id: str | None,
+    start_ms: int | None = None,
+) -> tuple[str, list[SeatTicket]]:
+    if match_id is not None:
+        return match_id, [await client.join(match_id) for _ in range(seats)]
+    if server is None:
+        return await client.create(game, seats=seats, beat_ms=LOCAL_BEAT_MS, start_ms=0, seed=seed)
+    return await client.create(game, seats=seats, seed=seed, start_ms=start_ms)
+
+
+async def run_match(
+    *,
+    game: str,
+    seed: int,
+    strategy: str,
+    server: str | None,
+    match_id: str | None,
+    seats: int,
+    writer: TranscriptWriter | None,
+    strict: bool,
+    on_recorder: Callable[[MatchRecorder], None] | None = None,
+    transport: httpx.AsyncBaseTransport | None = None,
+    policy: RetryPolicy | None = None,
+    make: Callable[[random.Random], MatchStrategy] | None = None,
+    start_ms: int | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Play one match and return the transcript's ``result`` record (see the module doc),
+    plus ``final`` (the last view) and ``mirrorDivergences`` (the list), which the transcript
+    does not get. ``make(rng)`` builds each seat's strategy (default: ``strategy`` from the
+    registry). ``start_ms``: a created match's countdown (others may join meanwhile);
+    ``announce(match_id)`` is called once the match exists. Cancelling the task (Ctrl-C)
+    ends it with ``endedBy: interrupted`` and the result line still written. Whatever the
+    retry ``policy`` could not absorb ends the match with
+    ``endedBy: error`` and a one-line ``error``, never an exception."""
+    if server is None and transport is None:
+        transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+    client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
+    rec = MatchRecorder(writer, strict)
+    if writer is not None:  # a joined match's seed is its creator's: not ours to record
+        shown = None if match_id is not None else seed
+        writer.header(game, shown, strategy, public_url(server) if server else "embedded")
+    if on_recorder is not None:  # a face's live view follows rec.latest
+        on_recorder(rec)
+    interrupted = False
+    started = time.perf_counter()
+    results: list[SeatResult] = []
+    error: str | None = None
+    mid = match_id
+    try:
+        async with client:
+            mid, tickets = await _seats(client, game, seed, seats, server, match_id, start_ms)
+            if announce is not None:
+                announce(mid)
+            for t in tickets:
+                rec.mirrors[t.seat] = MatchMirror(t.seat)
+            build = make or (
+                lambda rng: cast(MatchStrategy, strategies.create(game, strategy, rng))
+            )
+            players = [(t, build(random.Random(seed * 1000 + i))) for i, t in enumerate(tickets)]
+            for _, bot in players:  # the optional hook; a joined match's seed is not ours
+                strategies.notify_start(bot, game, seed if match_id is None else None, None)
+            results = await play_match(client, mid, players, on_event=rec.on_event)
+    except (ClientError, httpx.HTTPError, OSError) as exc:
+        error = describe(exc)
+    except asyncio.CancelledError:  # Ctrl-C: stop here, but say so in the result line
+        interrupted = True
+    retries = client.retries
+    errors = [r.error for r in results if r.error]
+    ranks = next((r.ranks for r in results if r.ranks), None)
+    best = (
+        min((ranks[r.seat] for r in results if r.seat < len(ranks)), default=None)
+        if ranks
+        else None
+    )
+    ended = "rules" if ranks and not errors and error is None else "error"
+    if errors and all("StrictStop" in e for e in errors):
+        ended = "strict"
+    if interrupted:
+        ended = "interrupted"
+    fs = final_summary(rec.latest)
+    foods, living = fs.get("foods"), fs.get("aliveSeats")
+    out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
+    result = {
+        "type": "result",
+        "matchId": mid,
+        "score": 0 if best is None or ranks is None else sum(r > best for r in ranks),
+        "gameOver": ranks is not None,
+        "ranks": ranks,
+        "seats": [
+            {
+                "seat": r.seat,
+                "rank": None if r.ranks is None else r.ranks[r.seat],
+                "food": at_seat(foods, r.seat),
+                "alive": None if not isinstance(living, list) else r.seat in living,
+                "outNight": out_nights.get(r.seat),
+                "commands": r.commands,
+                "refusals": dict(r.refusals),
+                "postFailures": r.post_failures,
+                "pollsClamped": r.clamped_polls,
+                "error": r.error,
+            }
+            for r in sorted(results, key=lambda r: r.seat)
+        ],
+        "steps": sum(r.commands for r in results),
+        "refused": sum(sum(r.refusals.values()) for r in results),
+        "divergences": len(rec.divergences),
+        "endedBy": ended,
+        "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
+        "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
+        "nightsUndecided": sum(m.nights_undecided for m in rec.mirrors.values()),
+        "unknownFields": sorted({f for m in rec.mirrors.values() for f in m.unknown_fields}),
+        "retries": retries,
+        "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
+        "error": error or (errors[0] if errors else None),
+        "errorTraceback": next((r.error_traceback for r in results if r.error_traceback), None),
+        "final": redact(rec.latest) if rec.latest else None,
+        "mirrorDivergences": rec.divergences,
+    }
+    if writer is not None and writer.failed is None:  # a full disk has no room for it
+        writer.write({k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")})
+    return result
+
+
+def at_seat(values: Any, seat: int) -> float | None:
+    """``values[seat]`` when it is a number (a server's ``foods``), else ``None``."""
+    if isinstance(values, list) and 0 <= seat < len(values):
+        v = values[seat]
+        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+    return None

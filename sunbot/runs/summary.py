@@ -1,0 +1,139 @@
+"""What a finished run says of itself: :class:`RunSummary` (one per run or match) and the
+transcript's ``result`` line built from it (``docs/transcripts.md``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from sunbot.mirror import Divergence
+
+EndedBy = Literal["rules", "cap", "strict", "error", "interrupted"]
+
+
+@dataclass(frozen=True)
+class MatchSeat:
+    """One of our seats in a finished match (Harvest Watch): ``seat`` (0-5), ``rank``
+    (1 is best; ``None`` if the match did not finish), ``food`` (its final store in food
+    units, 0.0 once out; ``None`` if unseen), ``alive`` (still in at the end), ``out_night``
+    (the night it went out, ``None`` while in or when unseen)."""
+
+    seat: int
+    rank: int | None
+    food: float | None
+    alive: bool | None
+    out_night: int | None
+
+
+@dataclass
+class RunSummary:
+    """How a run went. ``ended_by``: ``rules`` (the game ended), ``cap`` (the run's cap),
+    ``interrupted`` (the user stopped it; ``--resume`` continues it),
+    ``strict`` (first divergence under ``--strict``) or ``error`` (see ``error``, and
+    ``error_traceback``, the Python traceback when the error was an exception).
+    Match games (Harvest Watch) also fill ``match_id``, ``ranks`` (one per seat at the
+    table, index = seat, 1 is best), ``seats`` (our seats, one :class:`MatchSeat` each) and
+    ``outcome`` (who ranked first and why, in words); their ``score`` is the number of seats
+    at the table ranked strictly below our best seat (0 to 5; our own other seats count).
+    ``strategy_ended``: the game ended on the strategy's own end action (Keelhold's
+    END_RUN, Naptuft's end-run), not the cap's. ``checks``: what checked the answers:
+    ``"rules"`` (the game's mirror), ``"generic"`` (the platform's envelope and the served
+    action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
+    played by the fallback action. ``agent``: the agent's own totals (a language model's
+    calls and tokens, an external bot's counters), ``{}`` for an in-process strategy."""
+
+    game: str
+    seed: int | None
+    strategy: str
+    score: int = 0
+    steps: int = 0
+    refused: int = 0
+    game_over: bool = False
+    ended_by: EndedBy = "rules"
+    error: str | None = None
+    final_state: dict[str, Any] | None = None
+    responses_checked: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+    retries: int = 0
+    elapsed_s: float = 0.0
+    transcript: Path | None = None
+    unknown_fields: list[str] = field(default_factory=list)
+    error_traceback: str | None = None
+    match_id: str | None = None
+    ranks: list[int] | None = None
+    strategy_ended: bool = False
+    seats: list[MatchSeat] = field(default_factory=list)
+    outcome: str | None = None
+    checks: str = "rules"
+    timeouts: int = 0
+    agent: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cause(self) -> str | None:
+        """The game's own word for how it ended (``cause`` or ``result``), if any."""
+        st = self.final_state if isinstance(self.final_state, dict) else {}
+        value = st.get("cause") or st.get("result")
+        return str(value) if value is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as plain JSON-ready values: every field (``divergences`` as their
+        JSON form, ``transcript`` as a string) plus ``cause``."""
+        out = asdict(self)
+        out["divergences"] = [d.to_json() for d in self.divergences]
+        out["transcript"] = str(self.transcript) if self.transcript is not None else None
+        out["cause"] = self.cause
+        return out
+
+    def _repr_html_(self) -> str:
+        """A small table in a notebook cell instead of one huge dict."""
+        import html
+
+        rows = {
+            "game": self.game, "seed": self.seed, "strategy": self.strategy,
+            "score": self.score, "steps": self.steps, "ended by": self.ended_by
+            + (f" ({self.error})" if self.error else ""), "refused": self.refused,
+            "timeouts": self.timeouts, "checks": self.checks,
+            "checked": self.responses_checked, "divergences": len(self.divergences),
+            "time": f"{self.elapsed_s:.2f} s",
+        }  # fmt: skip
+        body = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(k)}</th>"
+            f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>"
+            for k, v in rows.items()
+        )
+        return f"<table>{body}</table>"
+
+    def __repr__(self) -> str:
+        return (
+            f"RunSummary(game={self.game!r}, seed={self.seed!r}, strategy={self.strategy!r}, "
+            f"score={self.score!r}, steps={self.steps!r}, ended_by={self.ended_by!r}, "
+            f"divergences={len(self.divergences)})"
+        )
+
+
+def result_record(s: RunSummary) -> dict[str, Any]:
+    """The transcript's ``result`` line for ``s`` (``docs/transcripts.md``)."""
+    record: dict[str, Any] = {
+        "type": "result",
+        "score": s.score,
+        "gameOver": s.game_over,
+        "steps": s.steps,
+        "divergences": len(s.divergences),
+        "endedBy": s.ended_by,
+        "cause": s.cause,
+        "refused": s.refused,
+        "responsesChecked": s.responses_checked,
+        "retries": s.retries,
+        "elapsedMs": round(s.elapsed_s * 1000, 1),
+        "error": s.error,
+        "errorTraceback": s.error_traceback,
+        "unknownFields": s.unknown_fields,
+    }
+    if s.checks != "rules":
+        record["checks"] = s.checks
+    if s.timeouts:
+        record["timeouts"] = s.timeouts
+    if s.agent:
+        record["agent"] = s.agent
+    return record
