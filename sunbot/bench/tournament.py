@@ -77,12 +77,12 @@ class MatchResult:
 
     Attributes:
         match_index, seed: as in its :class:`TableDraw`.
-        lineup: the strategy in each seat (2 or more seats; Harvest Watch has 6).
+        lineup: the strategy in each seat (2 to 6 seats; Harvest Watch has 6).
         ranks: each seat's final rank, 1 best, equal ranks for a tie (competition ranking,
             Harvest Watch's ``result.ranks``).
 
     Raises:
-        ValueError: lineup and ranks differ in length, fewer than two seats, an empty
+        ValueError: lineup and ranks differ in length, not 2 to 6 seats, an empty
             strategy name, or a rank that is not a whole number from 1 to the seat count.
     """
 
@@ -93,10 +93,10 @@ class MatchResult:
 
     def __post_init__(self) -> None:
         n = len(self.lineup)
-        if n < 2 or len(self.ranks) != n:
+        if not 2 <= n <= MATCH_SEATS or len(self.ranks) != n:
             raise ValueError(
                 f"match {self.match_index}: {n} seats and {len(self.ranks)} ranks"
-                " (need the same number, at least 2)"
+                f" (need the same number, 2 to {MATCH_SEATS})"
             )
         if not all(isinstance(name, str) and name for name in self.lineup):
             raise ValueError(f"match {self.match_index}: every seat needs a strategy name")

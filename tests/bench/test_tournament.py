@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections import Counter
 
 import pytest
 
+from sunbot.bench.ratings import rate_matches
 from sunbot.bench.tournament import (
     MAX_MATCHES,
     MatchResult,
@@ -21,7 +23,7 @@ from sunbot.bench.tournament import (
     schedule_matches,
     schedule_seeds,
 )
-from sunbot.strategies import UnknownStrategy
+from sunbot.strategies import UnknownStrategy, names
 
 ENTRANTS = ["adaptive", "random", "guard"]
 
@@ -227,3 +229,29 @@ def test_match_result_checks_its_shape():
                           (("a", "b"), (1, 3)), (("a", ""), (1, 2))]:  # fmt: skip
         with pytest.raises(ValueError):
             MatchResult(0, 1, lineup, ranks)
+
+
+# --- end to end -------------------------------------------------------------------------
+
+
+def _tournament(matches: int, seed: int = 1) -> tuple[list[MatchResult], float]:
+    assert set(ENTRANTS) <= set(names("harvest-watch"))
+    started = time.perf_counter()
+    results = [play_draw(d) for d in schedule_matches(ENTRANTS, matches, seed)]
+    return results, time.perf_counter() - started
+
+
+def test_six_matches_rate_adaptive_above_random():
+    results, _ = _tournament(6)
+    assert [r.match_index for r in results] == list(range(6))
+    assert all(sorted(Counter(r.lineup).values()) == [2, 2, 2] for r in results)
+    by = {r.strategy: r for r in rate_matches(results)}
+    assert by["adaptive"].mu > by["random"].mu
+    assert all(r.matches == 6 for r in by.values())
+
+
+def test_thirty_matches_order_adaptive_guard_random():
+    results, _ = _tournament(30)
+    ratings = rate_matches(results)
+    assert [r.strategy for r in ratings] == ["adaptive", "guard", "random"]
+    assert ratings[0].ordinal > ratings[1].mu  # well separated, not a coin toss
