@@ -1,5 +1,6 @@
 """OpenSkill ratings against the library called directly, several seats of one entrant,
-ties, the crosstable and the paired ranking on hand-made results, and their JSON."""
+ties, the crosstable and the paired ranking on hand-made results, their JSON, and the
+tournament report page."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from sunbot.bench.ratings import (
     scores_of,
 )
 from sunbot.bench.tournament import MatchResult
+from sunbot.bench.tournament_report import REPORT_NAME, write_tournament_report
 
 SIX = ("a", "b", "c", "d", "e", "f")
 MU, SIGMA = 25.0, 25 / 3
@@ -255,3 +257,33 @@ def test_paired_json_has_no_nan():
          "vsBest": {"meanDiff": -2.0, "ciLow": None, "ciHigh": None, "pValue": 1.0,
                     "better": 0, "worse": 1, "ties": 0}},
     ]  # fmt: skip
+
+
+def test_report_page_shows_the_leaderboard_crosstable_and_escapes_names(tmp_path):
+    hostile = "<script>alert(1)</script>.py:Bot"
+    matches = [*THREE, _m(("a", hostile), (2, 1), 3)]
+    ratings = rate_matches(matches)
+    path = write_tournament_report(
+        tmp_path / "out", "harvest-watch", {"entrants": "a, b, c"},
+        ratings=ratings, table=crosstable(matches), matches=matches,
+    )  # fmt: skip
+    assert path == tmp_path / "out" / REPORT_NAME
+    assert [p.name for p in path.parent.iterdir()] == [REPORT_NAME]  # no temporary file left
+    page = path.read_text()
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    top = ratings[0]
+    assert f"<td>1</td><td>{top.strategy}</td><td>{top.ordinal:.2f}</td>" in page
+    assert "<td>92% (11/0/1)</td>" in page  # a against b, 11 of 12 seat pairs
+    assert "4 matches, one row each" in page and "a (1), b (2), c (3)" in page
+
+
+def test_report_page_for_a_single_player_tournament(tmp_path):
+    path = write_tournament_report(
+        tmp_path, "keelhold", {"seeds": "1-4"},
+        ranking=rank_paired(SCORES), wins=paired_win_matrix(SCORES),
+    )  # fmt: skip
+    page = path.read_text()
+    assert "<h2>Paired ranking</h2>" in page and "Leaderboard" not in page
+    assert "<td>1</td><td>a</td><td>3</td><td>20</td><td>(best)</td>" in page
+    assert "<td>b</td><td>3</td><td>13.33</td><td>-6.67</td>" in page
+    assert "<td>67% (2/0/1)</td>" in page  # a scored more than b on 2 of 3 seeds
