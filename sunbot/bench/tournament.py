@@ -32,6 +32,7 @@ from sunbot import strategies
 from sunbot.bench.jobs import HOUSE, MATCH_SEATS
 from sunbot.engines import harvest_watch as engine
 from sunbot.games import MAX_SEED, MIN_SEED
+from sunbot.safe_text import clip, describe
 
 log = logging.getLogger("sunbot.bench.tournament")
 
@@ -235,8 +236,8 @@ def play_table(lineup: Sequence[str], seed: int) -> list[int]:
     Raises:
         ValueError: not six names, a bad seed, or an unknown strategy
             (:class:`~sunbot.strategies.UnknownStrategy`, a ``ValueError``).
-        TableError: a strategy raised (in ``on_start`` or ``choose``), or the match passed
-            :data:`MAX_BEATS` beats.
+        TableError: a strategy raised (building it, in ``on_start`` or in ``choose``), or
+            the match passed :data:`MAX_BEATS` beats.
     """
     names = list(lineup)
     if len(names) != MATCH_SEATS or not all(isinstance(n, str) and n for n in names):
@@ -245,14 +246,12 @@ def play_table(lineup: Sequence[str], seed: int) -> list[int]:
     rng = random.Random(seed)
     house = [s for s, name in enumerate(names) if name == HOUSE]
     rng.sample(range(MATCH_SEATS), MATCH_SEATS - len(house))  # the server's seat draw
-    bots: dict[int, Any] = {
-        s: strategies.create(GAME, name, random.Random(seed * 1000 + s))
-        for s, name in enumerate(names)
-        if name != HOUSE
-    }
-    match = _Match(names, bots, house, rng)
+    match = _Match(names, {}, house, rng)
     try:
-        for s, bot in bots.items():
+        for s, name in enumerate(names):
+            if name != HOUSE:
+                match.bots[s] = _build(s, name, seed)
+        for s, bot in match.bots.items():
             _guarded(s, names[s], strategies.notify_start, bot, GAME, seed, None)
         match.state = engine.init(seed, MATCH_SEATS)
         match.play()
@@ -330,9 +329,26 @@ class _Match:
                     log.warning("seat %d (%s): close() failed", s, self.names[s], exc_info=True)
 
 
+def _build(seat: int, name: str, seed: int) -> Any:
+    """Strategy ``name`` for ``seat``; an unknown name stays
+    :class:`~sunbot.strategies.UnknownStrategy`, a failing constructor is a
+    :class:`TableError`."""
+    try:
+        return strategies.create(GAME, name, random.Random(seed * 1000 + seat))
+    except strategies.UnknownStrategy:
+        raise
+    except Exception as exc:
+        raise _seat_error(seat, name, exc) from exc
+
+
 def _guarded(seat: int, name: str, call: Callable[..., Any], *args: Any) -> Any:
     """``call(*args)``; an exception becomes a :class:`TableError` naming the seat."""
     try:
         return call(*args)
     except Exception as exc:
-        raise TableError(f"seat {seat} ({name}): {type(exc).__name__}: {exc}") from exc
+        raise _seat_error(seat, name, exc) from exc
+
+
+def _seat_error(seat: int, name: str, exc: Exception) -> TableError:
+    """``seat N (name): Type: message`` on one line, secrets scrubbed, length bounded."""
+    return TableError(" ".join(f"seat {seat} ({clip(name)}): {describe(exc)}".split()))

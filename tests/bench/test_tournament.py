@@ -216,6 +216,22 @@ def test_a_strategy_that_raises_ends_the_match_naming_its_seat(tmp_path):
     assert events[1:] == [["end", 0, "error", message], ["close"]]
 
 
+def test_a_failing_constructor_or_a_long_message_is_one_bounded_line(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text(
+        "class Bot:\n"
+        "    def __init__(self, rng):\n"
+        "        raise RuntimeError('line one\\nline two ' + 'x' * 5000)\n"
+        "    def choose(self, data, legal):\n"
+        "        return legal[0]\n"
+    )
+    with pytest.raises(TableError) as info:
+        play_table(["guard", f"{path}:Bot", "guard", "guard", "guard", "guard"], 1)
+    message = str(info.value)
+    assert message.startswith(f"seat 1 ({path}:Bot): RuntimeError: line one line two xxx")
+    assert "\n" not in message and len(message) < 500 and "more characters" in message
+
+
 def test_play_table_refuses_a_bad_lineup():
     with pytest.raises(ValueError, match="6 strategy names"):
         play_table(["guard"] * 5, 1)
