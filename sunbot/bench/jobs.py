@@ -9,11 +9,12 @@ refusal limit, or any exception from the strategy or engine, ends the job with
 ``ended_by == "error"`` and the reason in ``error`` (the row is still written).
 
 Match games (Harvest Watch) are whole matches: our strategy in one seat, the job's
-``table`` in the other five (house bots, ``house_command``, or named strategies); see
-:func:`run_match` and :func:`seating`.
+``table`` in the other five (house bots, ``house_command``, or named strategies), or a
+given six-seat ``lineup`` (a tournament's draw); see :func:`run_match` and :func:`seating`.
 
 Determinism: the strategy gets the ``random.Random`` that ``sunbot play`` gives it (``seed``;
-matches: ``seed * 1000``, the table's k-th strategy ``seed * 1000 + k``); everything in a
+matches: ``seed * 1000``, the table's k-th strategy ``seed * 1000 + k``; a lineup's seat
+``s``: ``seed * 1000 + s``); everything in a
 :class:`Result` except :data:`TIMING_FIELDS` depends on the job alone.
 This module is what workers import: it must stay free of SciPy and matplotlib.
 """
@@ -28,21 +29,24 @@ from typing import Any, Literal
 
 import sunbot
 from sunbot import strategies
+from sunbot.bench.engine_match import HOUSE as HOUSE  # re-exported: the table's names
+from sunbot.bench.engine_match import MATCH_SEATS as MATCH_SEATS
+from sunbot.bench.engine_match import MAX_MATCH_BEATS as MAX_MATCH_BEATS
+from sunbot.bench.engine_match import MatchTooLong, SeatError, play_seats
 from sunbot.games import GameInfo, get_game
+from sunbot.safe_text import clip, describe
 
 EndedBy = Literal["rules", "cap", "error"]
 #: Fields of a :class:`Result` that are measurements and differ from run to run.
 TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
-#: Seats at a Harvest Watch table (the published game).
-MATCH_SEATS = 6
-#: A table seat played by the server's house bots (spec §2.7), not by a strategy.
-HOUSE = "house"
 #: The default table: five house bots, as a one-seat match on the server.
 HOUSE_TABLE: tuple[str, ...] = (HOUSE,) * (MATCH_SEATS - 1)
 #: How a match job seats the players: ``shuffled`` (a uniform shuffle of all six seats from
 #: the seed, :func:`seating`) or ``server`` (our seat drawn by the match RNG as the local
 #: server draws a one-seat match; the table fills the other seats in ascending order).
 SEATINGS: tuple[str, ...] = ("shuffled", "server")
+#: The seating of a job that gives its six-seat ``lineup`` (every seat as given).
+LINEUP_SEATING = "lineup"
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,11 @@ class Job:
         table: match games: the strategies of the other five seats (:data:`HOUSE` for a
             house bot; :data:`HOUSE_TABLE` when empty); ignored by single-player games.
         seating: match games: one of :data:`SEATINGS` (default ``shuffled``).
+        lineup: match games: the strategy in each of seats 0-5, played as given (names may
+            repeat; :data:`HOUSE` is a house bot); ``strategy`` must be one of them: the
+            row reports on its first seat. ``table`` and ``seating`` are then ignored: the
+            row's table is the other five seats in seat order and its seating is
+            :data:`LINEUP_SEATING`. Empty (the default): ``strategy`` against ``table``.
     """
 
     game: str
@@ -66,6 +75,7 @@ class Job:
     cap: int | None = None
     table: tuple[str, ...] = ()
     seating: str = "shuffled"
+    lineup: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,8 @@ class Result:
         seat, rank: Harvest Watch: our seat and its final rank (1 is best); else ``None``.
         table: Harvest Watch: the other five seats' strategies as asked, comma-separated
             (``house`` = a house bot); ``""`` for single-player games.
-        seating: Harvest Watch: ``shuffled`` or ``server`` (:data:`SEATINGS`); else ``""``.
+        seating: Harvest Watch: ``shuffled`` or ``server`` (:data:`SEATINGS`), or
+            ``lineup`` for a job that gave its lineup; else ``""``.
         lineup: Harvest Watch: the strategy in each of seats 0-5, comma-separated (ours is
             at ``seat``); else ``""``.
         win_share: Harvest Watch: ``1/k`` when our seat shares rank 1 with ``k - 1`` others
@@ -97,6 +108,10 @@ class Result:
             (``None`` without decisions).
         wall_s: the job's wall time in seconds.
         version: ``sunbot.__version__`` of the process that ran the job.
+        ranks: Harvest Watch: every seat's final rank, seats 0-5, comma-separated
+            (``"1,3,3,2,5,6"``; 1 best, equal ranks a tie); ``""`` when the match did not
+            finish, and for single-player games. The last field, with a default, so code
+            that builds rows without it keeps working (the store adds the column).
     """
 
     game: str
@@ -122,6 +137,7 @@ class Result:
     decision_p95_ms: float | None
     wall_s: float
     version: str
+    ranks: str = ""
 
     def to_row(self) -> dict[str, Any]:
         """The row as a dict, field order as declared (the store's column order)."""
@@ -145,8 +161,8 @@ class _Tally:
     seat: int | None = None
     rank: int | None = None
     lineup: tuple[str, ...] = ()
+    ranks: tuple[int, ...] = ()
     bot: Any = None
-    last: dict[str, Any] | None = None
 
 
 def job_key(job: Job) -> tuple[str, str, int]:
@@ -182,6 +198,8 @@ def run_job(job: Job) -> Result:
 
     Raises:
         KeyError: unknown or unavailable game (a bad job, not a failing run).
+        ValueError: a match job whose table has more than five names, or whose lineup is
+            not six names holding ``job.strategy`` (:func:`table_of`; a bad job too).
     """
     info = get_game(job.game)
     started = time.perf_counter()
@@ -191,7 +209,6 @@ def run_job(job: Job) -> Result:
         final = run_match(info, job, timings, tally)
         score, progress, cause = _match_outcome(final, tally)
         share = _win_share(final, tally)
-        last = tally.last
     else:
         final = _run_single(info, job, timings, tally)
         engine = info.engine
@@ -200,13 +217,7 @@ def run_job(job: Job) -> Result:
         progress = int(final.get(field, 0)) if final is not None else 0
         raw = (final.get("cause") or final.get("result")) if final is not None else None
         cause = str(raw) if raw is not None else None
-        last = engine.observation(final) if final is not None else None
         share = None
-    outcome: strategies.Outcome = {
-        "game": job.game, "score": score, "endedBy": tally.ended_by, "error": tally.error
-    }  # fmt: skip
-    if info.kind == "match":  # the run loop calls a single-player strategy's on_end itself
-        strategies.notify_end(tally.bot, last, outcome)
     p50, p95 = _percentiles(timings)
     return Result(
         game=job.game,
@@ -225,8 +236,9 @@ def run_job(job: Job) -> Result:
         seat=tally.seat,
         rank=tally.rank,
         table=",".join(table_of(job)) if info.kind == "match" else "",
-        seating=job.seating if info.kind == "match" else "",
+        seating=(LINEUP_SEATING if job.lineup else job.seating) if info.kind == "match" else "",
         lineup=",".join(tally.lineup),
+        ranks=",".join(map(str, tally.ranks)),
         win_share=share,
         decision_p50_ms=p50,
         decision_p95_ms=p95,
@@ -281,14 +293,31 @@ def _run_single(
 
 
 def table_of(job: Job) -> tuple[str, ...]:
-    """The five other seats of ``job``'s match: its ``table`` padded with :data:`HOUSE`.
+    """The five other seats of ``job``'s match: its ``table`` padded with :data:`HOUSE`;
+    for a job with a ``lineup``, the lineup without our seat (its first seat of
+    ``job.strategy``), in seat order.
 
     Raises:
-        ValueError: more than five names.
+        ValueError: more than five names; a lineup that is not six names or does not
+            hold ``job.strategy``.
     """
+    if job.lineup:
+        seat = _lineup_seat(job)
+        return (*job.lineup[:seat], *job.lineup[seat + 1 :])
     if len(job.table) > MATCH_SEATS - 1:
         raise ValueError(f"a table has at most {MATCH_SEATS - 1} other seats, not {len(job.table)}")
     return (*job.table, *(HOUSE,) * (MATCH_SEATS - 1 - len(job.table)))
+
+
+def _lineup_seat(job: Job) -> int:
+    """Our seat in ``job.lineup``: the first holding ``job.strategy`` (``ValueError`` if the
+    lineup is not six names or does not hold it)."""
+    names = job.lineup
+    if len(names) != MATCH_SEATS or not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"a lineup is {MATCH_SEATS} strategy names, got {len(names)}")
+    if job.strategy not in names:
+        raise ValueError(f"strategy {job.strategy!r} has no seat in the lineup")
+    return names.index(job.strategy)
 
 
 def seating(seed: int, mode: str, match_rng: random.Random) -> list[int]:
@@ -312,87 +341,77 @@ def seating(seed: int, mode: str, match_rng: random.Random) -> list[int]:
     raise ValueError(f"unknown seating {mode!r}: use one of {', '.join(SEATINGS)}")
 
 
+def _players(
+    job: Job, match_rng: random.Random
+) -> tuple[tuple[str, ...], int, list[tuple[int, int]]]:
+    """``(lineup, our seat, [(strategy seat, its rng seed), ...] in build order)`` of
+    ``job``'s match, after the match RNG's seat draw (see :func:`run_match`); every other
+    seat is a house bot."""
+    if job.lineup:
+        seat = _lineup_seat(job)
+        strategy_seats = [s for s, n in enumerate(job.lineup) if n != HOUSE]
+        match_rng.sample(range(MATCH_SEATS), len(strategy_seats))  # as the server seats them
+        return job.lineup, seat, [(s, job.seed * 1000 + s) for s in strategy_seats]
+    table = table_of(job)
+    seats = seating(job.seed, job.seating, match_rng)
+    lineup = [""] * MATCH_SEATS
+    for s, name in zip(seats, (job.strategy, *table), strict=True):
+        lineup[s] = name
+    others = [(s, job.seed * 1000 + k) for k, s in enumerate(seats[1:], 1) if lineup[s] != HOUSE]
+    return tuple(lineup), seats[0], [*others, (seats[0], job.seed * 1000)]
+
+
 def run_match(
     info: GameInfo, job: Job, timings: list[float], tally: _Tally
 ) -> dict[str, Any] | None:
-    """One Harvest Watch match: our strategy in one seat, :func:`table_of` in the other five.
+    """One Harvest Watch match: our strategy in one seat, :func:`table_of` in the other five,
+    or the job's six-seat ``lineup`` as given, played by
+    :func:`sunbot.bench.engine_match.play_seats` (the beat loop, the hooks, refusals).
+    Returns the last state (``None`` if the match never started); ``tally`` gets our seat,
+    the lineup, every seat's rank, our steps and refusals, and the error if any.
 
-    Mirrors the match server (``sunbot.server.match_state.Match``) with no clock: the match
-    RNG is ``random.Random(seed)``; it first draws a seat (:func:`seating` places everyone),
-    then drives the house bots, which store their commands in ascending seat order as each
-    beat opens and partner only with house seats. Every strategy seat follows the strategy
-    contract: ``choose(data, legal_actions(data)) -> command`` with ``data`` the view's
-    ``data`` object its seat would be served (``seat_data(..., can_act=True)``) and
-    :func:`~sunbot.observations.harvest_watch.legal_actions` of it; ours is built with
-    ``random.Random(seed * 1000)`` (as ``sunbot play`` builds its first seat's strategy), the
-    table's k-th (1-5) with ``random.Random(seed * 1000 + k)``. A command the rules refuse
-    takes the beat's default, as if the seat had missed the beat (ours counts as refused).
-    A table strategy that raises ends the job as an error naming its seat.
+    The match RNG is ``random.Random(seed)``; it first draws seats as the match server
+    would, so the house bots see the server's RNG stream: a ``table`` job draws one seat,
+    as for a one-seat match, and :func:`seating` places everyone; a ``lineup`` job draws as
+    many seats as the lineup has strategy seats, then everyone sits as given. Strategies:
+    ours is built with ``random.Random(seed * 1000)`` (as ``sunbot play`` builds its first
+    seat's strategy), the table's k-th (1-5) with ``random.Random(seed * 1000 + k)``; in a
+    lineup, seat ``s``'s with ``random.Random(seed * 1000 + s)``.
+
+    A strategy that raises ends the job as an error row: a table seat's error names it
+    (``RuntimeError: table seat 3 (name): Type: message``); in a lineup job every seat's
+    error is one scrubbed, bounded line ``seat 3 (name): Type: message``.
     """
-    from sunbot.observations.harvest_watch import legal_actions
-    from sunbot.server.match_state import seat_data
-
-    engine = info.engine
-    state: dict[str, Any] | None = None
     try:
-        table = table_of(job)
         match_rng = random.Random(job.seed)
-        seats = seating(job.seed, job.seating, match_rng)
-        seat = tally.seat = seats[0]
-        lineup = [""] * MATCH_SEATS
-        for s, name in zip(seats, (job.strategy, *table), strict=True):
-            lineup[s] = name
-        tally.lineup = tuple(lineup)
-        house = sorted(s for s, name in zip(seats[1:], table, strict=True) if name == HOUSE)
-        others = {
-            s: (name, strategies.create(job.game, name, random.Random(job.seed * 1000 + k)))
-            for k, (s, name) in enumerate(zip(seats[1:], table, strict=True), start=1)
-            if name != HOUSE
-        }
-        memories: dict[int, dict[str, Any]] = {s: {} for s in house}
-        bot: Any = strategies.create(job.game, job.strategy, random.Random(job.seed * 1000))
-        tally.bot = bot
-        state = engine.init(job.seed, MATCH_SEATS)
-        while state["status"] != "done":
-            commands: dict[int, list[dict[str, Any]]] = {}
-            for s in house:
-                if state["alive"][s]:
-                    cmd = engine.house_command(state, s, memories[s], match_rng, house_seats=house)
-                    commands[s] = [cmd]
-            for s, (name, other) in others.items():
-                if state["alive"][s]:
-                    cmd = _table_choice(state, s, name, other)
-                    if engine.validate_command(state, s, cmd) is None:
-                        commands[s] = [cmd]
-            if state["alive"][seat]:
-                data = tally.last = seat_data(state, seat, can_act=True, pending=None)
-                t0 = time.perf_counter()
-                cmd = bot.choose(data, legal_actions(data))
-                timings.append(time.perf_counter() - t0)
-                tally.steps += 1
-                if engine.validate_command(state, seat, cmd) is None:
-                    commands[seat] = [cmd]
-                else:
-                    tally.refused += 1
-            state = engine.resolve_beat(state, commands)
-        tally.rank = int(state["result"]["ranks"][seat])
-        tally.last = seat_data(state, seat, can_act=False, pending=None)
-    except Exception as exc:  # a failing match is a row saying why
-        tally.ended_by = "error"
-        tally.error = f"{type(exc).__name__}: {exc}"
-    return state
+        tally.lineup, tally.seat, builds = _players(job, match_rng)
+    except ValueError as exc:  # a bad table or lineup is a row saying why
+        tally.ended_by, tally.error = "error", f"{type(exc).__name__}: {exc}"
+        return None
+    played = play_seats(
+        tally.lineup, job.seed, match_rng, builds, watch=tally.seat, timings=timings,
+        word=lambda exc: _error_text(exc, job, tally.seat),
+    )  # fmt: skip
+    tally.steps, tally.refused, tally.ranks = played.steps, played.refused, played.ranks
+    if played.error is not None:
+        tally.ended_by, tally.error = "error", played.error
+    elif played.ranks:
+        tally.rank = played.ranks[tally.seat]
+    return played.state
 
 
-def _table_choice(state: dict[str, Any], seat: int, name: str, bot: Any) -> Any:
-    """A table strategy's command for ``seat``; its exception is re-raised naming the seat."""
-    from sunbot.observations.harvest_watch import legal_actions
-    from sunbot.server.match_state import seat_data
-
-    data = seat_data(state, seat, can_act=True, pending=None)
-    try:
-        return bot.choose(data, legal_actions(data))
-    except Exception as exc:
-        raise RuntimeError(f"table seat {seat} ({name}): {type(exc).__name__}: {exc}") from exc
+def _error_text(exc: Exception, job: Job, seat: int | None) -> str:
+    """The row's ``error`` for a match that ``exc`` ended (see :func:`run_match`)."""
+    if isinstance(exc, MatchTooLong):
+        return str(exc)
+    if not isinstance(exc, SeatError):
+        return f"{type(exc).__name__}: {exc}"
+    cause = exc.cause
+    if job.lineup:
+        return " ".join(f"seat {exc.seat} ({clip(exc.name)}): {describe(cause)}".split())
+    if exc.seat == seat or exc.phase == "build":  # as they always read in a bench row
+        return f"{type(cause).__name__}: {cause}"
+    return f"RuntimeError: table seat {exc.seat} ({exc.name}): {type(cause).__name__}: {cause}"
 
 
 def _win_share(final: dict[str, Any] | None, tally: _Tally) -> float | None:

@@ -142,7 +142,8 @@ def _ms(p50: float, p95: float) -> str:
     return "-" if math.isnan(p50) or math.isnan(p95) else f"{p50:.3f}/{p95:.3f}"
 
 
-def _ci(low: float, high: float) -> str:
+def ci(low: float, high: float) -> str:
+    """A confidence interval for tables: ``[1.20, 3.40]``; ``-`` when undefined (nan)."""
     return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
 
 
@@ -174,7 +175,7 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     rows = []
     for s in a.strategies:
         sc = s.score
-        row = [s.name, str(sc.n), num(sc.mean), _ci(sc.ci_low, sc.ci_high), num(sc.median)]
+        row = [s.name, str(sc.n), num(sc.mean), ci(sc.ci_low, sc.ci_high), num(sc.median)]
         row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
         row += [_ms(s.decision_p50_ms, s.decision_p95_ms)]
         if matches:
@@ -196,7 +197,7 @@ def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
             f"{x} - {y}",
             str(p.n),
             num(p.mean_diff),
-            _ci(p.ci_low, p.ci_high),
+            ci(p.ci_low, p.ci_high),
             f"{p.better}/{p.worse}/{p.ties}",
             "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}",
         ]
@@ -205,8 +206,9 @@ def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-def _table(title: str, head: list[str], rows: list[list[str]]) -> Table:
-    """A table of plain text: cells such as ``[1.2, 3.4]`` or names are never rich markup."""
+def text_table(title: str, head: list[str], rows: list[list[str]]) -> Table:
+    """A rich table of plain text (first column left-aligned, the others right): cells
+    such as ``[1.2, 3.4]`` or names are never rich markup."""
     table = Table(title=Text(title))
     for i, h in enumerate(head):
         table.add_column(Text(h), justify="left" if i == 0 else "right")
@@ -217,12 +219,12 @@ def _table(title: str, head: list[str], rows: list[list[str]]) -> Table:
 
 def summary_table(a: Analysis, title: str) -> Table:
     """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, errors."""
-    return _table(title, *_summary_rows(a))
+    return text_table(title, *_summary_rows(a))
 
 
 def paired_table(a: Analysis) -> Table:
     """Each pair of strategies on their common seeds: mean difference, CI, Wilcoxon p."""
-    return _table("paired on the same seeds", *_pair_rows(a))
+    return text_table("paired on the same seeds", *_pair_rows(a))
 
 
 def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
@@ -242,18 +244,19 @@ def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
         if sa is not None and sb is not None:
             p = stats.paired(_scores(sb.results), _scores(sa.results))
             pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
-            cells += [f"{num(p.mean_diff)} on {p.n}", _ci(p.ci_low, p.ci_high), pv]
+            cells += [f"{num(p.mean_diff)} on {p.n}", ci(p.ci_low, p.ci_high), pv]
         else:
             cells += ["-", "-", "-"]
         rows.append(cells)
-    return _table(f"{run_a} (A) vs {run_b} (B) · {a.game}", head, rows)
+    return text_table(f"{run_a} (A) vs {run_b} (B) · {a.game}", head, rows)
 
 
 def _mean_ci(s: stats.Summary) -> str:
-    return f"{num(s.mean)} {_ci(s.ci_low, s.ci_high)}"
+    return f"{num(s.mean)} {ci(s.ci_low, s.ci_high)}"
 
 
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
+def html_table(head: list[str], rows: list[list[str]]) -> str:
+    """An HTML ``<table>`` of plain text: a head row, then ``rows``; every cell escaped."""
     th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
@@ -306,12 +309,26 @@ def file_part(strategy: str) -> str:
     return f"{file_name_part(f'{stem}_{attr}' if attr and sep else stem) or 'bot'}-{digest}"
 
 
-_STYLE = (
+#: The style sheet of the report pages (inline: a page is one self-contained file).
+STYLE = (
     "body{font-family:sans-serif;margin:2em;color:#1d2430}table{border-collapse:collapse;"
     "margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
     "td:first-child,th:first-child{text-align:left}figure{margin:1em 0}"
     "figure svg{max-width:100%;height:auto}details summary{cursor:pointer;font-weight:600}"
 )
+
+
+def page_head(title: str) -> str:
+    """A report page's opening up to its ``<h1>``: doctype, charset, a Content Security
+    Policy allowing only inline styles and ``data:`` images (the page loads nothing),
+    ``<title>``, :data:`STYLE` and ``<body><h1>``; ``title`` is plain text (escaped)."""
+    text = html.escape(title)
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>\n"
+        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>{text}</title><style>{STYLE}</style></head><body>\n<h1>{text}</h1>"
+    )
 
 
 def report_page(
@@ -322,17 +339,14 @@ def report_page(
     from sunbot.bench.plots import figures
 
     parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'; img-src data:\">",
-        f"<title>sunbot bench · {html.escape(a.game)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>sunbot bench · {html.escape(a.game)}</h1><ul>",
+        page_head(f"sunbot bench · {a.game}"),
+        "<ul>",
         *(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in meta.items()),
         "</ul><h2>Per strategy</h2>",
-        _html_table(*_summary_rows(a)),
+        html_table(*_summary_rows(a)),
     ]
     if a.pairs:
-        parts += ["<h2>Paired on the same seeds</h2>", _html_table(*_pair_rows(a))]
+        parts += ["<h2>Paired on the same seeds</h2>", html_table(*_pair_rows(a))]
     for title, svg in figures(a):
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
     runs = sum(len(s.results) for s in a.strategies)

@@ -5,7 +5,8 @@ Table ``results``: the run label ``run``, every :class:`~sunbot.bench.jobs.Resul
 (``table`` is ``""`` for single-player games); a run holds one game, one cap and one
 seating (checked by :meth:`Store.check_run`). A store written before tables existed is
 upgraded when opened: its Harvest Watch rows were five house bots seated as the server
-seats (``seating = "server"``). Each row is committed as its job
+seats (``seating = "server"``); a column added later (``win_share``, ``ranks``) is added
+empty (NULL, ``""``) to the rows stored before it. Each row is committed as its job
 finishes (WAL journal), so an interrupted benchmark keeps every finished job and
 ``--resume`` runs only the missing ones; runs stay side by side for ``--compare``.
 """
@@ -43,6 +44,7 @@ _TYPES = {
     "table": "TEXT NOT NULL DEFAULT ''",
     "seating": "TEXT NOT NULL DEFAULT ''",
     "lineup": "TEXT NOT NULL DEFAULT ''",
+    "ranks": "TEXT NOT NULL DEFAULT ''",
     "win_share": "REAL",
 }
 #: Column names of the ``results`` table, in order.
@@ -94,7 +96,8 @@ class Store:
 
     def _upgrade(self) -> None:
         """Rebuild a ``results`` table from before tables (its key lacked ``table``); add a
-        column a later version defined (``win_share``: NULL for rows stored before it)."""
+        column a later version defined (``win_share``: NULL, ``ranks``: ``""`` for rows
+        stored before it)."""
         have = [str(r[1]) for r in self._db.execute("PRAGMA table_info(results)")]
         if not have:
             return

@@ -13,28 +13,23 @@
   ``m`` plays seed ``seed + m``; the first ``k`` draws of a longer schedule are the
   schedule of ``k`` matches (so a tournament can be extended or resumed).
 - :func:`schedule_seeds` (single-player games): every entrant on the same seeds.
-- :func:`play_table` / :func:`play_draw`: one match with a given strategy in each seat,
-  every seat's rank (the job machinery's :func:`~sunbot.bench.jobs.run_match` seats its
-  players by its own shuffle and keeps one seat's rank, so it cannot play a draw as drawn).
+- :func:`draw_job` / :func:`match_result`: a draw as a bench job (its lineup as given,
+  :func:`sunbot.bench.jobs.run_match`), and that job's row back as a :class:`MatchResult`
+  with every seat's rank; the tournament command runs the jobs on bench's backends.
+- :func:`play_table` / :func:`play_draw`: one such match played in this process.
 
 Like :mod:`sunbot.bench.jobs`, this module is imported by workers: no SciPy, no openskill.
 """
 
 from __future__ import annotations
 
-import logging
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sunbot import strategies
-from sunbot.bench.jobs import HOUSE, MATCH_SEATS
-from sunbot.engines import harvest_watch as engine
+from sunbot.bench.jobs import HOUSE, MATCH_SEATS, MAX_MATCH_BEATS, Job, Result, run_job
 from sunbot.games import MAX_SEED, MIN_SEED
-from sunbot.safe_text import clip, describe
-
-log = logging.getLogger("sunbot.bench.tournament")
 
 #: The game :func:`schedule_matches` and :func:`play_table` are for.
 GAME = "harvest-watch"
@@ -42,10 +37,8 @@ GAME = "harvest-watch"
 MAX_MATCHES = 100_000
 #: Most seeds :func:`schedule_seeds` takes (as ``sunbot bench --seeds``).
 MAX_SEEDS = 1_000_000
-#: Beats after which :func:`play_table` gives up on a match. The rules end every match
-#: (total food falls at least 0.5 per living seat each night: about 60 days, 300 beats at
-#: most); this bound only keeps a broken engine from looping for ever.
-MAX_BEATS = 5_000
+#: Beats after which :func:`play_table` gives up on a match (the bench jobs' bound).
+MAX_BEATS = MAX_MATCH_BEATS
 
 
 @dataclass(frozen=True)
@@ -202,6 +195,25 @@ def schedule_seeds(entrants: Sequence[str], seeds: Iterable[int]) -> list[SeedDr
     return [SeedDraw(strategy=name, seed=s) for s in values for name in names]
 
 
+def draw_job(draw: TableDraw) -> Job:
+    """The bench job that plays ``draw``: its lineup as given, on its seed, reported on
+    seat 0's entrant (the row holds every seat's strategy and rank)."""
+    return Job(GAME, draw.lineup[0], draw.seed, lineup=draw.lineup)
+
+
+def match_result(row: Result, match_index: int) -> MatchResult | None:
+    """A stored row of a :func:`draw_job` as a :class:`MatchResult` (``match_index`` is the
+    caller's: the row knows only its seed); ``None`` when the match ended on an error.
+
+    Raises:
+        ValueError: the row's lineup or ranks are not a whole match (not a lineup job's row).
+    """
+    if row.ended_by == "error" or not row.ranks:
+        return None
+    ranks = tuple(int(r) for r in row.ranks.split(","))
+    return MatchResult(match_index, row.seed, tuple(row.lineup.split(",")), ranks)
+
+
 def play_draw(draw: TableDraw) -> MatchResult:
     """:func:`play_table` on ``draw``'s lineup and seed, as a :class:`MatchResult`.
 
@@ -213,21 +225,17 @@ def play_draw(draw: TableDraw) -> MatchResult:
 
 
 def play_table(lineup: Sequence[str], seed: int) -> list[int]:
-    """Play one Harvest Watch match on the engine, ``lineup[s]`` in seat ``s``.
-
-    The match as :func:`sunbot.bench.jobs.run_match` plays it, with the seats as given:
-    the match RNG is ``random.Random(seed)``, which first draws the strategy seats' places
-    as the match server draws a match of that many seats (so the house bots see the
-    server's RNG stream), then drives the :data:`HOUSE` seats (ascending, as each beat
-    opens; they partner only with house seats). Every other seat is its strategy, built
-    with ``random.Random(seed * 1000 + s)``, told ``on_start(game, seed)`` before the
-    first beat and ``on_end`` after the last, and asked
-    ``choose(data, legal_actions(data))`` with the view's ``data`` its seat would be
-    served; a command the rules refuse takes the beat's default, as a missed beat would.
-    Each strategy's optional ``close()`` is called at the end, however the match ended.
+    """Play one Harvest Watch match on the engine, ``lineup[s]`` in seat ``s``: the bench
+    job ``Job("harvest-watch", lineup[0], seed, lineup=lineup)`` in this process
+    (:func:`sunbot.bench.jobs.run_match`: the match RNG ``random.Random(seed)`` first draws
+    the strategy seats' places as the match server draws a match of that many seats, so
+    the house bots see the server's RNG stream; seat ``s``'s strategy gets
+    ``random.Random(seed * 1000 + s)`` and the hooks ``on_start``, ``on_end``, ``close``;
+    a command the rules refuse takes the beat's default, as a missed beat would).
 
     Args:
-        lineup: six strategy names for ``harvest-watch`` (repeats allowed).
+        lineup: six strategy names for ``harvest-watch`` (repeats allowed; :data:`HOUSE`
+            is a house bot).
         seed: the match seed (signed 64-bit).
 
     Returns:
@@ -237,118 +245,17 @@ def play_table(lineup: Sequence[str], seed: int) -> list[int]:
         ValueError: not six names, a bad seed, or an unknown strategy
             (:class:`~sunbot.strategies.UnknownStrategy`, a ``ValueError``).
         TableError: a strategy raised (building it, in ``on_start`` or in ``choose``), or
-            the match passed :data:`MAX_BEATS` beats.
+            the match passed :data:`MAX_BEATS` beats; the message is the row's one-line
+            ``error`` (``seat 2 (name): KeyError: 'x'``).
     """
-    names = list(lineup)
+    names = tuple(lineup)
     if len(names) != MATCH_SEATS or not all(isinstance(n, str) and n for n in names):
         raise ValueError(f"a Harvest Watch lineup is {MATCH_SEATS} strategy names, got {names!r}")
     _check_seed(seed)
-    rng = random.Random(seed)
-    house = [s for s, name in enumerate(names) if name == HOUSE]
-    rng.sample(range(MATCH_SEATS), MATCH_SEATS - len(house))  # the server's seat draw
-    match = _Match(names, {}, house, rng)
-    try:
-        for s, name in enumerate(names):
-            if name != HOUSE:
-                match.bots[s] = _build(s, name, seed)
-        for s, bot in match.bots.items():
-            _guarded(s, names[s], strategies.notify_start, bot, GAME, seed, None)
-        match.state = engine.init(seed, MATCH_SEATS)
-        match.play()
-        return list(match.state["result"]["ranks"])
-    except TableError as exc:
-        match.error = str(exc)
-        raise
-    finally:
-        match.finish()
-
-
-@dataclass
-class _Match:
-    """One match in play: the seats' strategies, the house seats, the match RNG, the state."""
-
-    names: list[str]
-    bots: dict[int, Any]
-    house: list[int]
-    rng: random.Random
-    state: dict[str, Any] | None = None
-    error: str | None = None
-
-    def play(self) -> None:
-        """Resolve beats until the match is done (at most :data:`MAX_BEATS`)."""
-        from sunbot.observations.harvest_watch import legal_actions
-        from sunbot.server.match_state import seat_data
-
-        assert self.state is not None
-        memories: dict[int, dict[str, Any]] = {s: {} for s in self.house}
-        for _ in range(MAX_BEATS):
-            state = self.state
-            if state["status"] == "done":
-                return
-            commands: dict[int, list[dict[str, Any]]] = {}
-            for s in self.house:
-                if state["alive"][s]:
-                    cmd = engine.house_command(
-                        state, s, memories[s], self.rng, house_seats=self.house
-                    )
-                    commands[s] = [cmd]
-            for s, bot in self.bots.items():
-                if state["alive"][s]:
-                    data = seat_data(state, s, can_act=True, pending=None)
-                    cmd = _guarded(s, self.names[s], bot.choose, data, legal_actions(data))
-                    if engine.validate_command(state, s, cmd) is None:
-                        commands[s] = [cmd]
-            self.state = engine.resolve_beat(state, commands)
-        if self.state["status"] != "done":
-            raise TableError(
-                f"match on seed {self.state['seed']} not over after {MAX_BEATS:,} beats"
-            )
-
-    def finish(self) -> None:
-        """``on_end`` (once the match got under way) and ``close()`` for every strategy
-        seat; an error in either is logged and ignored (the match is over)."""
-        from sunbot.server.match_state import seat_data
-
-        state = self.state
-        ranks: list[int] | None = state["result"]["ranks"] if state and state["result"] else None
-        for s, bot in self.bots.items():
-            if state is not None:
-                outcome: strategies.Outcome = {
-                    "game": GAME,
-                    "score": sum(r > ranks[s] for r in ranks) if ranks else 0,
-                    "endedBy": "error" if self.error else "rules",
-                    "error": self.error,
-                }
-                last = seat_data(state, s, can_act=False, pending=None)
-                strategies.notify_end(bot, last, outcome)
-            close = getattr(bot, "close", None)
-            if callable(close):
-                try:
-                    close()
-                except Exception:
-                    log.warning("seat %d (%s): close() failed", s, self.names[s], exc_info=True)
-
-
-def _build(seat: int, name: str, seed: int) -> Any:
-    """Strategy ``name`` for ``seat``; an unknown name stays
-    :class:`~sunbot.strategies.UnknownStrategy`, a failing constructor is a
-    :class:`TableError`."""
-    try:
-        return strategies.create(GAME, name, random.Random(seed * 1000 + seat))
-    except strategies.UnknownStrategy:
-        raise
-    except Exception as exc:
-        raise _seat_error(seat, name, exc) from exc
-
-
-def _guarded(seat: int, name: str, call: Callable[..., Any], *args: Any) -> Any:
-    """``call(*args)``; an exception becomes a :class:`TableError` naming the seat."""
-    try:
-        return call(*args)
-    except Exception as exc:
-        raise _seat_error(seat, name, exc) from exc
-
-
-def _seat_error(seat: int, name: str, exc: Exception) -> TableError:
-    """``seat N (name): Type: message`` on one line, secrets scrubbed, length bounded."""
-    return TableError(" ".join(f"seat {seat} ({clip(name)}): {describe(exc)}".split()))
+    for name in dict.fromkeys(names):
+        if name != HOUSE:
+            strategies.check(GAME, name)
+    row = run_job(Job(GAME, names[0], seed, lineup=names))
+    if row.ended_by == "error":
+        raise TableError(row.error or "the match ended on an error")
+    return [int(r) for r in row.ranks.split(",")]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sunbot.atomic_write import write_atomic
 from sunbot.bench.ratings import Crosstable, HeadToHead, PairedRank, Rating, leaderboard_order
-from sunbot.bench.report import _STYLE, _ci, _html_table, num
+from sunbot.bench.report import ci, html_table, num, page_head
 from sunbot.bench.tournament import MatchResult
 
 #: The report's file name under the report folder.
@@ -75,7 +75,7 @@ def paired_rows(ranking: Sequence[PairedRank]) -> tuple[list[str], list[list[str
             row += ["(best)", "-", "-", "-"]
         else:
             pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
-            row += [num(p.mean_diff), _ci(p.ci_low, p.ci_high), f"{p.better}/{p.worse}/{p.ties}"]
+            row += [num(p.mean_diff), ci(p.ci_low, p.ci_high), f"{p.better}/{p.worse}/{p.ties}"]
             row.append(pv)
         row.append(f"{r.wins:g}")
         rows.append(row)
@@ -92,7 +92,7 @@ def _matches_table(matches: Sequence[MatchResult]) -> str:
         ]
         for m in matches
     ]
-    return _html_table(head, rows)
+    return html_table(head, rows)
 
 
 _CROSSTABLE_NOTE = (
@@ -127,13 +127,9 @@ def tournament_page(
     """
     order = [r.strategy for r in leaderboard_order(ratings)]
     order += [r.strategy for r in ranking]
-    title = f"sunbot tournament · {html.escape(game)}"
     parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'; img-src data:\">",
-        f"<title>{title}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{title}</h1><ul>",
+        page_head(f"sunbot tournament · {game}"),
+        "<ul>",
         *(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in meta.items()),
         "</ul>",
     ]
@@ -142,16 +138,16 @@ def tournament_page(
             "<h2>Leaderboard</h2><p>OpenSkill ratings: mu is the skill estimate, sigma its "
             "uncertainty, ordinal = mu - 3 sigma the skill the strategy very likely exceeds "
             "(the order of the table).</p>",
-            _html_table(*leaderboard_rows(ratings)),
+            html_table(*leaderboard_rows(ratings)),
         ]
     if table is not None:
         parts += ["<h2>Crosstable</h2>", f"<p>{_CROSSTABLE_NOTE}</p>"]
-        parts.append(_html_table(*crosstable_rows(table, order)))
+        parts.append(html_table(*crosstable_rows(table, order)))
     if ranking:
-        parts += ["<h2>Paired ranking</h2>", _html_table(*paired_rows(ranking))]
+        parts += ["<h2>Paired ranking</h2>", html_table(*paired_rows(ranking))]
     if wins is not None:
         parts += ["<h2>Wins on the same seeds</h2>", f"<p>{_WINS_NOTE}</p>"]
-        parts.append(_html_table(*crosstable_rows(wins, order)))
+        parts.append(html_table(*crosstable_rows(wins, order)))
     if matches:
         parts += [
             f"<h2>Matches</h2><details><summary>{len(matches)} matches, one row each</summary>",
