@@ -85,7 +85,9 @@ class BackendName(StrEnum):
     ray = "ray"
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    """Print ``error: message`` on standard error (one line, printed as plain text) and
+    return the ``typer.Exit(code)`` to raise (default: the usage error, 2)."""
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
@@ -103,36 +105,36 @@ def check_run_label(label: str) -> str:
         typer.Exit: usage error (2) naming the label.
     """
     if RUN_LABEL.fullmatch(label) is None:
-        raise _fail(
+        raise fail(
             f"--run {label!r} is not a run label: use 1 to 64 letters, digits, '.', '_' or '-',"
             " starting with a letter or digit (it names the run's directory under --out)"
         )
     return label
 
 
-def _out_dir(out: Path) -> None:
+def ensure_out_dir(out: Path) -> None:
     """Make sure ``--out`` is a writable directory, creating it if missing.
 
     Raises:
         typer.Exit: usage error (2) naming the path.
     """
     if out.exists() and not out.is_dir():
-        raise _fail(f"--out {out}: exists and is not a directory")
+        raise fail(f"--out {out}: exists and is not a directory")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _fail(f"--out {out}: cannot create the directory ({exc.strerror or exc})") from None
+        raise fail(f"--out {out}: cannot create the directory ({exc.strerror or exc})") from None
     if not os.access(out, os.W_OK | os.X_OK):
-        raise _fail(f"--out {out}: the directory is not writable")
+        raise fail(f"--out {out}: the directory is not writable")
 
 
-def _open_store(path: Path) -> Store:
+def open_store(path: Path) -> Store:
     """The benchmark store at ``path``; a usage error (2) naming it if it cannot be opened."""
     try:
         return Store(path)
     except (OSError, sqlite3.Error) as exc:
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _fail(f"cannot open the benchmark store {path}: {detail}") from None
+        raise fail(f"cannot open the benchmark store {path}: {detail}") from None
 
 
 def bench_command(
@@ -223,37 +225,37 @@ def bench_command(
     setup_logging(verbose, log_level, console, err_console)
     if compare is not None:
         if game is not None or strategy or resume:
-            raise _fail("--compare takes only RUN_A RUN_B (and --out)")
+            raise fail("--compare takes only RUN_A RUN_B (and --out)")
         _compare(out / STORE_NAME, *compare)
         return
     if game is None:
-        raise _fail("missing GAME (or --compare RUN_A RUN_B); see sunbot bench --help")
+        raise fail("missing GAME (or --compare RUN_A RUN_B); see sunbot bench --help")
     try:
         info = get_game(game)
     except KeyError as exc:
-        raise _fail(str(exc.args[0])) from None
-    names = _strategies(info, strategy or [])
+        raise fail(str(exc.args[0])) from None
+    names = check_strategies(info, strategy or [])
     tables = _tables(info, table or [], seating)
     seat_mode = (seating or Seating.shuffled).value if info.kind == "match" else ""
-    seed_list = _seeds(seeds, seeds_file)
-    cap_value = _cap(info, cap)
+    seed_list = pick_seeds(seeds, seeds_file)
+    cap_value = run_cap(info, cap)
     if ray_address is not None and backend is not BackendName.ray:
-        raise _fail("--ray-address needs --backend ray")
+        raise fail("--ray-address needs --backend ray")
     if run is not None:
         check_run_label(run)
     if workers is None and ray_address:  # the run_jobs defaults
         slots = "the cluster's CPUs as workers"
     else:
         slots = plural(workers or default_workers(), "worker")
-    _out_dir(out)
-    with _open_store(out / STORE_NAME) as store:
-        label = _run_label(store, info.slug, run, resume)
+    ensure_out_dir(out)
+    with open_store(out / STORE_NAME) as store:
+        label = run_label(store, info.slug, run, resume)
         if (out / label).exists() and not (out / label).is_dir():
-            raise _fail(f"{out / label} (the run's directory) exists and is not a directory")
+            raise fail(f"{out / label} (the run's directory) exists and is not a directory")
         try:
             store.check_run(label, info.slug, cap_value, seat_mode)
         except RunMismatch as exc:
-            raise _fail(f"{exc}; choose another --run") from None
+            raise fail(f"{exc}; choose another --run") from None
         jobs = [
             Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value)
             for s in names
@@ -263,7 +265,7 @@ def bench_command(
         stored = store.done(label)
         todo = [j for j in jobs if job_key(j) not in stored]
         if len(todo) < len(jobs) and not resume:
-            raise _fail(
+            raise fail(
                 f"run {label!r} already holds {len(jobs) - len(todo)} of these jobs;"
                 " add --resume to run only the missing ones, or pick another --run"
             )
@@ -273,7 +275,7 @@ def bench_command(
             f"run [bold]{label}[/]: {plural(len(jobs), 'job')}, {len(jobs) - len(todo):,}"
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
-        elapsed = _execute(store, label, todo, backend.value, workers, ray_address)
+        elapsed = execute(store, label, todo, backend.value, workers, ray_address)
         wanted = {job_key(j) for j in jobs}
         whole = store.results(label)  # the run's files cover the whole run
         results = [r for r in whole if (r.strategy, r.table, r.seed) in wanted]
@@ -292,7 +294,7 @@ def bench_command(
         **({"tables": "; ".join(",".join(t) for t in tables)} if seat_mode else {}),
         **({"seating": seat_mode} if seat_mode else {}),
         "seeds": f"{seed_list.text} ({plural(len(seed_list.values), 'seed')})",
-        "cap": _cap_text(info, cap_value, given=cap is not None),
+        "cap": cap_text(info, cap_value, given=cap is not None),
         "backend": f"{backend.value}, {slots}",
         "sunbot": sunbot.__version__,
         "store": str(out / STORE_NAME),
@@ -314,16 +316,23 @@ def bench_command(
         raise typer.Exit(EXIT_ERROR)
 
 
-def _strategies(info: GameInfo, given: list[str]) -> list[str]:
+def check_strategies(info: GameInfo, given: list[str]) -> list[str]:
+    """``given`` without repeats (the game's default strategy when empty), each checked to
+    build for ``info``'s game (a bot file is loaded once here, so a broken one fails up
+    front).
+
+    Raises:
+        typer.Exit: usage error (2) naming an unknown strategy, or a game without any.
+    """
     valid = strategies.names(info.slug)
     if not valid:
-        raise _fail(f"no strategies for {info.slug} yet")
+        raise fail(f"no strategies for {info.slug} yet")
     chosen = list(dict.fromkeys(given)) or [valid[0]]
     for name in chosen:  # a bot file is loaded here once, so a broken one fails up front
         try:
             strategies.check(info.slug, name)
         except strategies.UnknownStrategy as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc)) from None
     return chosen
 
 
@@ -331,71 +340,89 @@ def _tables(info: GameInfo, given: list[str], seating: Seating | None) -> list[t
     """The ``--table`` values as tuples of five names, in order, without repeats."""
     if info.kind != "match":
         if given or seating is not None:
-            raise _fail(f"--table and --seating are for match games; {info.slug} has no table")
+            raise fail(f"--table and --seating are for match games; {info.slug} has no table")
         return [()]
     out: list[tuple[str, ...]] = []
     for text in given or [",".join(HOUSE_TABLE)]:
         names = [n.strip() for n in text.split(",")]
         if len(names) > MATCH_SEATS - 1:
-            raise _fail(
+            raise fail(
                 f"--table {text!r}: {len(names)} names, but a table has {MATCH_SEATS - 1} other"
                 " seats (fewer names: the rest are house bots)"
             )
         for name in names:
             if not name:
-                raise _fail(f"--table {text!r}: an empty name; separate names with one comma")
+                raise fail(f"--table {text!r}: an empty name; separate names with one comma")
             if name == HOUSE:
                 continue
             try:
                 strategies.check(info.slug, name)
             except strategies.UnknownStrategy as exc:
-                raise _fail(f"--table {text!r}: {exc}") from None
+                raise fail(f"--table {text!r}: {exc}") from None
         names += [HOUSE] * (MATCH_SEATS - 1 - len(names))
         out.append(tuple(names))
     return list(dict.fromkeys(out))
 
 
-def _seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
+def pick_seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
+    """``--seeds`` or the seeds of ``--seeds-file`` (default :data:`DEFAULT_SEEDS`).
+
+    Raises:
+        typer.Exit: usage error (2): both given, or a bad seeds file.
+    """
     if seeds is not None and seeds_file is not None:
-        raise _fail("give --seeds or --seeds-file, not both")
+        raise fail("give --seeds or --seeds-file, not both")
     try:
         return read_seeds_file(seeds_file) if seeds_file else seeds or parse_seeds(DEFAULT_SEEDS)
     except typer.BadParameter as exc:
-        raise _fail(f"--seeds-file: {exc}") from None
+        raise fail(f"--seeds-file: {exc}") from None
 
 
-def _cap(info: GameInfo, cap: Cap | None) -> int | None:
-    """The runs' cap: ``--cap``, else the game's ``default_cap`` (as ``sunbot play``)."""
+def run_cap(info: GameInfo, cap: Cap | None) -> int | None:
+    """The runs' cap: ``--cap``, else the game's ``default_cap`` (as ``sunbot play``).
+
+    Raises:
+        typer.Exit: usage error (2): the game has no cap, another unit, or out of bounds.
+    """
     if cap is None:
         return info.default_cap
     if info.cap_field is None:
-        raise _fail(f"{info.slug} runs have no cap; drop --cap")
+        raise fail(f"{info.slug} runs have no cap; drop --cap")
     if cap.field != info.cap_field:
-        raise _fail(f"--cap {cap.text} does not apply to {info.slug}: use {info.cap_field}s=N")
+        raise fail(f"--cap {cap.text} does not apply to {info.slug}: use {info.cap_field}s=N")
     try:
         info.check_cap(cap.value, "--cap")
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     return cap.value
 
 
-def _cap_text(info: GameInfo, cap: int | None, *, given: bool) -> str:
+def cap_text(info: GameInfo, cap: int | None, *, given: bool) -> str:
+    """The report's cap line: ``days=2``, ``... (the game's default cap)`` or ``none ...``."""
     if cap is None:
         return "none (runs end by the rules)"
     return f"{info.cap_field}s={cap}" + ("" if given else " (the game's default cap)")
 
 
-def _run_label(store: Store, game: str, run: str | None, resume: bool) -> str:
+def run_label(store: Store, game: str, run: str | None, resume: bool, prefix: str = "") -> str:
+    """The run's label: ``run`` if given; with ``resume`` and no ``run``, the latest stored
+    ``game`` run whose label starts with ``prefix``; else a new
+    ``<prefix><game>-<date>-<time>`` (``-2``, ``-3``... if taken).
+
+    Raises:
+        typer.Exit: usage error (2): nothing stored to resume.
+    """
     if run is not None:
         if resume and store.run_info(run) is None:
-            raise _fail(f"nothing stored under run {run!r} to resume in {store.path}")
+            raise fail(f"nothing stored under run {run!r} to resume in {store.path}")
         return run
     if resume:
-        runs = store.runs(game)
+        runs = [r for r in store.runs(game) if r.run.startswith(prefix)]
         if not runs:
-            raise _fail(f"no stored {game} run to resume in {store.path}")
+            what = f"{prefix.rstrip('-')} {game}" if prefix else game
+            raise fail(f"no stored {what} run to resume in {store.path}")
         return check_run_label(runs[-1].run)  # a label stored before labels were checked
-    base = f"{game}-{datetime.now():%Y%m%d-%H%M%S}"
+    base = f"{prefix}{game}-{datetime.now():%Y%m%d-%H%M%S}"
     label, n = base, 1
     while store.run_info(label) is not None:
         n += 1
@@ -403,15 +430,24 @@ def _run_label(store: Store, game: str, run: str | None, resume: bool) -> str:
     return label
 
 
-def _execute(
+def execute(
     store: Store,
     label: str,
     todo: list[Job],
     backend: str,
     workers: int | None,
     ray_address: str | None,
+    out: Console | None = None,
 ) -> float:
-    """Run ``todo``, storing each row as it arrives; returns the seconds spent."""
+    """Run ``todo`` on ``backend`` (:func:`~sunbot.bench.backends.run_jobs`), storing each
+    row under ``label`` as it arrives, with a progress bar on ``out`` (default: standard
+    output); returns the seconds spent. SIGINT and SIGTERM stop it, keeping the stored
+    rows.
+
+    Raises:
+        typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
+            interrupted (after a line saying how to resume).
+    """
     from sunbot.bench.report import progress_bar
 
     started = time.perf_counter()
@@ -421,7 +457,7 @@ def _execute(
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     results = run_jobs(todo, backend, workers, ray_address)
     try:
-        with stop, progress_bar(console) as bar:
+        with stop, progress_bar(out or console) as bar:
             task = bar.add_task(label, total=len(todo))
             try:
                 for result in results:
@@ -432,9 +468,9 @@ def _execute(
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
-        raise _fail(str(exc), EXIT_ERROR) from None
+        raise fail(str(exc), EXIT_ERROR) from None
     except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
-        raise _fail(
+        raise fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
             f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
             f" command plus --resume --run {label}",
@@ -490,7 +526,7 @@ def _show(
             if isinstance(exc, WriteFailed)
             else f"cannot write in {where}: {exc.strerror or exc}"
         )
-        raise _fail(
+        raise fail(
             f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
             EXIT_ERROR,
         ) from None
@@ -516,16 +552,16 @@ def _compare(path: Path, run_a: str, run_b: str) -> None:
     from sunbot.bench.report import analyse, compare_table
 
     if not path.exists():
-        raise _fail(f"no benchmark store at {path}")
-    with _open_store(path) as store:
+        raise fail(f"no benchmark store at {path}")
+    with open_store(path) as store:
         infos = [store.run_info(r) for r in (run_a, run_b)]
         missing = [r for r, i in zip((run_a, run_b), infos, strict=True) if i is None]
         if missing:
             known = ", ".join(i.run for i in store.runs()) or "none"
-            raise _fail(f"no stored run {missing[0]!r} in {path}; stored runs: {known}")
+            raise fail(f"no stored run {missing[0]!r} in {path}; stored runs: {known}")
         a, b = (i for i in infos if i is not None)
         if a.game != b.game:
-            raise _fail(f"{run_a} is {a.game} and {run_b} is {b.game}: compare runs of one game")
+            raise fail(f"{run_a} is {a.game} and {run_b} is {b.game}: compare runs of one game")
         rows = [store.results(i.run) for i in (a, b)]
         analyses = [
             analyse(i.game, r, list(dict.fromkeys(group_of(x) for x in r)))
