@@ -2,7 +2,9 @@
 
 ``sunbot play GAME`` plays one run on the embedded server (in-process, over the same HTTP
 code path) or on ``--server URL``; ``sunbot serve`` runs the local server with uvicorn;
-``sunbot games`` lists games and strategies. The CLI owns the event loop.
+``sunbot games`` lists games and strategies; ``sunbot bench`` benchmarks strategies and
+``sunbot tournament`` rates them against each other, on the engines. The CLI owns the
+event loop.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from sunbot.bench.cli import bench_command
 from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_rules import rules_command
+from sunbot.cli_tournament import tournament_command
 from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.games import available
 from sunbot.probe import probe_command
@@ -162,6 +165,7 @@ app.command("rules")(rules_command)
 app.command("replay")(replay_command)
 app.command("export")(export_command)
 app.command("bench")(bench_command)
+app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 
 

@@ -3,12 +3,18 @@
 Modules, each named for what it does:
 
 - :mod:`.jobs`: one job ``(game, strategy, seed, cap)`` -> one :class:`~.jobs.Result` row;
-  deterministic (the same job gives the same row except its timings).
+  deterministic (the same job gives the same row except its timings). Harvest Watch jobs
+  are whole matches, played by :mod:`.engine_match` (the one engine beat loop).
 - :mod:`.store`: the SQLite results store (one table, one row per job) and CSV export.
 - :mod:`.backends`: where jobs run: a local process pool or Ray; the same job function.
 - :mod:`.stats`: summaries, survival, paired comparisons, Wilson intervals (SciPy/NumPy).
 - :mod:`.report`: the terminal table and progress bar, ``report.html`` with PNG plots.
-- :mod:`.cli`: the ``sunbot bench`` command.
+- :mod:`.cli`: the ``sunbot bench`` command (its helpers serve ``sunbot tournament`` too).
+- Tournaments (``sunbot tournament``, :mod:`sunbot.cli_tournament`): :mod:`.tournament`
+  (who plays where, a drawn match as a job), :mod:`.ratings` (OpenSkill, crosstable,
+  paired ranking), :mod:`.tournament_standings` (rows -> standings, tables, JSON) and
+  :mod:`.tournament_report` (the page).
 
-Only :mod:`.jobs` is imported by workers; it stays free of SciPy and matplotlib.
+Only :mod:`.jobs` (with :mod:`.engine_match`) is imported by workers;
+it stays free of SciPy and matplotlib.
 """

@@ -94,8 +94,8 @@ def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
 
 
 def plural(n: int, word: str) -> str:
-    """``"1 job"``, ``"2 jobs"``, ``"0 jobs"``."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+    """``"1 job"``, ``"2 jobs"``, ``"0 jobs"``, ``"2 matches"``."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}{'es' if word.endswith('ch') else 's'}"
 
 
 def check_run_label(label: str) -> str:

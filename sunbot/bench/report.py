@@ -206,12 +206,12 @@ def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-def text_table(title: str, head: list[str], rows: list[list[str]]) -> Table:
-    """A rich table of plain text (first column left-aligned, the others right): cells
-    such as ``[1.2, 3.4]`` or names are never rich markup."""
+def text_table(title: str, head: list[str], rows: list[list[str]], left: int = 1) -> Table:
+    """A rich table of plain text (the first ``left`` columns left-aligned, the others
+    right): cells such as ``[1.2, 3.4]`` or names are never rich markup."""
     table = Table(title=Text(title))
     for i, h in enumerate(head):
-        table.add_column(Text(h), justify="left" if i == 0 else "right")
+        table.add_column(Text(h), justify="left" if i < left else "right")
     for row in rows:
         table.add_row(*(Text(c) for c in row))
     return table

@@ -28,11 +28,12 @@ def _pct(x: float) -> str:
 
 
 def leaderboard_rows(ratings: Sequence[Rating]) -> tuple[list[str], list[list[str]]]:
-    """The leaderboard as table text: head, then one row per entrant by ordinal."""
-    head = ["#", "strategy", "ordinal (mu - 3 sigma)", "mu", "sigma", "matches"]
+    """The leaderboard as table text: head (rank, strategy, mu, sigma, ordinal, matches),
+    then one row per entrant by ordinal."""
+    head = ["#", "strategy", "mu", "sigma", "ordinal (mu - 3 sigma)", "matches"]
     ordered = leaderboard_order(ratings)
     rows = [
-        [str(i), r.strategy, f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.matches)]
+        [str(i), r.strategy, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.matches)]
         for i, r in enumerate(ordered, start=1)
     ]
     return head, rows

@@ -272,7 +272,10 @@ def test_report_page_shows_the_leaderboard_crosstable_and_escapes_names(tmp_path
     page = path.read_text()
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     top = ratings[0]
-    assert f"<td>1</td><td>{top.strategy}</td><td>{top.ordinal:.2f}</td>" in page
+    assert (
+        f"<td>1</td><td>{top.strategy}</td><td>{top.mu:.2f}</td><td>{top.sigma:.2f}</td>"
+        f"<td>{top.ordinal:.2f}</td><td>{top.matches}</td>"
+    ) in page
     assert "<td>92% (11/0/1)</td>" in page  # a against b, 11 of 12 seat pairs
     assert "4 matches, one row each" in page and "a (1), b (2), c (3)" in page
 

@@ -1,0 +1,330 @@
+"""The ``sunbot tournament`` command: rate strategies against each other on the engines.
+
+    sunbot tournament harvest-watch -s A -s B [-s C ...] --matches N [--seed S]
+    sunbot tournament GAME -s A -s B [--seeds 1-50 | --seeds-file F] [--cap days=N]
+    ... [--workers N] [--backend local|ray] [--ray-address ADDR] [--out DIR] [--run LABEL]
+        [--resume] [--json] [--report/--no-report]
+
+Harvest Watch: ``--matches`` drawn tables (:func:`sunbot.bench.tournament.schedule_matches`:
+balanced seats, repeats allowed, seats shuffled from ``--seed``), each one bench job
+(:func:`~sunbot.bench.tournament.draw_job`), rated by OpenSkill Plackett-Luce on the
+matches' ranks (:func:`sunbot.bench.ratings.rate_matches`) with a crosstable of head-to-head
+finishes. Single-player games: every entrant on the same ``--seeds`` through bench jobs,
+ranked by paired scores (:func:`~sunbot.bench.ratings.rank_paired`,
+:func:`~sunbot.bench.ratings.paired_win_matrix`).
+
+The jobs run on bench's machinery (:mod:`sunbot.bench.cli`: the process pool or Ray, the
+progress bar, stop signals) and their rows go to the bench store ``--out/bench.sqlite``
+under the run label (default ``tournament-GAME-date-time``), so ``--resume`` plays only
+what is missing; the report page is ``--out/<run>/tournament.html``. Matches (runs) that
+ended on an error are left out of the standings and named in the output.
+
+``--json`` prints only the standings on standard output, as one JSON object
+(:func:`standings_json`); the progress and messages go to standard error.
+
+Exit codes (as ``sunbot bench``): 0 done; 1 a match or run ended on an error (the others
+are rated), the backend failed, or nothing could be ranked; 2 bad usage; 130/143
+interrupted (the finished jobs are stored: rerun with ``--resume``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.markup import escape
+
+import sunbot
+from sunbot.atomic_write import WriteFailed
+from sunbot.bench import cli as bench_cli
+from sunbot.bench.backends import MAX_WORKERS, default_workers
+from sunbot.bench.cli import EXIT_ERROR, BackendName, fail, plural
+from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
+from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
+from sunbot.bench.tournament import (
+    MAX_MATCHES,
+    TableDraw,
+    draw_job,
+    schedule_matches,
+    schedule_seeds,
+)
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
+from sunbot.games import GameInfo, get_game
+from sunbot.safe_text import clip
+
+if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
+    from sunbot.bench.tournament_standings import Standings
+
+#: Most entrants one tournament takes.
+MAX_ENTRANTS = 64
+#: Most single-player jobs (entrants x seeds) one tournament runs.
+MAX_RUNS = 1_000_000
+#: The default ``--seed`` of a Harvest Watch tournament.
+DEFAULT_SEED = 1
+#: What a default run label starts with (``tournament-GAME-date-time``).
+RUN_PREFIX = "tournament-"
+
+
+def tournament_command(
+    game: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME", help="Game slug: harvest-watch, keelhold, sunloaf, naptuft."
+        ),
+    ],
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="An entrant: strategy name or bot file (path/bot.py:Class); at least two."
+            " Harvest Watch: 'house' is the server's house bots.",
+        ),
+    ] = None,
+    matches: Annotated[
+        int | None,
+        typer.Option(help=f"Harvest Watch: matches to play, 1..{MAX_MATCHES:,} (required)."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Harvest Watch: match m plays seed SEED + m and its seats are drawn from"
+            f" SEED and m (default {DEFAULT_SEED})."
+        ),
+    ] = None,
+    seeds: Annotated[
+        Seeds | None,
+        typer.Option(
+            parser=parse_seeds,
+            metavar="1-50|1,2,5-9",
+            help="Single-player games: the seeds every entrant plays (default 1-100).",
+        ),
+    ] = None,
+    seeds_file: Annotated[
+        Path | None, typer.Option(help="Single-player games: a file of seeds and ranges.")
+    ] = None,
+    cap: Annotated[
+        Cap | None,
+        typer.Option(
+            parser=parse_cap,
+            metavar="voyages=N|days=N",
+            help="Single-player games: end runs at this cap (default: the game's default"
+            " cap, as sunbot play).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=MAX_WORKERS, help=f"Parallel workers, 1..{MAX_WORKERS} (default: the cores)."
+        ),
+    ] = None,
+    backend: Annotated[BackendName, typer.Option(help="Where jobs run.")] = BackendName.local,
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray: an existing cluster's address (default: local).")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Store and reports directory.")] = Path("bench-out"),
+    run: Annotated[
+        str | None,
+        typer.Option(
+            help="Run label: letters, digits, '.', '_', '-' (default: tournament-GAME-date-time;"
+            " --resume: the latest tournament of GAME)."
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Play only the matches (runs) the run has not stored yet.")
+    ] = False,
+    json_out: Annotated[
+        bool,
+        typer.Option("--json", help="Print only the standings, as JSON, on standard output."),
+    ] = False,
+    report: Annotated[
+        bool, typer.Option(help="Write the report page OUT/RUN/tournament.html.")
+    ] = True,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
+) -> None:
+    """Rate strategies against each other: Harvest Watch by OpenSkill on drawn tables,
+    single-player games by paired scores on the same seeds."""
+    setup_logging(verbose, log_level, bench_cli.console, bench_cli.err_console)
+    shown = bench_cli.err_console if json_out else bench_cli.console  # stdout: JSON only
+    try:
+        info = get_game(game)
+    except KeyError as exc:
+        raise fail(str(exc.args[0])) from None
+    names = _entrants(info, strategy or [])
+    if info.kind == "match":
+        if seeds is not None or seeds_file is not None:
+            raise fail("--seeds is for single-player games; Harvest Watch plays --matches N")
+        bench_cli.run_cap(info, cap)  # says the game has no cap
+        plan = _match_plan(names, matches, DEFAULT_SEED if seed is None else seed)
+    else:
+        if matches is not None or seed is not None:
+            raise fail(f"--matches and --seed are for Harvest Watch; {info.slug} plays --seeds")
+        plan = _seed_plan(info, names, bench_cli.pick_seeds(seeds, seeds_file), cap)
+    if ray_address is not None and backend is not BackendName.ray:
+        raise fail("--ray-address needs --backend ray")
+    if run is not None:
+        bench_cli.check_run_label(run)
+    bench_cli.ensure_out_dir(out)
+    with bench_cli.open_store(out / bench_cli.STORE_NAME) as store:
+        label = bench_cli.run_label(store, info.slug, run, resume, prefix=RUN_PREFIX)
+        if (out / label).exists() and not (out / label).is_dir():
+            raise fail(f"{out / label} (the run's directory) exists and is not a directory")
+        try:
+            store.check_run(label, info.slug, plan.cap, plan.seating)
+        except ValueError as exc:
+            raise fail(f"{exc}; choose another --run") from None
+        stored = store.done(label)
+        todo = [j for j in plan.jobs if job_key(j) not in stored]
+        done = len(plan.jobs) - len(todo)
+        if done and not resume:
+            raise fail(
+                f"run {label!r} already holds {plural(done, plan.unit)} of this tournament;"
+                " add --resume to play only the missing ones, or pick another --run"
+            )
+        slots = _slots(backend, workers, ray_address, len(todo))
+        shown.print(
+            escape(
+                f"run {label}: {plural(len(plan.jobs), plan.unit)}, {done:,} already stored,"
+                f" {len(todo):,} to play on {backend.value} with {slots}"
+            )
+        )
+        elapsed = bench_cli.execute(
+            store, label, todo, backend.value, workers, ray_address, out=shown
+        )
+        try:
+            rows = _rows_of(store.results(label), plan.jobs)
+        except sqlite3.Error as exc:
+            raise fail(f"cannot read the run from {store.path}: {exc}", EXIT_ERROR) from None
+    if todo:
+        shown.print(f"{plural(len(todo), plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
+    meta = {
+        "run": label,
+        "game": info.slug,
+        "entrants": ", ".join(names),
+        **plan.meta,
+        "backend": f"{backend.value}, {slots}",
+        "sunbot": sunbot.__version__,
+        "store": str(out / bench_cli.STORE_NAME),
+    }
+    from sunbot.bench.tournament_standings import match_standings, paired_standings
+
+    if plan.unit == "match":
+        result = match_standings(info.slug, plan.draws, rows, names, meta)
+    else:
+        result = paired_standings(info.slug, plan.jobs, rows, meta)
+    page = _write_page(result, out / label) if report else None
+    if json_out:
+        typer.echo(json.dumps(result.json(label, page), allow_nan=False))
+    else:
+        result.show(bench_cli.console, label, page)
+    if result.errors:
+        result.show_errors(bench_cli.err_console)
+    if result.failed is not None:
+        bench_cli.err_console.print(f"[bold red]error:[/] {escape(result.failed)}")
+    if result.errors or result.failed is not None:
+        raise typer.Exit(EXIT_ERROR)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What a tournament plays: its jobs, the unit they are counted in (``match``/``run``),
+    the store's cap and seating for the run, report lines, and the draws (Harvest Watch)."""
+
+    jobs: list[Job]
+    unit: str
+    cap: int | None
+    seating: str
+    meta: dict[str, str]
+    draws: list[TableDraw] = field(default_factory=list)
+
+
+def _entrants(info: GameInfo, given: list[str]) -> list[str]:
+    """The entrants as given: two to :data:`MAX_ENTRANTS`, each once, each a strategy of
+    the game (a usage error otherwise)."""
+    if len(given) < 2:
+        raise fail(f"a tournament needs at least two entrants (-s A -s B), got {len(given)}")
+    if len(given) > MAX_ENTRANTS:
+        raise fail(f"at most {MAX_ENTRANTS} entrants, got {len(given)}")
+    dup = sorted({n for n in given if given.count(n) > 1})
+    if dup:
+        raise fail(f"entrant named more than once: {clip(', '.join(dup))}")
+    bad = next((n for n in given if "," in n or not n.strip()), None)
+    if bad is not None:
+        raise fail(f"entrant {clip(bad)!r}: a strategy name is not empty and holds no ','")
+    return bench_cli.check_strategies(info, given)
+
+
+def _match_plan(names: list[str], matches: int | None, seed: int) -> _Plan:
+    """The Harvest Watch jobs: one per drawn match."""
+    if matches is None:
+        raise fail("missing --matches N: how many Harvest Watch matches to play")
+    if not 1 <= matches <= MAX_MATCHES:
+        raise fail(f"--matches must be from 1 to {MAX_MATCHES:,}, got {matches:,}")
+    try:
+        draws = schedule_matches(names, matches, seed)
+    except ValueError as exc:
+        raise fail(f"--seed: {exc}" if "seed" in str(exc) else str(exc)) from None
+    meta = {
+        "matches": f"{matches:,} drawn (match m plays seed {seed} + m)",
+        "seed": str(seed),
+        "ratings": "OpenSkill Plackett-Luce on each match's ranks",
+    }
+    return _Plan([draw_job(d) for d in draws], "match", None, LINEUP_SEATING, meta, draws)
+
+
+def _seed_plan(info: GameInfo, names: list[str], seeds: Seeds, cap: Cap | None) -> _Plan:
+    """The single-player jobs: every entrant on every seed, seed by seed."""
+    if len(names) * len(seeds.values) > MAX_RUNS:
+        raise fail(
+            f"{len(names)} entrants x {len(seeds.values):,} seeds is more than {MAX_RUNS:,}"
+            " runs; give fewer seeds"
+        )
+    cap_value = bench_cli.run_cap(info, cap)
+    try:
+        draws = schedule_seeds(names, seeds.values)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    jobs = [Job(info.slug, d.strategy, d.seed, cap_value) for d in draws]
+    meta = {
+        "seeds": f"{seeds.text} ({plural(len(seeds.values), 'seed')})",
+        "cap": bench_cli.cap_text(info, cap_value, given=cap is not None),
+        "ranking": "mean score on the seeds every entrant finished, paired per seed",
+    }
+    return _Plan(jobs, "run", cap_value, "", meta)
+
+
+def _slots(backend: BackendName, workers: int | None, ray_address: str | None, jobs: int) -> str:
+    """The workers line, as bench words it."""
+    if backend is BackendName.local:  # run_local starts no more workers than jobs
+        return plural(max(1, min(workers or default_workers(), jobs)), "worker")
+    if workers is None and ray_address:
+        return "the cluster's CPUs as workers"
+    return plural(workers or default_workers(), "worker")
+
+
+def _rows_of(whole: list[Result], jobs: list[Job]) -> dict[tuple[str, str, int], Result]:
+    """The run's rows of this command's jobs, by job key (a run may hold more: an earlier,
+    longer schedule or other entrants; those are left out)."""
+    wanted = {job_key(j) for j in jobs}
+    return {k: r for r in whole if (k := (r.strategy, r.table, r.seed)) in wanted}
+
+
+def _write_page(result: Standings, where: Path) -> Path:
+    """Write the report page; exit 1 with one line if it cannot be written."""
+    try:
+        path = result.write(where)
+    except OSError as exc:
+        why = (
+            str(exc)
+            if isinstance(exc, WriteFailed)
+            else f"cannot write in {where}: {exc.strerror or exc}"
+        )
+        raise fail(
+            f"{why} (the rows are stored: rerun with --resume to write the report)", EXIT_ERROR
+        ) from None
+    return path
