@@ -21,7 +21,8 @@ table; ``--seating shuffled`` (default) shuffles all six seats uniformly from th
 ``server`` seats us where the match RNG draws a one-seat match
 (:func:`sunbot.bench.jobs.seating`).
 
-Exit codes: 0 done; 1 some job ended on an error, or the backend failed; 2 bad usage (an
+Exit codes: 0 done; 1 some job ended on an error or timed out (``--job-timeout``), or the
+backend failed; 2 bad usage (an
 unwritable ``--out`` included); 130 interrupted by Ctrl-C, 143 by SIGTERM (the finished jobs
 are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
 """
@@ -216,6 +217,15 @@ def bench_command(
             " the other seats in ascending order.",
         ),
     ] = None,
+    job_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            max=86_400,
+            help="Stop a job after this many seconds; its row is stored as timed out (no"
+            " score) and the bench goes on.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -255,7 +265,8 @@ def bench_command(
         except RunMismatch as exc:
             raise _fail(f"{exc}; choose another --run") from None
         jobs = [
-            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value)
+            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value,
+                job_timeout)  # fmt: skip
             for s in names
             for t in tables
             for seed in seed_list.values
@@ -304,6 +315,15 @@ def bench_command(
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
+    timed_out = [r for r in results if r.ended_by == "timeout"]
+    if timed_out:
+        first = min(timed_out, key=lambda r: (r.strategy, r.seed))
+        err_console.print(
+            f"[yellow]{plural(len(timed_out), 'job')} timed out and are left out of the score"
+            f" statistics[/]; first: {escape(first.strategy)} seed {first.seed}: "
+            f"{escape(first.error or '')}",
+            soft_wrap=True,
+        )
     if errors:
         count, first = errors
         err_console.print(
@@ -311,6 +331,8 @@ def bench_command(
             f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
             soft_wrap=True,
         )
+        raise typer.Exit(EXIT_ERROR)
+    if timed_out:
         raise typer.Exit(EXIT_ERROR)
 
 

@@ -60,6 +60,7 @@ class StrategyStats:
     capped: int
     decision_p50_ms: float
     decision_p95_ms: float
+    timeouts: int = 0
     wins: stats.WinRate | None = None
     sole: int = 0
     draws: int = 0
@@ -89,7 +90,8 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
     field_name = results[0].progress_field if results else "day"
     out: list[StrategyStats] = []
     for name, every in by_name.items():
-        rows = [r for r in every if r.ended_by != "error"]  # an errored job has no score
+        # an errored or timed-out job has no score
+        rows = [r for r in every if r.ended_by not in ("error", "timeout")]
         errored = [r for r in every if r.ended_by == "error"]
         p50 = [r.decision_p50_ms for r in rows if r.decision_p50_ms is not None]
         p95 = [r.decision_p95_ms for r in rows if r.decision_p95_ms is not None]
@@ -100,6 +102,7 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
             progress=stats.summarize([r.progress for r in rows]),
             survival=stats.survival([r.progress for r in rows], horizon),
             errors=len(errored),
+            timeouts=sum(r.ended_by == "timeout" for r in every),
             first_error=_first_error(errored),
             capped=sum(r.ended_by == "cap" for r in rows),
             decision_p50_ms=float(np.median(p50)) if p50 else math.nan,
@@ -166,7 +169,9 @@ def progress_bar(console: Console) -> Progress:
 
 def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
-    head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
+    timeouts = any(s.timeouts for s in a.strategies)
+    ended = "capped/errors/timeouts" if timeouts else "capped/errors"
+    head += [f"{a.progress_field} (median)", ended, "choose ms p50/p95"]
     matches = any(s.wins is not None for s in a.strategies)
     if matches:
         head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "win share"]
@@ -175,7 +180,8 @@ def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
     for s in a.strategies:
         sc = s.score
         row = [s.name, str(sc.n), num(sc.mean), _ci(sc.ci_low, sc.ci_high), num(sc.median)]
-        row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
+        ends = f"{s.capped}/{s.errors}" + (f"/{s.timeouts}" if timeouts else "")
+        row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), ends]
         row += [_ms(s.decision_p50_ms, s.decision_p95_ms)]
         if matches:
             w = s.wins or stats.win_rate(0, 0)
