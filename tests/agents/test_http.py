@@ -203,3 +203,31 @@ def test_malformed_urls_are_one_line_value_errors(text, message):
 def test_an_http_agent_from_its_text(server):
     bot = create_agent("keelhold", f"{server.url}/move", rng=None, timeout_s=5)
     assert isinstance(bot, HttpStrategy) and bot.timeout_s == 5 and bot.game == "keelhold"
+
+
+def test_the_example_http_bot_plays_a_whole_run():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import free_port
+
+    example = Path(__file__).parents[2] / "examples" / "bots" / "first_legal_http.py"
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(example), str(port)])
+    try:
+        bot = HttpStrategy(f"http://127.0.0.1:{port}/move", game="naptuft")
+        for _ in range(100):  # until it listens
+            try:
+                httpx.post(f"http://127.0.0.1:{port}/move", json={"id": 0, "legalActions": [0]})
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        summary = sunbot.play("naptuft", seed=6, strategy=bot, max_days=1)
+        bot.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+    ref = sunbot.play("naptuft", seed=6, strategy=lambda o, legal: legal[0], max_days=1)
+    assert summary.error is None and summary.divergences == []
+    assert (summary.score, summary.steps) == (ref.score, ref.steps)
