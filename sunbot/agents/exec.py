@@ -11,47 +11,42 @@ answer: an answer with an ``id`` is matched by it, one without is dropped while 
 still owed their (late) answers. Protocol, examples and errors: ``docs/guide-other-processes.md``.
 
 The bot's stderr is logged (``sunbot.agents.exec``, level INFO) line by line, each line cut to
-about 300 characters, at most :data:`STDERR_LINES_PER_S` lines a second (the rest counted);
-its last lines ride on the :class:`~sunbot.agents.clock.BotError` for ``-v``.
+about 300 characters, at most 20 lines a second (the rest counted;
+:class:`~sunbot.agents._process.StderrLog`); its last lines ride on the
+:class:`~sunbot.agents.clock.BotError` for ``-v``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import queue
 import select
 import shlex
 import shutil
-import signal
 import subprocess
 import threading
 import time
 import weakref
-from collections import deque
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from sunbot.agents._guard import BotError
+from sunbot.agents._process import (
+    EOF,
+    MAX_LINE_BYTES,
+    TOO_LONG,
+    StderrLog,
+    exit_text,
+    read_lines,
+    reap,
+)
 from sunbot.agents.clock import DecisionTimeout
 from sunbot.terminal_text import outside
 
-log = logging.getLogger("sunbot.agents.exec")
-
-#: Longest answer line, in bytes (newline excluded); a longer one is the bot's error.
-MAX_LINE_BYTES = 1 << 20
 #: Seconds a bot may stay silent on one decision when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 120.0
-#: Characters of one stderr line that are logged.
-STDERR_LINE_CHARS = 300
-#: Stderr lines logged per second (a burst of twice that is allowed).
-STDERR_LINES_PER_S = 20
-#: Stderr lines kept for the error's ``stderr_tail``.
-STDERR_TAIL = 10
-_EOF = object()
-_TOO_LONG = object()
 _SKIP = object()
 
 
@@ -76,116 +71,6 @@ def _label(argv: list[str], cwd: str | os.PathLike[str] | None) -> str:
     return outside(name, 80)
 
 
-class _StderrLog:
-    """Reads a bot's stderr on its own thread and logs it, bounded in length and rate."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.lines = 0
-        self.dropped = 0
-        self._tail: deque[str] = deque(maxlen=STDERR_TAIL)
-        self._tokens = float(2 * STDERR_LINES_PER_S)
-        self._stamp = time.monotonic()
-
-    def tail(self) -> tuple[str, ...]:
-        return tuple(self._tail)
-
-    def run(self, stream: IO[bytes]) -> None:
-        partial = False  # inside a line longer than one read: its rest is not logged
-        try:
-            while chunk := stream.readline(4096):
-                if not partial:
-                    self._line(chunk.decode("utf-8", "replace").rstrip("\r\n"))
-                partial = not chunk.endswith(b"\n")
-        except (OSError, ValueError):  # the pipe closed under us at close()
-            pass
-        if self.dropped:
-            log.info("exec bot %s: %d stderr lines not logged", self.label, self.dropped)
-
-    def _line(self, raw: str) -> None:
-        text = outside(raw, STDERR_LINE_CHARS)
-        self.lines += 1
-        self._tail.append(text)
-        now = time.monotonic()
-        cap = 2.0 * STDERR_LINES_PER_S
-        self._tokens = min(cap, self._tokens + (now - self._stamp) * STDERR_LINES_PER_S)
-        self._stamp = now
-        if self._tokens < 1:
-            self.dropped += 1
-            return
-        self._tokens -= 1
-        if self.dropped:
-            log.info("exec bot %s: %d stderr lines not logged", self.label, self.dropped)
-            self.dropped = 0
-        log.info("exec bot %s: %s", self.label, text)
-
-
-def _read_stdout(stream: IO[bytes], lines: queue.Queue[object]) -> None:
-    """The reader thread: each line of the bot's stdout into ``lines``, then ``_EOF`` (or
-    ``_TOO_LONG`` for a line over :data:`MAX_LINE_BYTES`, after which it stops reading)."""
-    try:
-        while line := stream.readline(MAX_LINE_BYTES + 1):
-            if len(line) > MAX_LINE_BYTES and not (
-                len(line) == MAX_LINE_BYTES + 1 and line.endswith(b"\n")
-            ):
-                lines.put(_TOO_LONG)
-                return
-            lines.put(line)
-    except (OSError, ValueError):
-        pass
-    lines.put(_EOF)
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to the process group; ``False`` when no process is left in it."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - a member changed user: nothing we may do
-        return False
-    return True
-
-
-def _reap(proc: subprocess.Popen[bytes], grace_s: float) -> None:
-    """Close the bot's stdin, give it ``grace_s`` to exit, then SIGTERM and SIGKILL its
-    process group (what it started too): no orphans. Runs once (close, GC or exit)."""
-    try:
-        if proc.stdin is not None:
-            proc.stdin.close()
-    except OSError:
-        pass
-    try:
-        proc.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
-        _signal_group(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            _signal_group(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5.0)
-    if _signal_group(proc.pid, signal.SIGTERM):  # members the bot left behind
-        for _ in range(20):
-            time.sleep(0.05)
-            if not _signal_group(proc.pid, 0):
-                return
-        _signal_group(proc.pid, signal.SIGKILL)
-
-
-def exit_text(returncode: int | None) -> str:
-    """``exited with code 3``, ``was killed by signal 9 (SIGKILL)`` or, while it runs,
-    ``closed its output``."""
-    if returncode is None:
-        return "closed its output"
-    if returncode < 0:
-        try:
-            name = f" ({signal.Signals(-returncode).name})"
-        except ValueError:
-            name = ""
-        return f"was killed by signal {-returncode}{name}"
-    return f"exited with code {returncode}"
-
-
 class ExecStrategy:
     """A bot in a child process speaking JSON lines (module doc, the guide).
 
@@ -203,7 +88,8 @@ class ExecStrategy:
         ValueError: an empty command, unbalanced quotes, or no such executable.
 
     The process starts once per run, in ``on_start`` or at the first decision, in a session
-    of its own; :meth:`close` ends it and everything it started. One decision at a time.
+    of its own; :meth:`close` ends it and everything it started. One decision at a time
+    (the Decider's worker thread guarantees it); :meth:`close` may come from any thread.
     """
 
     blocking = True
@@ -234,7 +120,7 @@ class ExecStrategy:
         self.label = _label(argv, cwd)
         self._proc: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue(maxsize=8)
-        self._stderr = _StderrLog(self.label)
+        self._stderr = StderrLog(self.label)
         self._stderr_thread: threading.Thread | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._write_lock = threading.Lock()
@@ -305,9 +191,9 @@ class ExecStrategy:
                     f"no answer within {self.timeout_s:g} s at decision {n} "
                     "(does it flush its output after each line?)"
                 ) from None
-            if item is _EOF:
+            if item is EOF:
                 raise self._fail(f"{self._exit(n)} at decision {n}")
-            if item is _TOO_LONG:
+            if item is TOO_LONG:
                 raise self._fail(f"answered a line over {MAX_LINE_BYTES} bytes at decision {n}")
             assert isinstance(item, bytes)
             if not item.strip():
@@ -366,10 +252,10 @@ class ExecStrategy:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         os.set_blocking(proc.stdin.fileno(), False)
         self._proc = proc
-        self._finalizer = weakref.finalize(self, _reap, proc, self.grace_s)
+        self._finalizer = weakref.finalize(self, reap, proc, self.grace_s)
         name = f"sunbot-exec-{proc.pid}"
         threading.Thread(
-            target=_read_stdout, args=(proc.stdout, self._lines), name=name, daemon=True
+            target=read_lines, args=(proc.stdout, self._lines), name=name, daemon=True
         ).start()
         self._stderr_thread = threading.Thread(
             target=self._stderr.run, args=(proc.stderr,), name=f"{name}-stderr", daemon=True

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from sunbot.agents._guard import BotError, BotEscape, guarded_call
+from sunbot.agents._process import exit_text
 from sunbot.agents.clock import DecisionTimeout
-from sunbot.agents.exec import exit_text
 from sunbot.safe_text import describe, traceback_text
 
 #: Largest message from the child, in bytes.
