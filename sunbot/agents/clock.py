@@ -217,7 +217,11 @@ class Decider:
                 functools.partial(self._call, observation, legal_actions, number, deadline)
             )
         )
-        done, _ = await asyncio.wait({waiter}, timeout=limit)
+        try:
+            done, _ = await asyncio.wait({waiter}, timeout=limit)
+        except asyncio.CancelledError:  # the run stopped: a queued call must not start
+            waiter.cancel()
+            raise
         if not done:
             waiter.cancel()  # a call still queued never starts; a running one runs on
             return self._done(started, fallback(), True, None)

@@ -33,6 +33,8 @@ from sunbot.safe_text import describe, traceback_text
 
 #: Largest message from the child, in bytes.
 MAX_MESSAGE_BYTES = 1 << 20
+#: Longest ``last_decision()`` record of the child's strategy kept, in JSON characters.
+MAX_RECORD_CHARS = 4096
 #: Seconds the child has to start and build its strategy.
 START_TIMEOUT_S = 60.0
 #: Seconds between checks that the child is still alive while waiting on it.
@@ -302,9 +304,13 @@ class IsolatedStrategy:
                 f"isolated bot {self.factory_spec} raised {reply['error']} at decision {n}",
                 detail=reply.get("traceback"),
             )
-        self._last, self._totals = reply.get("last"), reply.get("totals")
+        last, self._totals = reply.get("last"), reply.get("totals")
         ms = round((time.monotonic() - started) * 1000, 3)
-        self._last = {**(self._last or {}), "ms": ms}
+        if last is not None and (
+            not isinstance(last, dict) or len(json.dumps(last)) > MAX_RECORD_CHARS
+        ):
+            last = {"lastDecision": f"left out: over {MAX_RECORD_CHARS} characters or no object"}
+        self._last = {**(last or {}), "ms": ms}
         return reply["action"]
 
     def on_end(self, observation: Any, outcome: Any) -> None:

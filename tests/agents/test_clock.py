@@ -383,3 +383,19 @@ def test_harvest_watch_falls_back_on_sending_nothing_and_others_on_the_first_leg
     }
     with pytest.raises(ValueError, match="no legal action to fall back on in keelhold"):
         default_fallback("keelhold", {}, [])
+
+
+async def test_a_decision_cancelled_while_queued_never_reaches_the_bot():
+    bot = Numbered(slow=0.5, slow_on={1})
+    d = Decider(bot, move_timeout_s=5)
+    first = asyncio.ensure_future(d.decide({}, legal(1), fallback=fallback))
+    await asyncio.sleep(0.05)
+    second = asyncio.ensure_future(d.decide({}, legal(2), fallback=fallback))
+    await asyncio.sleep(0.05)
+    second.cancel()  # the run stopped while decision 2 waited behind the slow call
+    assert (await first).action == {"k": 1}
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    await asyncio.sleep(0.1)
+    assert bot.calls == [1]
+    d.close()

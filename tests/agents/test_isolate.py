@@ -162,3 +162,19 @@ def test_a_name_or_bot_file_is_built_in_process_or_isolated():
     isolated = create_agent("keelhold", "safe-greedy", rng=None, isolate=True, seed=9)
     assert isinstance(isolated, IsolatedStrategy) and isolated.seed == 9 and isolated.pid is None
     assert Decider(isolated, isolate=True).strategy is isolated
+
+
+def test_the_childs_last_decision_is_passed_on_within_bounds(tmp_path):
+    extra = """
+    def last_decision(self):
+        return {"n": self.n} if self.n == 1 else {"notes": "x" * 10_000}
+    """
+    bot = IsolatedStrategy(bot_file(tmp_path, "return legal[0]", extra), "keelhold", 1)
+    bot.choose({}, legal(1))
+    first = bot.last_decision()
+    bot.choose({}, legal(2))
+    second = bot.last_decision()
+    bot.close()
+    assert first["n"] == 1 and first["ms"] >= 0
+    assert second["lastDecision"] == "left out: over 4096 characters or no object"
+    assert "notes" not in second
