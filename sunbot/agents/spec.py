@@ -1,0 +1,89 @@
+"""A ``--strategy`` text made into an agent: ``exec:COMMAND``, ``http(s)://...``, ``llm:MODEL``.
+
+:func:`agent_kind` tells the three forms from a strategy name or bot file; :func:`create_agent`
+builds any of them (and, for the convenience of one call site, a name or bot file too,
+isolated in a child process with ``isolate=True``). Forms and options:
+``docs/guide-other-processes.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from sunbot.strategies import Strategy
+
+AgentKind = Literal["exec", "http", "llm"]
+
+
+def agent_kind(text: str) -> AgentKind | None:
+    """``"exec"`` for ``exec:...``, ``"http"`` for ``http://`` or ``https://`` URLs,
+    ``"llm"`` for ``llm:...``; ``None`` for anything else (a strategy name, a bot file)."""
+    t = text.strip()
+    if t.startswith("exec:"):
+        return "exec"
+    if t.lower().startswith(("http://", "https://")):
+        return "http"
+    if t.startswith("llm:"):
+        return "llm"
+    return None
+
+
+def create_agent(
+    game: str,
+    text: str,
+    rng: random.Random,
+    *,
+    seed: int | None = None,
+    isolate: bool = False,
+    **options: Any,
+) -> Strategy:
+    """The strategy ``text`` names, for ``game``.
+
+    - ``exec:python3 bot.py``: :class:`~sunbot.agents.exec.ExecStrategy` (``options``: its
+      ``grace_s``, ``env``, ``cwd``, ``timeout_s``);
+    - ``http://127.0.0.1:8080/move``: :class:`~sunbot.agents.http.HttpStrategy`
+      (``timeout_s``);
+    - ``llm:MODEL``: ``sunbot.agents.llm.LLMStrategy`` from ``parse_llm_spec(text)``, with
+      ``options`` on top and ``rng``;
+    - anything else, a strategy name or ``path.py:Class``: built here with ``rng``
+      (:func:`sunbot.strategies.create`), or with ``isolate=True`` in a child process,
+      :class:`~sunbot.agents.isolate.IsolatedStrategy` seeded with ``seed``. ``isolate``
+      does not apply to the three forms above (they already run elsewhere).
+
+    Raises:
+        ValueError: a malformed text: an empty command, unbalanced quotes, no such
+            executable, a bad URL, an ``llm:`` without a model (one line each).
+        UnknownStrategy: no strategy of that name, or no such bot file.
+    """
+    kind = agent_kind(text)
+    t = text.strip()
+    if kind == "exec":
+        from sunbot.agents.exec import ExecStrategy
+
+        command = t.removeprefix("exec:").strip()
+        if not command:
+            raise ValueError("exec: give a command to run, e.g. exec:python3 bot.py")
+        return ExecStrategy(command, game=game, **options)
+    if kind == "http":
+        from sunbot.agents.http import HttpStrategy
+
+        return HttpStrategy(t, game=game, **options)
+    if kind == "llm":
+        try:
+            from sunbot.agents.llm import LLMStrategy, parse_llm_spec  # type: ignore[import-not-found,unused-ignore]
+        except ImportError as exc:
+            raise ValueError(f"llm: language-model agents are not available ({exc})") from None
+        settings = {**parse_llm_spec(t), **options}
+        strategy: Strategy = LLMStrategy(**settings, game=game, rng=rng)
+        return strategy
+    from sunbot import strategies
+
+    if isolate:
+        from sunbot.agents.isolate import IsolatedStrategy
+
+        return IsolatedStrategy(t, game, seed)
+    return strategies.create(game, t, rng)
+
+
+__all__ = ["AgentKind", "agent_kind", "create_agent"]
