@@ -87,18 +87,39 @@ def check_server(server: str | None, name: str = "server") -> None:
         raise ValueError(f"{name}: {problem}")
 
 
-def resolve_strategy(game: str, strategy: StrategyLike | None) -> tuple[str, Any]:
+def resolve_strategy(
+    game: str,
+    strategy: StrategyLike | None,
+    *,
+    isolate: bool = False,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[str, Any]:
     """``(label, make)`` where ``make(rng)`` builds the strategy for one run or seat.
 
+    A text is a strategy name, a bot file, or an agent (``exec:``, ``http(s)://``,
+    ``llm:``; ``options`` go to it). ``isolate``: a name or bot file plays in a child
+    process (:class:`sunbot.agents.isolate.IsolatedStrategy`, seeded with ``seed``).
+
     Raises:
-        ValueError: an unknown strategy name (:class:`sunbot.strategies.UnknownStrategy`).
+        ValueError: an unknown strategy name (:class:`sunbot.strategies.UnknownStrategy`),
+            a malformed agent text, or ``isolate`` asked of an object.
     """
     if strategy is None:
         strategy = strategies.default_name(game)
+    extra = dict(options or {})
     if isinstance(strategy, str):
         strategies.check(game, strategy)
         name = strategy
-        return name, lambda rng: strategies.create(game, name, rng)
+        if isolate:
+            from sunbot.agents.spec import create_agent
+
+            return name, lambda rng: create_agent(game, name, rng, seed=seed, isolate=True)
+        return name, lambda rng: strategies.create(game, name, rng, **extra)
+    if isolate:
+        raise ValueError(
+            "isolate plays a strategy name or bot file in a child process, not an object"
+        )
     label = bots.label(strategy)
     return label, lambda rng: bots.from_object(game, strategy, rng, name=label)
 
@@ -120,6 +141,7 @@ class RunPlan:
     cap: int | None = None
     strict: bool = False
     mirror: bool = True
+    move_timeout: float | None = None
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -134,6 +156,9 @@ def plan_run(
     strict: bool = False,
     mirror: bool = True,
     cap_names: tuple[str, str] = ("max_voyages", "max_days"),
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> RunPlan:
     """Check a single-player run's options and resolve them (no file or connection is
     opened): the game, the seed (drawn when ``None``), the strategy, the cap.
@@ -141,7 +166,8 @@ def plan_run(
     Raises:
         ValueError: an unknown game or strategy, an option that does not apply, a bad seed
             or server (the message names the option as ``cap_names`` and ``server`` do), a
-            strategy that cannot be built for this game.
+            strategy that cannot be built for this game, a ``move_timeout`` that is not a
+            positive number of seconds.
     """
     try:
         info = get_game(game)
@@ -155,9 +181,28 @@ def plan_run(
         raise ValueError(problem)
     check_server(server)
     cap = run_cap(info, max_voyages, max_days, cap_names)
-    name, make = resolve_strategy(info.slug, strategy)
+    check_move_timeout(move_timeout)
+    name, make = resolve_strategy(
+        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
+    )
     bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
-    return RunPlan(info, seed, name, make, bot, server, cap, strict, mirror)
+    return RunPlan(info, seed, name, make, bot, server, cap, strict, mirror, move_timeout)
+
+
+def check_move_timeout(seconds: float | None, name: str = "move_timeout") -> None:
+    """Refuse a move timeout that is not a positive, finite number of seconds.
+
+    Raises:
+        ValueError: naming ``name``.
+    """
+    import math
+
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise ValueError(f"{name} must be a number of seconds, got {seconds!r:.40}")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
 
 
 def embedded_transport() -> Any:
@@ -257,6 +302,9 @@ async def play_async(
     mirror: bool = True,
     seats: int = 1,
     match: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
@@ -278,6 +326,14 @@ async def play_async(
             is always mirrored).
         seats, match: match games: seats our strategy plays; an existing match id to join
             on ``server``.
+        move_timeout: seconds one decision may take; a late one plays the game's fallback
+            action (a safe one where the game knows safety; in Harvest Watch nothing is
+            sent and the rules' default for a missed beat applies) and counts in
+            ``timeouts``. ``None``: no clock.
+        isolate: play a strategy name or bot file in a child process (a bot you do not
+            trust cannot take the run down).
+        agent_options: options of an agent strategy (``llm:MODEL``: ``base_url``,
+            ``temperature``, ``price``...; :mod:`sunbot.agents`).
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -306,14 +362,19 @@ async def play_async(
         elif (problem := seed_problem(seed)) is not None:
             raise ValueError(problem)
         check_server(server)
+        check_move_timeout(move_timeout)
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")
-        return await _play_match(info, seed, strategy, server, transcript, strict, seats, match)
+        return await _play_match(
+            info, seed, strategy, server, transcript, strict, seats, match, move_timeout,
+            isolate, agent_options,
+        )  # fmt: skip
     if seats != 1 or match is not None:
         raise ValueError("seats and match apply to match games only")
     plan = plan_run(
         game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
-        max_days=max_days, strict=strict, mirror=mirror,
+        max_days=max_days, strict=strict, mirror=mirror, move_timeout=move_timeout,
+        isolate=isolate, agent_options=agent_options,
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
@@ -335,6 +396,9 @@ async def _play_match(
     strict: bool,
     seats: int,
     match: str | None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> RunSummary:
     from sunbot.runs.match import run_match
     from sunbot.transcripts import TranscriptWriter
@@ -345,7 +409,9 @@ async def _play_match(
         raise ValueError("match needs server (the match lives there)")
     if not 1 <= seats <= 6:
         raise ValueError(f"seats must be 1 to 6, got {seats}")
-    name, make = resolve_strategy(info.slug, strategy)
+    name, make = resolve_strategy(
+        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
+    )
     shared = not isinstance(strategy, str | type | None) and hasattr(strategy, "choose")
     if shared and seats > 1:
         raise ValueError("one strategy object cannot play several seats: pass its class")
@@ -361,6 +427,7 @@ async def _play_match(
             writer=writer,
             strict=strict,
             make=make,
+            move_timeout=move_timeout,
         )
     finally:
         if writer is not None:
@@ -396,6 +463,7 @@ def match_summary(
         responses_checked=int(result["responsesChecked"]),
         divergences=list(result["mirrorDivergences"]),
         retries=int(result["retries"]),
+        timeouts=int(result.get("timeouts", 0)),
         elapsed_s=float(result["elapsedMs"]) / 1000,
         transcript=writer.path if writer is not None else None,
         match_id=result["matchId"],
@@ -421,6 +489,9 @@ def play(
     mirror: bool = True,
     seats: int = 1,
     match: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -439,6 +510,9 @@ def play(
         mirror=mirror,
         seats=seats,
         match=match,
+        move_timeout=move_timeout,
+        isolate=isolate,
+        agent_options=agent_options,
     )
     try:
         asyncio.get_running_loop()
@@ -452,6 +526,7 @@ __all__ = [
     "ENGINE",
     "RunPlan",
     "SetupError",
+    "check_move_timeout",
     "check_server",
     "new_seed",
     "open_backend",

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 
-from sunbot import strategies
+from sunbot import api, strategies
 from sunbot.atomic_write import WriteFailed
 from sunbot.cli_match_report import announce_match, print_summary
 from sunbot.runs.match import MatchRecorder, run_match
@@ -78,6 +77,8 @@ def play_match_command(
     console: Console,
     as_json: bool = False,
     wait: int | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
@@ -97,7 +98,12 @@ def play_match_command(
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return EXIT_USAGE
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = api.new_seed()
+    try:
+        _, make = api.resolve_strategy(game, name, isolate=isolate, seed=seed)
+    except ValueError as exc:
+        console.print(line(("error:", "red"), " ", outside(exc, 2000)))
+        return EXIT_USAGE
     # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
     match_seed = seed if match_id is None else None
     default = default_path(game, seed, name, match_id=match_id)
@@ -122,6 +128,8 @@ def play_match_command(
                         else (lambda rec: live.update(_LiveView(rec))),
                         start_ms=None if wait is None else wait * 1000,
                         announce=lambda mid: announce_match(mid, server, match_id, wait),
+                        move_timeout=move_timeout,
+                        make=make,
                     ),
                     got,
                 )

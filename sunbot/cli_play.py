@@ -209,6 +209,21 @@ def play_command(
             " seconds for others to join (sunbot play harvest-watch --server URL --match ID).",
         ),
     ] = None,
+    move_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001,
+            max=3600,
+            help="Seconds one decision may take; a late one plays the game's fallback action"
+            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted.",
+        ),
+    ] = None,
+    isolate: Annotated[
+        bool,
+        typer.Option(
+            "--isolate", help="Run the strategy or bot file in a child process (untrusted bots)."
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -254,7 +269,7 @@ def play_command(
         except (ValueError, OSError) as exc:
             raise fail(str(exc)) from None
         with page_after_run(html, resume, console):
-            _resume_run(resume, game, server, strict, quiet, strategy)
+            _resume_run(resume, game, server, strict, quiet, strategy, move_timeout, isolate)
         return
     if game is None:
         raise fail("give a GAME to play (or --resume FILE)")
@@ -289,6 +304,8 @@ def play_command(
             console=console,
             as_json=as_json,
             wait=wait,
+            move_timeout=move_timeout,
+            isolate=isolate,
         )
         written = after_run(html, transcript, console)
         raise typer.Exit(code or (0 if written else EXIT_PAGE_FAILED))
@@ -298,6 +315,7 @@ def play_command(
         plan = api.plan_run(
             info.slug, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
             max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
+            move_timeout=move_timeout, isolate=isolate,
         )  # fmt: skip
     except ValueError as exc:
         raise fail(str(exc)) from None
@@ -316,6 +334,8 @@ def _resume_run(
     strict: bool,
     quiet: bool,
     strategy: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
 ) -> None:
     writer = _open_writer(path, append=True)
     assert writer is not None
@@ -350,8 +370,9 @@ def _resume_run(
         server = str(head["server"])
     try:
         plan = api.plan_run(
-            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict
-        )
+            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
+            move_timeout=move_timeout, isolate=isolate,
+        )  # fmt: skip
     except ValueError as exc:
         writer.close()
         raise fail(str(exc)) from None
@@ -484,6 +505,7 @@ def _print_summary(s: RunSummary) -> None:
         {
             "steps": s.steps,
             "refused": s.refused,
+            **({"timeouts": s.timeouts} if s.timeouts else {}),
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),

@@ -86,4 +86,41 @@ def create_agent(
     return strategies.create(game, t, rng)
 
 
-__all__ = ["AgentKind", "agent_kind", "create_agent"]
+def check_agent(game: str, text: str) -> None:
+    """Check an agent text before a run starts, starting nothing: an ``exec:`` command that
+    splits and names an executable, an ``http(s)://`` URL with a host, an ``llm:`` with a
+    model; anything else as :func:`sunbot.strategies.check`.
+
+    Raises:
+        ValueError: the one-line reason.
+    """
+    import shlex
+    import shutil
+    from pathlib import Path
+
+    kind = agent_kind(text)
+    t = text.strip()
+    if kind == "exec":
+        try:
+            argv = shlex.split(t.removeprefix("exec:"))
+        except ValueError as exc:
+            raise ValueError(f"exec: cannot split the command ({exc})") from None
+        if not argv:
+            raise ValueError("exec: give a command to run, e.g. exec:python3 bot.py")
+        exe = argv[0]
+        if shutil.which(exe) is None and not (Path(exe).is_file() and "/" in exe):
+            raise ValueError(f"exec: no such executable {exe!r}")
+    elif kind == "http":
+        import httpx
+
+        try:
+            url = httpx.URL(t)
+        except httpx.InvalidURL as exc:
+            raise ValueError(f"http bot: not a URL ({exc})") from None
+        if not url.host:
+            raise ValueError("http bot: the URL has no host")
+    elif kind == "llm" and not t.removeprefix("llm:").strip():
+        raise ValueError("llm: give a model, e.g. llm:gpt-4o-mini")
+
+
+__all__ = ["AgentKind", "agent_kind", "check_agent", "create_agent"]

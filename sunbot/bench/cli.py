@@ -265,8 +265,9 @@ def bench_command(
         except RunMismatch as exc:
             raise _fail(f"{exc}; choose another --run") from None
         jobs = [
-            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value,
-                job_timeout)  # fmt: skip
+            Job(
+                info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value, job_timeout
+            )  # fmt: skip
             for s in names
             for t in tables
             for seed in seed_list.values
@@ -317,11 +318,11 @@ def bench_command(
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
     timed_out = [r for r in results if r.ended_by == "timeout"]
     if timed_out:
-        first = min(timed_out, key=lambda r: (r.strategy, r.seed))
+        late = min(timed_out, key=lambda r: (r.strategy, r.seed))
         err_console.print(
             f"[yellow]{plural(len(timed_out), 'job')} timed out and are left out of the score"
-            f" statistics[/]; first: {escape(first.strategy)} seed {first.seed}: "
-            f"{escape(first.error or '')}",
+            f" statistics[/]; first: {escape(late.strategy)} seed {late.seed}: "
+            f"{escape(late.error or '')}",
             soft_wrap=True,
         )
     if errors:
