@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import httpx
 import pytest
 
-from sunbot.client import Rejected
+from sunbot.client import GameboardClient, Rejected, RetryPolicy
 from sunbot.strategies.generic import First, RandomLegal
+from sunbot.testing.unseen import create_unseen_app
 from tests.generic.helpers import play_through, unseen_client
 
 GAMES = ["tic-tac-toe", "hidden-number", "take-away"]
@@ -63,3 +65,20 @@ async def test_a_refusal_mid_run_is_recorded_and_is_no_finding():
         assert isinstance(refused, Rejected)
         assert checks.check_action(9, pos.raw, {"type": "take", "count": 5}, refused.raw) == []
     assert checks.refusals == [(9, "take 1 to 3 stones")] and checks.divergences == []
+
+
+async def test_the_client_waits_out_each_retry_after():
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    policy = RetryPolicy(
+        attempts=5, total_seconds=30, initial_wait=0.001, max_wait=0.01, sleep=sleep
+    )
+    app = create_unseen_app(rate_limit_every=3, retry_after_s=2)
+    transport = httpx.ASGITransport(app=app)
+    async with GameboardClient(transport=transport, policy=policy) as client:
+        played = await play_through(client, "tic-tac-toe", First(), seed=3)
+    assert played.last.game_over and played.checks.divergences == []
+    assert len(waits) == app.state.throttled > 0 and all(w >= 2 for w in waits)

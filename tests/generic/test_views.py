@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
+
 from rich.console import Console
 
 from sunbot.views.generic import MAX_VALUE, render, short
 
 
 def text_of(renderable: object) -> str:
-    console = Console(width=120, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
+    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
 

@@ -23,6 +23,7 @@ from sunbot.testing.unseen.hidden_number import HiddenNumber
 from sunbot.testing.unseen.take_away import TakeAway
 from sunbot.testing.unseen.tic_tac_toe import TicTacToe
 
+Next = Callable[[Request], Awaitable[Response]]
 #: The default salt of the seeded draws (house moves, hidden numbers).
 SALT = "unseen-1"
 #: Seeds are signed 64-bit integers, as on the platform.
@@ -70,7 +71,7 @@ def create_unseen_app(
     app.state.requests = app.state.throttled = 0
 
     @app.middleware("http")
-    async def fair_use(request: Request, call_next: Callable[[Request], Awaitable[Response]]):  # type: ignore[no-untyped-def]
+    async def fair_use(request: Request, call_next: Next) -> Response:
         if not request.url.path.startswith("/api/"):
             return await call_next(request)
         app.state.requests += 1
