@@ -84,8 +84,11 @@ def url_problem(server: object) -> str | None:
 class Position:
     """A position the server answered: the envelope and the raw JSON it came from.
 
-    ``state`` is the server's ``state`` (``None`` when it sent only a token);
-    ``observation`` falls back to ``state``.
+    ``state`` is the server's ``state`` when it is a JSON object (``None`` when it sent
+    only a token, or a ``state`` that is an id such as ``"g1"``); ``observation`` is the
+    server's ``observation`` when it is an object, else ``state`` when that is one, else
+    ``{"value": <observation>}`` for an observation of another JSON type (a game sunbot
+    does not know may show its board as a string), else ``{}``.
     """
 
     envelope: Envelope
@@ -93,12 +96,17 @@ class Position:
 
     @property
     def state(self) -> dict[str, Any] | None:
-        return self.envelope.state
+        state = self.envelope.state
+        return state if isinstance(state, dict) else None
 
     @property
     def observation(self) -> dict[str, Any]:
         obs = self.envelope.observation
-        return obs if obs is not None else (self.envelope.state or {})
+        if isinstance(obs, dict):
+            return obs
+        if self.state is not None:
+            return self.state
+        return {} if obs is None else {"value": obs}
 
     @property
     def legal_actions(self) -> list[Any]:
@@ -113,12 +121,14 @@ class Position:
         return self.envelope.gameOver
 
     def carry(self) -> dict[str, Any]:
-        """What the next action request carries: the token, or the plain state if no token.
+        """What the next action request carries: whichever the server gave, the token when
+        it gave one (any JSON string, sent back as it came), else its ``state`` (any JSON
+        value: a whole plain state, or an id), never both.
 
         Raises:
             MalformedResponse: the answer held neither.
         """
-        if self.envelope.stateToken:
+        if self.envelope.stateToken is not None:
             return {"stateToken": self.envelope.stateToken}
         if self.envelope.state is not None:
             return {"state": self.envelope.state}
