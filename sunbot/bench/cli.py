@@ -265,9 +265,7 @@ def bench_command(
         except RunMismatch as exc:
             raise _fail(f"{exc}; choose another --run") from None
         jobs = [
-            Job(
-                info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value, job_timeout
-            )  # fmt: skip
+            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value, job_timeout)
             for s in names
             for t in tables
             for seed in seed_list.values
