@@ -83,7 +83,7 @@ class Outcome(TypedDict):
     """
 
     game: str
-    score: int
+    score: int | float
     endedBy: str
     error: str | None
 
@@ -178,10 +178,19 @@ BUILTIN: dict[str, dict[str, str]] = {
 }
 
 
+#: The strategies of a game sunbot has no engine for (any game a server lists): they read
+#: nothing but the legal actions. The first is the default.
+GENERIC: dict[str, str] = {
+    "random": "sunbot.strategies.generic:RandomLegal",
+    "first": "sunbot.strategies.generic:First",
+}
+
+
 def _builtin(game: str) -> dict[str, str]:
-    """The built-ins of ``game`` whose module exists (games are built one at a time)."""
+    """The built-ins of ``game`` whose module exists (games are built one at a time); a
+    game sunbot does not know gets :data:`GENERIC`."""
     out: dict[str, str] = {}
-    for name, ref in BUILTIN.get(game, {}).items():
+    for name, ref in BUILTIN.get(game, GENERIC).items():
         module = ref.partition(":")[0]
         try:
             importlib.import_module(module)
@@ -232,10 +241,10 @@ def _warn_shadowed(game: str, name: str, source: str) -> None:
 def _plugins(game: str) -> dict[str, Any]:
     """Plug-ins that play ``game``, by name; one named like a built-in is left out, with a
     warning (once per process)."""
-    builtin = BUILTIN.get(game, {})
+    builtin = BUILTIN.get(game, GENERIC)
     found: dict[str, Any] = {}
     for name, source, obj in _loaded_plugins():
-        if game not in _games_of(obj):
+        if game not in _games_of(obj) and "*" not in _games_of(obj):
             continue
         if name in builtin:
             _warn_shadowed(game, name, source)
@@ -245,7 +254,8 @@ def _plugins(game: str) -> dict[str, Any]:
 
 
 def _games_of(obj: Any) -> tuple[str, ...]:
-    """The games a plug-in declares (``games``, a tuple, or ``game``, one slug)."""
+    """The games a plug-in declares (``games``, a tuple, or ``game``, one slug; ``"*"``:
+    any game)."""
     games = getattr(obj, "games", None) or getattr(obj, "game", None) or ()
     return (games,) if isinstance(games, str) else tuple(str(g) for g in games)
 

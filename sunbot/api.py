@@ -129,10 +129,13 @@ class RunPlan:
     """A checked run, ready to play: what :func:`plan_run` resolved from the options.
 
     ``bot`` is the strategy, built with ``random.Random(seed)`` (``make(rng)`` builds
-    another); ``cap`` is in the game's unit (voyages or days).
+    another); ``cap`` is in the game's unit (voyages or days). ``info`` is ``None`` for a
+    game sunbot has no engine for (played on ``server`` with the generic checks);
+    ``max_steps`` ends such a run (any run) after that many steps.
     """
 
-    info: GameInfo
+    slug: str
+    info: GameInfo | None
     seed: int
     strategy: str
     make: Callable[[random.Random], Any]
@@ -142,7 +145,23 @@ class RunPlan:
     strict: bool = False
     mirror: bool = True
     move_timeout: float | None = None
+    max_steps: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+
+
+#: The most steps ``max_steps`` accepts (the loop's own bound).
+MAX_STEPS_CAP = 100_000
+
+
+def unknown_game(slug: str) -> str:
+    """The one-line error for a slug the embedded server does not play."""
+    from sunbot.games import available
+
+    names = ", ".join(g.slug for g in available())
+    return (
+        f"unknown game {slug!r}: the embedded server plays {names}; "
+        f"--server URL plays any game that server lists (sunbot games --server URL)"
+    )
 
 
 def plan_run(
@@ -159,9 +178,14 @@ def plan_run(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunPlan:
     """Check a single-player run's options and resolve them (no file or connection is
     opened): the game, the seed (drawn when ``None``), the strategy, the cap.
+
+    A slug sunbot has no engine for is played on ``server`` (a URL) with the generic
+    checks and the generic strategies (``random``, ``first``), a bot file, or an agent;
+    without a URL it is refused (:func:`unknown_game`).
 
     Raises:
         ValueError: an unknown game or strategy, an option that does not apply, a bad seed
@@ -169,24 +193,41 @@ def plan_run(
             strategy that cannot be built for this game, a ``move_timeout`` that is not a
             positive number of seconds.
     """
+    info: GameInfo | None
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
-    if info.kind == "match":
+    except KeyError:
+        from sunbot.generic.index import check_slug
+
+        if server is None or server == ENGINE:
+            raise ValueError(unknown_game(game)) from None
+        check_slug(game)
+        info = None
+    if info is not None and info.kind == "match":
         raise ValueError(f"{info.slug} is a match game: use play_async(..., seats=...)")
     if seed is None:
         seed = new_seed()
     elif (problem := seed_problem(seed)) is not None:
         raise ValueError(problem)
     check_server(server)
-    cap = run_cap(info, max_voyages, max_days, cap_names)
+    if info is not None:
+        cap = run_cap(info, max_voyages, max_days, cap_names)
+    elif max_voyages is not None or max_days is not None:
+        raise ValueError(
+            f"{cap_names[0]} and {cap_names[1]} apply to the games sunbot knows: "
+            f"cap {game} with max steps"
+        )
+    else:
+        cap = None
+    if max_steps is not None and not 1 <= max_steps <= MAX_STEPS_CAP:
+        raise ValueError(f"max steps must be 1 to {MAX_STEPS_CAP}, got {max_steps}")
     check_move_timeout(move_timeout)
-    name, make = resolve_strategy(
-        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
-    )
+    slug = info.slug if info is not None else game
+    name, make = resolve_strategy(slug, strategy, isolate=isolate, seed=seed, options=agent_options)
     bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
-    return RunPlan(info, seed, name, make, bot, server, cap, strict, mirror, move_timeout)
+    return RunPlan(
+        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps
+    )
 
 
 def check_move_timeout(seconds: float | None, name: str = "move_timeout") -> None:
@@ -219,7 +260,7 @@ def embedded_transport() -> Any:
     return httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
 
 
-def open_backend(server: str | None, info: GameInfo) -> Backend:
+def open_backend(server: str | None, info: GameInfo | None) -> Backend:
     """The backend for ``server``: ``None`` the embedded server, ``"engine"`` the engine
     in-process, else the server at that URL (through the client and its retry policy).
 
@@ -229,6 +270,8 @@ def open_backend(server: str | None, info: GameInfo) -> Backend:
     if server == ENGINE:
         from sunbot.runs.backends import EngineBackend
 
+        if info is None:
+            raise ValueError("the engine backend plays only the games sunbot knows")
         return EngineBackend(info)
     from sunbot.client import GameboardClient
     from sunbot.runs.remote import ServerBackend
@@ -278,15 +321,26 @@ async def run_plan(
     backend = open_backend(plan.server, info)
     if on_backend is not None:
         on_backend(backend)
-    checks = Mirror(info.slug) if plan.mirror and not backend.trusted else None
+    checks = None
+    if plan.mirror and not backend.trusted:
+        checks = Mirror(plan.slug) if info is not None else _generic_checks(plan.slug)
     run = Run(
-        backend, info.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
+        backend, plan.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
         checks=checks, transcript=writer, on_position=on_position,
     )  # fmt: skip
     try:
-        return await play_loop(run, bot, strict=plan.strict, resume=resume, should_stop=should_stop)
+        return await play_loop(
+            run, bot, strict=plan.strict, resume=resume, should_stop=should_stop,
+            move_timeout=plan.move_timeout, step_cap=plan.max_steps,
+        )  # fmt: skip
     finally:
         await backend.aclose()
+
+
+def _generic_checks(slug: str) -> Any:
+    from sunbot.generic.checks import GenericChecks
+
+    return GenericChecks(slug)
 
 
 async def play_async(
@@ -305,11 +359,14 @@ async def play_async(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
     Args:
-        game: a slug: ``keelhold``, ``sunloaf``, ``naptuft``, ``harvest-watch``.
+        game: a slug: ``keelhold``, ``sunloaf``, ``naptuft``, ``harvest-watch``, or any
+            game ``server`` lists (played with the generic checks: the platform's envelope
+            and the served action grammar).
         seed: the run's seed (random when ``None``).
         strategy: a strategy name (``sunbot games`` lists them), ``"path/bot.py:Class"``,
             a class, an object with ``choose``, or a function
@@ -334,6 +391,8 @@ async def play_async(
             trust cannot take the run down).
         agent_options: options of an agent strategy (``llm:MODEL``: ``base_url``,
             ``temperature``, ``price``...; :mod:`sunbot.agents`).
+        max_steps: end the run after this many steps (``ended_by == "cap"``): the cap of a
+            game sunbot does not know, whose runs may never end by themselves.
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -348,15 +407,18 @@ async def play_async(
     """
     from sunbot.transcripts import TranscriptWriter
 
+    info: GameInfo | None
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
+    except KeyError:
+        if server is None or server == ENGINE:
+            raise ValueError(unknown_game(game)) from None
+        info = None
     if transcript is not None and not Path(transcript).parent.is_dir():
         raise ValueError(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
         )
-    if info.kind == "match":
+    if info is not None and info.kind == "match":
         if seed is None:
             seed = new_seed()
         elif (problem := seed_problem(seed)) is not None:
@@ -374,7 +436,7 @@ async def play_async(
     plan = plan_run(
         game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
         max_days=max_days, strict=strict, mirror=mirror, move_timeout=move_timeout,
-        isolate=isolate, agent_options=agent_options,
+        isolate=isolate, agent_options=agent_options, max_steps=max_steps,
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
@@ -492,6 +554,7 @@ def play(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -513,6 +576,7 @@ def play(
         move_timeout=move_timeout,
         isolate=isolate,
         agent_options=agent_options,
+        max_steps=max_steps,
     )
     try:
         asyncio.get_running_loop()

@@ -123,7 +123,7 @@ def _check_game(obj: Any, game: str, name: str) -> None:
     games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
     if isinstance(games, str):
         games = (games,)
-    if games != (None,) and game not in games:
+    if games != (None,) and game not in games and "*" not in games:
         raise UnknownStrategy(f"{name} plays {', '.join(map(str, games))}, not {game}")
 
 

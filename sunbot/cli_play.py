@@ -452,7 +452,7 @@ async def _play(
     resume: Resume | None,
     stop: StopOnInterrupt,
 ) -> RunSummary:
-    view = _LatestView(plan.info.slug)
+    view = _LatestView(plan.slug)
     loop = asyncio.get_running_loop()  # a retry wait ends at the first Ctrl-C, not in 60 s
 
     def wire(backend: Backend) -> None:

@@ -113,7 +113,7 @@ class Position:
         return self.envelope.legalActions
 
     @property
-    def score(self) -> int:
+    def score(self) -> int | float:
         return self.envelope.score
 
     @property

@@ -1,4 +1,4 @@
-"""Pydantic models of what the platform answers (``shared/spec/README.md``).
+"""Pydantic models of what the platform answers (``docs/architecture.md``, the platform protocol).
 
 A success envelope and a refusal share the ``ok`` field; :data:`ActionAnswer` tells them
 apart. The models accept extra fields (a live server may add some) but insist on the types
@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
 
 
 class _Open(BaseModel):
@@ -52,7 +61,9 @@ class Envelope(_Open):
     stateToken: StrictStr | None = None
     observation: Any = None
     legalActions: list[Any]
-    score: StrictInt
+    #: A whole number in the four known games (their mirrors check it); any finite number
+    #: in a game sunbot does not know.
+    score: StrictInt | Annotated[StrictFloat, Field(allow_inf_nan=False)]
     gameOver: StrictBool
     spec: dict[str, Any] | None = None
 
