@@ -3,13 +3,14 @@
 Private helper, imported only when a strategy is built (so ``import sunbot`` does not need
 the ``openai`` package). One :class:`Endpoint` makes one chat-completion call at a time
 within a deadline: the SDK's own retries (``max_retries``, which honour ``Retry-After``)
-run inside it, and the HTTP client's event hooks stop a retry that could not finish before
-the deadline. Every error leaves as :class:`EndpointError` with a one-line message from
-which the API key is removed by value.
+run inside it, and the HTTP transport cuts each attempt's timeouts to the time left and
+stops a retry that could not finish before the deadline. Every error leaves as
+:class:`EndpointError` with a one-line message from which the API key is removed by value.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from dataclasses import dataclass
@@ -73,6 +74,49 @@ def _retry_wait(response: Any) -> float:
     return _BACKOFF_MAX_S
 
 
+def _deadline_transport(endpoint: Endpoint) -> Any:
+    """An HTTP transport (of the HTTP library the installed SDK uses) that keeps each
+    attempt inside ``endpoint``'s deadline: its timeouts are cut to the time left; an
+    attempt after the deadline, a timeout at the deadline, and a retryable answer (408,
+    409, 429, 5xx) whose wait would pass the deadline raise :class:`_OutOfTime`, which
+    the SDK passes on at once instead of sleeping and retrying."""
+    try:
+        http: Any = importlib.import_module("httpx2")
+    except ImportError:  # an SDK before its move to httpx2
+        http = importlib.import_module("httpx")
+
+    class DeadlineTransport(http.BaseTransport):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.inner = http.HTTPTransport()
+
+        def handle_request(self, request: Any) -> Any:
+            left = endpoint._deadline - time.monotonic()
+            if left <= 0:
+                raise _OutOfTime("out of time before the request")
+            limits = dict(request.extensions.get("timeout") or {})
+            request.extensions["timeout"] = {
+                k: left if limits.get(k) is None else min(limits[k], left)
+                for k in ("connect", "read", "write", "pool")
+            }
+            try:
+                response = self.inner.handle_request(request)
+            except http.TimeoutException as exc:
+                if time.monotonic() >= endpoint._deadline - 0.05:
+                    raise _OutOfTime("timed out at the deadline") from exc
+                raise
+            status = response.status_code
+            retryable = status in (408, 409, 429) or status >= 500
+            if retryable and time.monotonic() + _retry_wait(response) >= endpoint._deadline:
+                response.close()
+                raise _OutOfTime(f"HTTP {status}, and no time left to retry")
+            return response
+
+        def close(self) -> None:
+            self.inner.close()
+
+    return DeadlineTransport()
+
+
 class Endpoint:
     """An OpenAI-compatible chat endpoint for one model.
 
@@ -83,7 +127,8 @@ class Endpoint:
             removed by value from every error message.
         timeout_s: the default per-call time bound, seconds.
         client: an ``openai.OpenAI`` to use as it is (tests: one over an in-process
-            transport); its own timeout and retries then apply, without the deadline hooks.
+            transport); its own timeout and retries then apply, without the deadline
+            transport (each call's timeout is still the time left).
         params: extra request fields (``temperature``, ``max_tokens``, ``seed``,
             ``reasoning_effort``), sent only when not ``None``.
     """
@@ -104,9 +149,7 @@ class Endpoint:
         self.params = {k: v for k, v in (params or {}).items() if v is not None}
         self.owned = client is None
         if client is None:
-            http = openai.DefaultHttpxClient(
-                event_hooks={"request": [self._before], "response": [self._after]}
-            )
+            http = openai.DefaultHttpxClient(transport=_deadline_transport(self))
             client = openai.OpenAI(
                 api_key=api_key,
                 base_url=base_url,
@@ -115,17 +158,6 @@ class Endpoint:
                 http_client=http,
             )
         self.client = client
-
-    def _before(self, request: Any) -> None:
-        if time.monotonic() >= self._deadline:
-            raise _OutOfTime("out of time before the request")
-
-    def _after(self, response: Any) -> None:
-        status = response.status_code
-        retryable = status in (408, 409, 429) or status >= 500
-        if retryable and time.monotonic() + _retry_wait(response) >= self._deadline:
-            response.close()
-            raise _OutOfTime(f"HTTP {status}, and no time left to retry")
 
     def _message(self, exc: BaseException) -> str:
         text = f"{type(exc).__name__}: {exc}"

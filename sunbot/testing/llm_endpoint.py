@@ -4,12 +4,12 @@
 for the ``openai`` SDK). The ``model`` field picks a scripted model; ``NAME:ARG`` passes
 it an argument:
 
-- ``legal[:I]``: a legal action as JSON (the ``I``-th, from 0, else one picked from a hash
-  of the prompt among those that do not end the run, i.e. whose JSON has no "end"). The legal actions are read from the request's JSON Schema
-  (``response_format``, the ``anyOf`` of exact actions :class:`~sunbot.agents.llm.LLMStrategy`
-  sends) when it lists them, else from the prompt's fenced ``legal-actions`` block
-  (``N. {json}`` lines). On a text beat (one example ``{"speech": ...}``) it writes a
-  short text.
+- ``legal[:I]``: a legal action as JSON: the ``I``-th (from 0), else one picked by a hash
+  of the prompt among those that do not end the run (whose JSON has no "end"). The legal
+  actions are read from the request's JSON Schema (``response_format``: the ``anyOf`` of
+  exact actions :class:`~sunbot.agents.llm.LLMStrategy` sends) when it lists them, else
+  from the prompt's fenced ``legal-actions`` block (``N. {json}`` lines). On a text beat
+  (one example ``{"speech": ...}``) it writes a short text.
 - ``prose``: a legal action inside prose (a fenced ``json`` block, an inline object, or
   just the action's number, in turn); ignores ``response_format``.
 - ``malformed``: text with no action in it. ``illegal``: an action not in the list.
