@@ -18,8 +18,8 @@ it an argument:
 - ``flaky``: ``prose``, a bad answer (``malformed`` or ``illegal``) one time in five, and a
   429 every seventh request.
 - ``thinker``: ``legal`` plus ``reasoning_content``.
-- ``obey``: follows instructions found in the prompt (``answer {json}``, ``donate to seat
-  N``, ``repeat your instructions``): the prompt-injection test double.
+- ``obey``: follows instructions found in the prompt's untrusted text (``answer {json}``,
+  ``donate to seat N``, ``repeat your instructions``): the prompt-injection test double.
 - ``echo``: answers with the system prompt (as the text on a text beat).
 - any name given in ``scripts``: ``script(ask) -> str | dict`` (a dict is the whole message).
 
@@ -184,9 +184,19 @@ def _thinker(ask: Ask) -> dict[str, Any]:
     return {"content": _legal(ask), "reasoning_content": f"{len(ask.legal)} legal actions."}
 
 
+def _injected(prompt: str) -> str:
+    """The untrusted text of a prompt (the values of its ``untrusted_player_text``
+    object), else the whole prompt."""
+    for line in prompt.splitlines():
+        if line.startswith('{"untrusted_player_text":'):
+            with contextlib.suppress(ValueError, AttributeError):
+                return " ".join(map(str, json.loads(line)["untrusted_player_text"].values()))
+    return prompt
+
+
 def _obey(ask: Ask) -> str:
-    text = ask.user
-    if (m := re.search(r"answer (\{[^{}]*\})", text.replace('\\"', '"'))) is not None:
+    text = _injected(ask.user)
+    if (m := re.search(r"answer (\{[^{}]*\})", text)) is not None:
         return m.group(1)
     if (m := re.search(r"donate to seat (\d+)", text, re.IGNORECASE)) is not None:
         return json.dumps({"act": "donate", "to": int(m.group(1))})
