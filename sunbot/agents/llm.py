@@ -28,12 +28,11 @@ from typing import Any, ClassVar
 
 from sunbot.agents._llm_parse import Judge, action_schema, response_format, split_thinking
 from sunbot.agents._llm_prompt import HistoryEntry, Prompter, Templates, history_entry
+from sunbot.agents._llm_records import RECORD_MAX, Tally, new_record
 from sunbot.safe_text import remember, scrub
 
 log = logging.getLogger("sunbot.agents.llm")
 
-#: Characters of an answer or reasoning text kept in a decision's record.
-RECORD_MAX = 4096
 #: Seconds kept free at the end of a Harvest Watch beat for sending the command.
 BEAT_MARGIN_S = 1.0
 #: A call needs at least this many seconds; with less left the decision falls back (late).
@@ -127,8 +126,10 @@ class LLMStrategy:
         api_key: ``None``: ``OPENAI_API_KEY``, else the placeholder ``"unused"`` (local
             endpoints need none). Never recorded, logged or shown.
         temperature, max_tokens, seed, reasoning_effort: request fields, sent when given.
-        timeout_s: seconds one call may take, SDK retries included (a Harvest Watch beat
-            may allow less: see ``remainMs``).
+        timeout_s: seconds one call may take, SDK retries included. An observation with
+            ``remainMs`` (a Harvest Watch beat's time left) bounds the whole decision, all
+            its calls, by ``min(timeout_s, remainMs / 1000 - BEAT_MARGIN_S)``; a decision
+            that runs out of time falls back and counts as ``late``.
         prompt: a template file or folder (``docs/guide-llm.md``); ``None``: the default.
         history: past decisions shown each turn (0: none).
         max_attempts: calls per decision (the first and the re-asks), at least 1.
@@ -181,12 +182,13 @@ class LLMStrategy:
             raise ValueError("price: two numbers, USD per million input and output tokens")
         try:
             from sunbot.agents._llm_client import Endpoint
+
+            self._templates = Templates(prompt)
         except ImportError:
             raise ImportError(_INSTALL) from None
         self.model, self.game, self.timeout_s = model, game, timeout_s
         self.max_attempts, self.structured, self.rng = max_attempts, structured, rng
         self.price, self.fallback = price, fallback
-        self._templates = Templates(prompt)
         key = api_key or os.environ.get("OPENAI_API_KEY") or "unused"
         remember(key)
         self._url = base_url or os.environ.get("OPENAI_BASE_URL") or None
@@ -232,20 +234,7 @@ class LLMStrategy:
         self._failed_in_row = 0
         self._step = 0
         self._record: dict[str, Any] | None = None
-        self._totals = dict.fromkeys(
-            (
-                "calls",
-                "decisions",
-                "promptTokens",
-                "completionTokens",
-                "reasks",
-                "fallbacks",
-                "late",
-                "errors",
-                "latencyMs",
-            ),
-            0,
-        )
+        self._tally = Tally()
 
     def choose(self, observation: dict[str, Any], legal_actions: list[Any], /) -> Any:
         """Ask the model for one of ``legal_actions`` (see the class doc).
@@ -275,18 +264,7 @@ class LLMStrategy:
             last_error=self._last_error,
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": turn}]
-        rec: dict[str, Any] = {
-            "model": self.model,
-            "promptTokens": 0,
-            "completionTokens": 0,
-            "latencyMs": 0,
-            "attempts": 0,
-            "fallback": False,
-            "late": False,
-            "answer": None,
-            "reasoning": None,
-            "reason": None,
-        }
+        rec = new_record(self.model)
         deadline = start + self.timeout_s * self.max_attempts
         remain = observation.get("remainMs") if isinstance(observation, dict) else None
         beat = isinstance(remain, int | float) and not isinstance(remain, bool)
@@ -296,9 +274,9 @@ class LLMStrategy:
         if action is None:
             action = self._fall_back(observation, legal_actions, system)
             rec["fallback"] = True
-            self._totals["fallbacks"] += 1
+            self._tally.counts["fallbacks"] += 1
         self._last_error = rec["reason"] if rec["fallback"] else None
-        self._totals["decisions"] += 1
+        self._tally.counts["decisions"] += 1
         self._pending = (self._step, action, observation, rec["fallback"])
         self._record = rec
         log.debug("step %d: %d call(s), fallback %s", self._step, rec["attempts"], rec["fallback"])
@@ -322,11 +300,11 @@ class LLMStrategy:
             call_deadline = min(deadline, time.monotonic() + self.timeout_s)
             if call_deadline - time.monotonic() < MIN_CALL_S:
                 rec["late"], rec["reason"] = True, "no time left for a call"
-                self._totals["late"] += 1
+                self._tally.counts["late"] += 1
                 return None
             rf = response_format(*narrowed) if narrowed and self._schema_ok else None
             rec["attempts"] += 1
-            self._totals["calls"] += 1
+            self._tally.counts["calls"] += 1
             try:
                 reply = self._endpoint.complete(
                     messages, deadline=call_deadline, response_format=rf
@@ -341,7 +319,7 @@ class LLMStrategy:
                 if exc.kind in ("fatal", "format"):
                     raise LLMError(f"{self.model} at {self._where()}: {exc}") from None
                 if exc.kind == "failed":
-                    self._totals["errors"] += 1
+                    self._tally.counts["errors"] += 1
                     self._failed_in_row += 1
                     if not beat and self._failed_in_row >= MAX_FAILED_DECISIONS:
                         raise LLMError(
@@ -350,10 +328,10 @@ class LLMStrategy:
                         ) from None
                 if exc.kind == "late" or beat:  # on a beat, any call that gave nothing is late
                     rec["late"] = True
-                    self._totals["late"] += 1
+                    self._tally.counts["late"] += 1
                 return None
             self._failed_in_row = 0
-            self._count(reply, messages, rec)
+            self._tally.add_reply(reply, messages, rec)
             text, _ = split_thinking(reply.text)
             action, reason = self._judge.judge(text, legal_actions, system)
             if reply.refusal:
@@ -364,31 +342,12 @@ class LLMStrategy:
                 return action
             rec["reason"] = reason
             if rec["attempts"] < self.max_attempts:
-                self._totals["reasks"] += 1
+                self._tally.counts["reasks"] += 1
                 messages += [
                     {"role": "assistant", "content": text[:RECORD_MAX]},
                     {"role": "user", "content": self._prompter.reask(str(reason))},
                 ]
         return None
-
-    def _count(self, reply: Any, messages: list[dict[str, str]], rec: dict[str, Any]) -> None:
-        """Add one reply's tokens and time to the decision's record and the totals; token
-        counts the endpoint did not send are estimated (characters / 4)."""
-        sent = sum(len(m["content"]) for m in messages)
-        prompt = reply.prompt_tokens if reply.prompt_tokens is not None else sent // 4
-        done = reply.completion_tokens
-        done = done if done is not None else len(reply.text) // 4
-        ms = round(reply.latency_s * 1000, 3)
-        rec["promptTokens"] += prompt
-        rec["completionTokens"] += done
-        rec["latencyMs"] = round(rec["latencyMs"] + ms, 3)
-        rec["answer"] = reply.text[:RECORD_MAX]
-        _, inline = split_thinking(reply.text)
-        reasoning = reply.reasoning or inline
-        rec["reasoning"] = reasoning[:RECORD_MAX] if reasoning else None
-        self._totals["promptTokens"] += prompt
-        self._totals["completionTokens"] += done
-        self._totals["latencyMs"] = round(self._totals["latencyMs"] + ms, 3)
 
     def _fall_back(self, observation: dict[str, Any], legal_actions: list[Any], system: str) -> Any:
         """The fallback's action when it gives a legal one, else the first legal action."""
@@ -422,17 +381,7 @@ class LLMStrategy:
         ``promptTokens``, ``completionTokens``, ``reasks``, ``fallbacks``, ``late``,
         ``errors`` (calls that failed), ``latencyMs`` (sum over calls), ``structured``
         (structured output still in use) and, with a ``price``, ``costUsd``."""
-        out: dict[str, Any] = {
-            "kind": "llm",
-            "model": self.model,
-            **self._totals,
-            "structured": self._schema_ok,
-        }
-        if self.price is not None:
-            cost = self._totals["promptTokens"] * self.price[0]
-            cost += self._totals["completionTokens"] * self.price[1]
-            out["costUsd"] = round(cost / 1e6, 6)
-        return out
+        return self._tally.totals(self.model, self._schema_ok, self.price)
 
     def close(self) -> None:
         """Close the connection pool (of a client this strategy built)."""

@@ -295,3 +295,23 @@ def test_bad_arguments_are_one_line_errors(kwargs):
     args = {"model": "legal", "game": "naptuft", **kwargs}
     with pytest.raises(ValueError):
         LLMStrategy(**args)
+
+
+def test_a_missing_sdk_is_a_one_line_install_hint(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openai", None)
+    monkeypatch.delitem(sys.modules, "sunbot.agents._llm_client", raising=False)
+    with pytest.raises(
+        ImportError,
+        match=r"^LLMStrategy needs the openai and jinja2 packages: pip install 'sunbot\[llm\]'$",
+    ):
+        LLMStrategy("legal", game="naptuft")
+    monkeypatch.undo()
+    monkeypatch.setitem(sys.modules, "jinja2", None)
+    from sunbot.agents.llm import render_prompt
+
+    with pytest.raises(ImportError, match="pip install"):
+        render_prompt("naptuft", *_start("naptuft"))
+    with pytest.raises(ImportError, match="pip install"):
+        LLMStrategy("legal", game="naptuft")
