@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -211,8 +212,7 @@ class LLMStrategy:
         self._reset(None, None)
 
     def __repr__(self) -> str:
-        where = scrub(self._url or "the SDK's default endpoint", [self._endpoint._key])
-        return f"LLMStrategy(model={self.model!r}, game={self.game!r}, endpoint={where!r})"
+        return f"LLMStrategy(model={self.model!r}, game={self.game!r}, endpoint={self._where()!r})"
 
     # -- the contract -------------------------------------------------------------------
 
@@ -364,7 +364,9 @@ class LLMStrategy:
         return dict(legal_actions[0]) if isinstance(legal_actions[0], dict) else legal_actions[0]
 
     def _where(self) -> str:
-        return scrub(self._url or "the default endpoint", [self._endpoint._key])
+        """The endpoint for messages: no key, no ``user:password@`` of the URL."""
+        url = re.sub(r"//[^/@]*@", "//***@", self._url or "the SDK's default endpoint")
+        return scrub(url, [self._endpoint._key])
 
     # -- records --------------------------------------------------------------------------
 

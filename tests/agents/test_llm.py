@@ -274,6 +274,11 @@ def test_environment_variables_give_the_endpoint_and_key(endpoint, monkeypatch):
     bot = LLMStrategy("legal", game="naptuft")
     bot.choose(*_start("naptuft"))
     assert bot.last_decision()["fallback"] is False and url in repr(bot) and KEY not in repr(bot)
+    proxy = LLMStrategy("legal", game="naptuft", base_url="http://me:hunter2secret@proxy:8/v1")
+    assert (
+        repr(proxy)
+        == "LLMStrategy(model='legal', game='naptuft', endpoint='http://***@proxy:8/v1')"
+    )
 
 
 def test_an_endpoint_that_is_down_ends_the_run_after_three_decisions(caplog):
