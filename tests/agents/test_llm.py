@@ -181,6 +181,18 @@ def test_429_is_retried_by_the_sdk_after_retry_after(endpoint):
     assert app.state.counts["ratelimit:2"] - before >= 4  # at least one 429 retried
 
 
+def test_a_retry_after_longer_than_the_time_left_is_not_waited_for():
+    with running(create_llm_app(retry_after_s=5)) as slow_url:
+        bot = LLMStrategy("ratelimit:1", game="naptuft", base_url=slow_url, timeout_s=1.5,
+                          max_attempts=3)  # fmt: skip
+        obs, legal = _start("naptuft")
+        t0 = time.monotonic()
+        assert bot.choose(obs, legal) == legal[0]
+        assert time.monotonic() - t0 < 1.0  # neither the 5 s wait nor the 1.5 s timeout
+        assert bot.last_decision()["late"] and bot.last_decision()["attempts"] == 1
+        assert "no time left to retry" in bot.last_decision()["reason"]
+
+
 def test_reasoning_text_is_recorded(url):
     bot = LLMStrategy("thinker", game="naptuft", base_url=url, api_key=KEY)
     obs, legal = _start("naptuft")
