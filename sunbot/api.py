@@ -337,6 +337,33 @@ async def run_plan(
         await backend.aclose()
 
 
+async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[dict[str, str]]:
+    """The messages a language-model agent would be sent at the first decision of
+    ``plan``'s run (the game's served spec, the opening observation and its legal actions),
+    without calling any model: the dry run. Plays only the init.
+
+    Raises:
+        ValueError: the template is missing or does not render; ``plan`` plays on the
+            engine (which serves no spec).
+        ImportError: Jinja2 is not installed (``pip install 'sunbot[llm]'``).
+        sunbot.client.ClientError: the server could not be reached.
+    """
+    from sunbot.agents.llm import render_prompt
+
+    if plan.server == ENGINE:
+        raise ValueError("a dry run reads the server's init answer: give a server or none")
+    backend = open_backend(plan.server, plan.info)
+    try:
+        pos = await backend.init(plan.slug, plan.seed)
+    finally:
+        await backend.aclose()
+    spec = (pos.raw or {}).get("spec")
+    return render_prompt(
+        plan.slug, pos.observation, pos.legal_actions,
+        spec=spec if isinstance(spec, dict) else None, prompt=prompt,
+    )  # fmt: skip
+
+
 def _generic_checks(slug: str) -> Any:
     from sunbot.generic.checks import GenericChecks
 
@@ -592,6 +619,7 @@ __all__ = [
     "SetupError",
     "check_move_timeout",
     "check_server",
+    "first_prompt",
     "new_seed",
     "open_backend",
     "plan_run",

@@ -108,7 +108,9 @@ def replay_command(
     _print_findings("foreign line", report.foreign)
     if report.unknown_fields:
         console.print(unknown_line(report.unknown_fields), soft_wrap=True)
-    if report.replayed:
+    if report.checks == "generic":
+        replayed = "generic checks only (sunbot has no rules engine for this game)"
+    elif report.replayed:
         replayed = "re-played through the engine"
     elif t.is_match:
         replayed = "match: checked by the seat mirror (no engine re-play of a match)"

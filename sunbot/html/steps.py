@@ -131,7 +131,9 @@ def _drawable(
 
 def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
     """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft)."""
-    make, progress = SINGLE[str(t.header["game"])]
+    from sunbot.html import generic
+
+    make, progress = SINGLE.get(str(t.header["game"]), (generic.frame, generic.progress))
     steps: list[dict[str, Any]] = []
     frames: list[Frame | None] = []
     last_progress = ""
@@ -258,15 +260,20 @@ def build(
     at that round.
 
     Raises:
-        KeyError: the transcript's game has no replay page.
+        KeyError: a match game sunbot has no page for.
     """
     game = str(t.header["game"])
     if game == "harvest-watch":
         steps, frames = match_steps(t)
     elif game in SINGLE:
         steps, frames = single_steps(t)
-    else:
-        raise KeyError(f"no replay page for game {game!r}")
+    elif t.is_match:
+        raise KeyError(f"no replay page for the match game {game!r}")
+    else:  # a game sunbot does not know: the generic board, what changed marked
+        from sunbot.html import generic
+
+        steps, frames = single_steps(t)
+        frames = generic.mark_changes(frames)
     prev: float | None = None
     for step in steps:
         score = step["s"]

@@ -184,9 +184,11 @@ class Run:
     def take_up(self, strategy: Strategy, resume: Resume) -> Answer:
         """Continue a recorded run: the strategy replays the recorded history (its choices
         are discarded), the checks catch up, the transcript gets a ``resume`` line."""
+        # a blocking agent (a model, another process) is not asked again: each recorded step
+        # would cost a model call or a round trip, and its answers are not ours to replay
+        history = [] if getattr(strategy, "blocking", False) else resume.history
         differed = sum(
-            strategy.choose(observation, legal) != action
-            for observation, legal, action in resume.history
+            strategy.choose(observation, legal) != action for observation, legal, action in history
         )
         if differed:
             log.warning(

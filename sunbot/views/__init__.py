@@ -12,12 +12,17 @@ from typing import Any
 from rich.console import RenderableType
 from rich.pretty import Pretty
 
-from sunbot.games import get_game
+from sunbot.games import GAMES
 from sunbot.terminal_text import tidy
 
 
 def _module(slug: str) -> Any:
-    ref = get_game(slug).view_ref
+    game = GAMES.get(slug)
+    if game is None:  # a game sunbot has no engine for: the generic view
+        from sunbot.views import generic
+
+        return generic
+    ref = game.view_ref
     if ref is None:
         return None
     try:
