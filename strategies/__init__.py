@@ -27,6 +27,9 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from sunbot import bots
+from sunbot.bots import UnknownStrategy
+
 ENTRY_POINT_GROUP = "sunbot.strategies"
 log = logging.getLogger("sunbot.strategies")
 
@@ -171,10 +174,6 @@ def _builtin(game: str) -> dict[str, str]:
     return out
 
 
-class UnknownStrategy(ValueError):
-    """No strategy of that name for that game; the message lists the valid names."""
-
-
 @functools.cache
 def _loaded_plugins() -> tuple[tuple[str, str, Any], ...]:
     """Every plug-in that loads, as ``(name, source, factory)``, loaded once per process, so
@@ -267,8 +266,6 @@ def check(game: str, name: str) -> None:
     Raises:
         UnknownStrategy: as :func:`create` would.
     """
-    from sunbot import bots
-
     if bots.is_file_spec(name):
         bots.check_file(game, name)
     elif name not in names(game):
@@ -285,8 +282,6 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
         UnknownStrategy: no such strategy for this game (the message lists the valid ones),
             or the bot file is missing, fails to import or lacks that name.
     """
-    from sunbot import bots
-
     if bots.is_file_spec(name):
         return bots.create_from_file(game, name, rng)
     ref = _builtin(game).get(name)

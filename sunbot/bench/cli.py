@@ -462,7 +462,8 @@ def _show(
     of ``whole`` (every row the run has stored; default ``results``); returns how many of
     this command's jobs errored and the first error (``strategy seed N: message``), or
     ``None``."""
-    from sunbot.bench.report import analyse, paired_table, summary_table, write_report
+    from sunbot.bench.analysis import analyse
+    from sunbot.bench.report import paired_table, summary_table, write_report
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
@@ -513,7 +514,8 @@ def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> d
 
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:
-    from sunbot.bench.report import analyse, compare_table
+    from sunbot.bench.analysis import analyse
+    from sunbot.bench.report import compare_table
 
     if not path.exists():
         raise _fail(f"no benchmark store at {path}")

@@ -1,24 +1,20 @@
 """What a benchmark shows: the live progress bar, rich tables and a self-contained ``report.html``.
 
-:func:`analyse` turns result rows into per-strategy statistics once; the terminal tables
-(:func:`summary_table`, :func:`paired_table`, :func:`compare_table`) and the HTML report
-(:func:`write_report`: score distribution, survival curve, paired differences drawn by
-:mod:`sunbot.bench.plots` and put inline as SVG, and one row per run linking its replay page)
-all read that.
+The terminal tables (:func:`summary_table`, :func:`paired_table`, :func:`compare_table`) and
+the HTML report (:func:`write_report`: score distribution, survival curve, paired differences
+drawn by :mod:`sunbot.bench.plots` and put inline as SVG, and one row per run linking its
+replay page) all read the statistics of :func:`sunbot.bench.analysis.analyse`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
-import itertools
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path, PurePath
 
 import numpy as np
-from numpy.typing import NDArray
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -33,100 +29,9 @@ from rich.text import Text
 
 from sunbot.atomic_write import write_atomic
 from sunbot.bench import stats
-from sunbot.bench.jobs import Result, group_of
+from sunbot.bench.analysis import Analysis, scores_by_seed
 from sunbot.bots import is_file_spec
 from sunbot.transcripts import file_name_part
-
-
-@dataclass
-class StrategyStats:
-    """One strategy's rows and their statistics.
-
-    ``results`` are the rows that ended without an error: every statistic (score, progress,
-    wins, the paired comparisons) is theirs alone. Errored jobs are only counted
-    (``errors``); ``first_error`` is the lowest seed's error message.
-
-    Match games: ``wins`` counts rank-1 finishes (sole wins and draws, spec §3.9; the
-    project's Harvest Watch figures use the same rate) with its Wilson interval, ``sole``
-    the sole wins, ``draws`` the shared rank 1s.
-    """
-
-    name: str
-    results: list[Result]
-    score: stats.Summary
-    progress: stats.Summary
-    survival: tuple[NDArray[np.int64], NDArray[np.float64]]
-    errors: int
-    capped: int
-    decision_p50_ms: float
-    decision_p95_ms: float
-    wins: stats.WinRate | None = None
-    sole: int = 0
-    draws: int = 0
-    first_error: str | None = None
-
-
-@dataclass
-class Analysis:
-    """Every strategy's statistics, and ``a - b`` for each pair in the order given."""
-
-    game: str
-    progress_field: str
-    strategies: list[StrategyStats]
-    pairs: list[tuple[str, str, stats.Paired]] = field(default_factory=list)
-
-
-def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analysis:
-    """Statistics of ``results`` per group (in ``order``) and for each pair of groups.
-
-    A group is a strategy, or a strategy and its Harvest Watch table
-    (:func:`~sunbot.bench.jobs.group_of`: ``"coalition vs 5 guard"``).
-    """
-    by_name: dict[str, list[Result]] = {name: [] for name in order}
-    for r in results:
-        by_name.setdefault(group_of(r), []).append(r)
-    horizon = max((r.progress for r in results), default=0)
-    field_name = results[0].progress_field if results else "day"
-    out: list[StrategyStats] = []
-    for name, every in by_name.items():
-        rows = [r for r in every if r.ended_by != "error"]  # an errored job has no score
-        errored = [r for r in every if r.ended_by == "error"]
-        p50 = [r.decision_p50_ms for r in rows if r.decision_p50_ms is not None]
-        p95 = [r.decision_p95_ms for r in rows if r.decision_p95_ms is not None]
-        s = StrategyStats(
-            name=name,
-            results=rows,
-            score=stats.summarize([r.score for r in rows]),
-            progress=stats.summarize([r.progress for r in rows]),
-            survival=stats.survival([r.progress for r in rows], horizon),
-            errors=len(errored),
-            first_error=_first_error(errored),
-            capped=sum(r.ended_by == "cap" for r in rows),
-            decision_p50_ms=float(np.median(p50)) if p50 else math.nan,
-            decision_p95_ms=float(np.median(p95)) if p95 else math.nan,
-        )
-        if any(r.rank is not None for r in rows):
-            s.wins = stats.win_rate(sum(r.rank == 1 for r in rows), len(rows))
-            s.sole = sum(r.cause == "win" for r in rows)
-            s.draws = sum(r.cause == "draw" for r in rows)
-        out.append(s)
-    pairs = [
-        (a.name, b.name, stats.paired(_scores(a.results), _scores(b.results)))
-        for a, b in itertools.combinations(out, 2)
-    ]
-    return Analysis(game, field_name, out, pairs)
-
-
-def _first_error(rows: Sequence[Result]) -> str | None:
-    """``seed N: error`` of the lowest-seeded errored row, or ``None``."""
-    if not rows:
-        return None
-    first = min(rows, key=lambda r: r.seed)
-    return f"seed {first.seed}: {first.error}"
-
-
-def _scores(rows: Sequence[Result]) -> dict[int, float]:
-    return {r.seed: float(r.score) for r in rows}
 
 
 def num(x: float) -> str:
@@ -240,7 +145,7 @@ def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
         medians = [num(s.score.median) if s else "-" for s in (sa, sb)]
         cells.append(" / ".join(medians))
         if sa is not None and sb is not None:
-            p = stats.paired(_scores(sb.results), _scores(sa.results))
+            p = stats.paired(scores_by_seed(sb.results), scores_by_seed(sa.results))
             pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
             cells += [f"{num(p.mean_diff)} on {p.n}", _ci(p.ci_low, p.ci_high), pv]
         else:

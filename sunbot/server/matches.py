@@ -33,8 +33,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+import sunbot.server.openapi as openapi
+import sunbot.server.redaction as redaction
 from sunbot.games import GAMES, MAX_SEED, MIN_SEED
-from sunbot.server import openapi, redaction
 from sunbot.server.clock import Clock
 from sunbot.server.match_registry import MatchRegistry
 from sunbot.server.match_state import DEFAULT_BEAT_MS, DEFAULT_START_MS, SEATS, Match

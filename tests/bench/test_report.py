@@ -8,8 +8,9 @@ from dataclasses import replace
 import pytest
 from rich.console import Console
 
+from sunbot.bench.analysis import analyse
 from sunbot.bench.jobs import Result
-from sunbot.bench.report import analyse, compare_table, num, summary_table, write_report
+from sunbot.bench.report import compare_table, num, summary_table, write_report
 
 BASE = Result(
     game="keelhold",
