@@ -16,12 +16,13 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot import views
-from sunbot.atomic_write import WriteFailed, write_atomic
+from sunbot._text.atomic_write import WriteFailed, write_atomic
+from sunbot._text.terminal import outside
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
-from sunbot.terminal_text import line, outside, unknown_line
+from sunbot.terminal_text import line, unknown_line
 from sunbot.transcripts import Transcript, read_transcript
 
 console = Console()
@@ -180,7 +181,7 @@ def _short(value: object, width: int = 60) -> str:
 
 def header_line(head: dict[str, object], count: str) -> Text:
     """The replay's first line: game, seed, strategy, server and sunbot version from the
-    transcript's header (each through :func:`~sunbot.terminal_text.outside`: a transcript
+    transcript's header (each through :func:`~sunbot._text.terminal.outside`: a transcript
     may hold a megabyte or a terminal escape there), then ``count``."""
     game, rest = outside(head.get("game")), [outside(head.get(k)) for k in _HEAD_KEYS]
     seed, strategy, server, version = rest

@@ -25,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sunbot._text.terminal import outside
 from sunbot.client import (
     ClientError,
     GameboardClient,
@@ -39,7 +40,6 @@ from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
 from sunbot.probe_grammar import GrammarDiff, compare
-from sunbot.terminal_text import outside
 
 #: Envelope fields of the protocol (``shared/spec/README.md``).
 ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")

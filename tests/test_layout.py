@@ -14,9 +14,14 @@
 from __future__ import annotations
 
 import ast
+import importlib
+import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Import name -> its folder: the built-in strategies are installed as ``sunbot.strategies``
@@ -218,3 +223,21 @@ def test_the_import_reader_counts_function_imports_and_faces(tmp_path: Path) -> 
         ("sunbot.server", 4),
         ("sunbot.server.app", 4),
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("sunbot.safe_text", "sunbot._text.safe"),
+        ("sunbot.terminal_text", "sunbot._text.terminal"),
+        ("sunbot.atomic_write", "sunbot._text.atomic_write"),
+    ],
+)
+def test_a_moved_module_still_imports_by_its_old_name_with_a_warning(old: str, new: str) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"^{re.escape(old)} moved to {re.escape(new)}$"):
+        shim = importlib.import_module(old)
+    moved = importlib.import_module(new)
+    assert moved.__all__ and set(moved.__all__) <= set(shim.__all__)
+    for name in moved.__all__:
+        assert getattr(shim, name) is getattr(moved, name), name

@@ -44,7 +44,7 @@ from rich.markup import escape
 
 import sunbot
 from sunbot import strategies
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,

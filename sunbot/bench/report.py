@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from sunbot.atomic_write import write_atomic
+from sunbot._text.atomic_write import write_atomic
 from sunbot.bench import stats
 from sunbot.bench.analysis import Analysis, scores_by_seed
 from sunbot.bots import is_file_spec

@@ -21,7 +21,7 @@ Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``ba
 a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
 
 Seat tokens are never logged: the view route carries the token in its query string (as
-pinned), so :mod:`sunbot.server.redaction` rewrites every record of uvicorn's and our
+pinned), so :mod:`sunbot._text.redaction` rewrites every record of uvicorn's and our
 loggers, at every level.
 """
 
@@ -34,7 +34,7 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 import sunbot.server.openapi as openapi
-import sunbot.server.redaction as redaction
+from sunbot._text import redaction
 from sunbot.games import GAMES, MAX_SEED, MIN_SEED
 from sunbot.server.clock import Clock
 from sunbot.server.match_registry import MatchRegistry

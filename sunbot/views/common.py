@@ -11,14 +11,14 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from sunbot.terminal_text import outside, printable
+from sunbot._text.terminal import outside, printable
 
 __all__ = ["live_view", "printable", "summary_table"]
 
 
 def summary_table(title: str, rows: dict[str, Any]) -> Table:
     """A two-column table of ``rows``; divergences above 0 and an errored end show in red.
-    Each value is one line of at most :data:`~sunbot.safe_text.MAX_TEXT` characters, secrets
+    Each value is one line of at most :data:`~sunbot._text.safe.MAX_TEXT` characters, secrets
     redacted (a server's free text may be a megabyte or echo a token)."""
     table = Table(title=Text(outside(title)), show_header=False)  # plain text: names may hold '['
     table.add_column(style="bold")
