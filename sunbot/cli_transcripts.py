@@ -22,8 +22,8 @@ from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
-from sunbot.terminal_text import line, unknown_line
 from sunbot.transcripts import Transcript, read_transcript
+from sunbot.views.common import line, unknown_line
 
 console = Console()
 err = Console(stderr=True)

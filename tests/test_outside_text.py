@@ -15,7 +15,7 @@ from sunbot import cli_play
 from sunbot._text.terminal import outside, printable, tidy
 from sunbot.cli import app
 from sunbot.runner import RunSummary
-from sunbot.terminal_text import MAX_LISTED, unknown_line
+from sunbot.views.common import MAX_LISTED, unknown_line
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -2,8 +2,10 @@
 
 Per strategy (or strategy and Harvest Watch table): score and progress summaries, the
 survival curve, errors, caps, decision times and, for matches, rank-1 rates; per pair of
-strategies, the paired comparison on their common seeds. The terminal tables and the HTML
-report (:mod:`sunbot.bench.report`, drawn by :mod:`sunbot.bench.plots`) all read this.
+strategies, the paired comparison on their common seeds. The tables' text is made here too
+(:func:`summary_rows`, :func:`pair_rows`, :func:`compare_rows`), so the terminal tables
+(:mod:`sunbot.cli_bench_output`) and the HTML report (:mod:`sunbot.bench.report`, drawn by
+:mod:`sunbot.bench.plots`) show the same cells.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from numpy.typing import NDArray
 
 from sunbot.bench import stats
 from sunbot.bench.jobs import Result, group_of
+
+#: A table as text: its head and its rows, one string per cell.
+Rows = tuple[list[str], list[list[str]]]
 
 
 @dataclass
@@ -110,3 +115,97 @@ def _first_error(rows: Sequence[Result]) -> str | None:
 def scores_by_seed(rows: Sequence[Result]) -> dict[int, float]:
     """Seed -> score of ``rows`` (the pairing key of :func:`sunbot.bench.stats.paired`)."""
     return {r.seed: float(r.score) for r in rows}
+
+
+def num(x: float) -> str:
+    """A number for tables: ``-`` for nan, thousands separators from 100 up."""
+    if math.isnan(x):
+        return "-"
+    return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.2f}"
+
+
+def _ms(p50: float, p95: float) -> str:
+    """``choose`` time percentiles, ``0.025/0.037``; ``-`` when no job timed one (every
+    job of the group errored)."""
+    return "-" if math.isnan(p50) or math.isnan(p95) else f"{p50:.3f}/{p95:.3f}"
+
+
+def _ci(low: float, high: float) -> str:
+    return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _mean_ci(s: stats.Summary) -> str:
+    return f"{num(s.mean)} {_ci(s.ci_low, s.ci_high)}"
+
+
+def summary_rows(a: Analysis) -> Rows:
+    """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, capped and
+    errored runs, decision times; for matches also rank-1 rates, win share and mean rank."""
+    head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
+    head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
+    matches = any(s.wins is not None for s in a.strategies)
+    if matches:
+        head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "win share"]
+        head += ["mean rank"]
+    rows = []
+    for s in a.strategies:
+        sc = s.score
+        row = [s.name, str(sc.n), num(sc.mean), _ci(sc.ci_low, sc.ci_high), num(sc.median)]
+        row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
+        row += [_ms(s.decision_p50_ms, s.decision_p95_ms)]
+        if matches:
+            w = s.wins or stats.win_rate(0, 0)
+            ranks = [r.rank for r in s.results if r.rank is not None]
+            mean_rank = float(np.mean(ranks)) if ranks else math.nan
+            row += [str(w.wins), f"{_pct(w.rate)} [{_pct(w.low)}, {_pct(w.high)}]"]
+            shares = [r.win_share for r in s.results if r.win_share is not None]
+            share = _pct(float(np.mean(shares))) if shares else "-"
+            row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
+        rows.append(row)
+    return head, rows
+
+
+def pair_rows(a: Analysis) -> Rows:
+    """Each pair of strategies on their common seeds: mean difference, CI, Wilcoxon p."""
+    head = ["A - B", "seeds", "mean diff", "95% CI", "A >/</= B", "Wilcoxon p"]
+    rows = [
+        [
+            f"{x} - {y}",
+            str(p.n),
+            num(p.mean_diff),
+            _ci(p.ci_low, p.ci_high),
+            f"{p.better}/{p.worse}/{p.ties}",
+            "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}",
+        ]
+        for x, y, p in a.pairs
+    ]
+    return head, rows
+
+
+def compare_rows(a: Analysis, b: Analysis) -> Rows:
+    """Two stored runs side by side (``a`` is run A), per strategy; ``B - A`` paired on their
+    common seeds."""
+    head = ["strategy", "runs A", "mean A [95% CI]", "runs B", "mean B [95% CI]"]
+    head += ["median A/B", "B - A (paired)", "95% CI", "Wilcoxon p"]
+    rows: list[list[str]] = []
+    left = {s.name: s for s in a.strategies}
+    right = {s.name: s for s in b.strategies}
+    for name in [*left, *(n for n in right if n not in left)]:
+        sa, sb = left.get(name), right.get(name)
+        cells = [name]
+        for s in (sa, sb):
+            cells += ["0", "-"] if s is None else [str(s.score.n), _mean_ci(s.score)]
+        medians = [num(s.score.median) if s else "-" for s in (sa, sb)]
+        cells.append(" / ".join(medians))
+        if sa is not None and sb is not None:
+            p = stats.paired(scores_by_seed(sb.results), scores_by_seed(sa.results))
+            pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
+            cells += [f"{num(p.mean_diff)} on {p.n}", _ci(p.ci_low, p.ci_high), pv]
+        else:
+            cells += ["-", "-", "-"]
+        rows.append(cells)
+    return head, rows

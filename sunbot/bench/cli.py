@@ -28,15 +28,16 @@ are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -69,6 +70,7 @@ DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
 #: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
 RUN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+T = TypeVar("T")
 
 
 class Seating(StrEnum):
@@ -89,6 +91,20 @@ def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
+
+
+def _option_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as a typer option parser: its ``ValueError`` becomes a usage error (exit 2)
+    with the parser's own message."""
+
+    @functools.wraps(parse)
+    def parser(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return parser
 
 
 def plural(n: int, word: str) -> str:
@@ -150,7 +166,7 @@ def bench_command(
     seeds: Annotated[
         Seeds | None,
         typer.Option(
-            parser=parse_seeds,
+            parser=_option_parser(parse_seeds),
             metavar="1-500|1,2,5-9",
             help="Seeds (default 1-100); signed 64-bit, negative ones as --seeds=-3,5 or -5--1.",
         ),
@@ -161,7 +177,7 @@ def bench_command(
     cap: Annotated[
         Cap | None,
         typer.Option(
-            parser=parse_cap,
+            parser=_option_parser(parse_cap),
             metavar="voyages=N|days=N",
             help="End runs at this cap (default: the game's default cap, as sunbot play).",
         ),
@@ -300,7 +316,12 @@ def bench_command(
     if replays:
         from sunbot.bench.replays import keep_replays
 
-        keep_replays(results, out / label, replays, console)
+        keep_replays(
+            results,
+            out / label,
+            replays,
+            lambda why: console.print(f"[yellow]--replays:[/] {escape(why)}"),
+        )
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
@@ -360,7 +381,7 @@ def _seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
         raise _fail("give --seeds or --seeds-file, not both")
     try:
         return read_seeds_file(seeds_file) if seeds_file else seeds or parse_seeds(DEFAULT_SEEDS)
-    except typer.BadParameter as exc:
+    except ValueError as exc:
         raise _fail(f"--seeds-file: {exc}") from None
 
 
@@ -412,7 +433,7 @@ def _execute(
     ray_address: str | None,
 ) -> float:
     """Run ``todo``, storing each row as it arrives; returns the seconds spent."""
-    from sunbot.bench.report import progress_bar
+    from sunbot.cli_bench_output import progress_bar
 
     started = time.perf_counter()
     if not todo:
@@ -463,7 +484,8 @@ def _show(
     this command's jobs errored and the first error (``strategy seed N: message``), or
     ``None``."""
     from sunbot.bench.analysis import analyse
-    from sunbot.bench.report import paired_table, summary_table, write_report
+    from sunbot.bench.report import write_report
+    from sunbot.cli_bench_output import paired_table, summary_table
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
@@ -515,7 +537,7 @@ def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> d
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:
     from sunbot.bench.analysis import analyse
-    from sunbot.bench.report import compare_table
+    from sunbot.cli_bench_output import compare_table
 
     if not path.exists():
         raise _fail(f"no benchmark store at {path}")
