@@ -19,6 +19,7 @@ from rich.logging import RichHandler
 
 from sunbot._text.redaction import RedactTokens
 from sunbot._text.terminal import printable_lines
+from sunbot.cli_console import make_console
 
 
 class LogLevel(StrEnum):
@@ -103,7 +104,10 @@ def setup_logging(
     # no highlighter: a record may quote a server's long text, and rich's highlighter takes
     # time growing with the square of its length (docs/decisions.md, "Outside text ...")
     handler = RichHandler(
-        console=Console(stderr=True), show_path=False, markup=False, highlighter=NullHighlighter()
+        console=make_console(stderr=True, markup=False),
+        show_path=False,
+        markup=False,
+        highlighter=NullHighlighter(),
     )
     handler.set_name(_HANDLER_NAME)
     # on the handler, not the logger: a logger's filter skips its children's records

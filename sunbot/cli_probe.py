@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot._text.terminal import outside
+from sunbot.cli_console import Exit, make_console
 from sunbot.client import ClientError, RetryPolicy
 from sunbot.client.http import url_problem
 from sunbot.probe import GameReport, Recorder, run_probe
@@ -70,14 +71,14 @@ def probe_command(
     """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
     if (problem := url_problem(url)) is not None:
         raise typer.BadParameter(problem, param_hint="URL")
-    console = Console()
+    console = make_console()
     try:
         policy = RetryPolicy(total_seconds=retry_seconds)
         reports, rec = asyncio.run(run_probe(url, seed, steps, match, policy=policy))
     except (ClientError, httpx.HTTPError) as exc:
         said = outside(f"probe: cannot read {url}/api/games: {exc}", _LINE)
-        Console(stderr=True).print(Text(said), soft_wrap=True)
-        raise typer.Exit(1) from None
+        make_console(stderr=True).print(Text(said), soft_wrap=True)
+        raise typer.Exit(Exit.ERROR) from None
     if as_json:
         body = {
             "games": [asdict(r) for r in reports],
@@ -87,4 +88,4 @@ def probe_command(
         console.print_json(json.dumps(body))
     else:
         show_reports(console, reports, rec)
-    raise typer.Exit(0 if all(r.playable for r in reports) else 1)
+    raise typer.Exit(Exit.OK if all(r.playable for r in reports) else Exit.ERROR)

@@ -10,11 +10,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from sunbot.cli_console import Exit
 from sunbot.html import write_replay_page
 from sunbot.transcripts import read_transcript
-
-EXIT_PAGE_FAILED = 1
-"""The exit code of a run that went well but whose ``--html`` page could not be written."""
 
 
 def write_page_of(transcript: Path, out: Path, console: Console) -> bool:
@@ -54,7 +52,7 @@ def page_after_run(out: Path | None, transcript: Path | None, console: Console) 
         after_run(out, transcript, console)
         raise
     if not after_run(out, transcript, console):
-        raise typer.Exit(EXIT_PAGE_FAILED)
+        raise typer.Exit(Exit.ERROR)
 
 
-__all__ = ["EXIT_PAGE_FAILED", "after_run", "page_after_run", "write_page_of"]
+__all__ = ["after_run", "page_after_run", "write_page_of"]

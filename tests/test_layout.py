@@ -270,3 +270,43 @@ def test_typer_and_rich_only_under_the_command_line_and_the_views() -> None:
     assert set(bad) - KNOWN_TERMINAL_USERS == set(), bad
     gone = KNOWN_TERMINAL_USERS - set(bad)
     assert not gone, f"no longer import typer or rich, remove from KNOWN_TERMINAL_USERS: {gone}"
+
+
+#: Run path files that still make their own consoles or exit codes (the restructure's).
+KNOWN_OWN_CONSOLES = {"sunbot.cli_play", "sunbot.match_play", "sunbot.match_report"}
+
+
+def _own_consoles_and_exit_codes(path: Path) -> list[str]:
+    """Where a file makes a rich ``Console`` or binds an ``EXIT_*`` name to an integer."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called == "Console":
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} makes a Console")
+        elif isinstance(node, ast.Assign):
+            names = [n for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            values = [n for n in ast.walk(node.value) if isinstance(n, ast.Constant)]
+            if any(n.id.startswith("EXIT_") for n in names) and any(
+                type(v.value) is int for v in values
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} defines an exit code")
+    return found
+
+
+def test_one_console_factory_and_one_exit_code_enum() -> None:
+    from sunbot.cli_console import Exit
+
+    where = {
+        name: found
+        for name, path in modules().items()
+        if name != "sunbot.cli_console" and (found := _own_consoles_and_exit_codes(path))
+    }
+    assert set(where) - KNOWN_OWN_CONSOLES == set(), where
+    assert not KNOWN_OWN_CONSOLES - set(where), "remove them from KNOWN_OWN_CONSOLES"
+    # the documented codes (README, docs/transcripts.md): 128 + the signal for a stop
+    assert [(e.name, int(e)) for e in Exit] == [
+        ("OK", 0), ("ERROR", 1), ("USAGE", 2), ("DIVERGED", 3), ("CUT", 4), ("CORRUPT", 5),
+        ("INTERRUPTED", 130), ("TERMINATED", 143),
+    ]  # fmt: skip

@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Annotated, TypeVar
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 import sunbot
@@ -59,13 +58,13 @@ from sunbot.bench.jobs import (
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
-console = Console()
-err_console = Console(stderr=True)
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+console = make_console()
+err_console = make_console(stderr=True)
 DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
 #: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
@@ -87,7 +86,7 @@ class BackendName(StrEnum):
     ray = "ray"
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def _fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
@@ -332,7 +331,7 @@ def bench_command(
             f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
             soft_wrap=True,
         )
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
 
 
 def _strategies(info: GameInfo, given: list[str]) -> list[str]:
@@ -453,13 +452,13 @@ def _execute(
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
-        raise _fail(str(exc), EXIT_ERROR) from None
+        raise _fail(str(exc), Exit.ERROR) from None
     except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
         raise _fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
             f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
             f" command plus --resume --run {label}",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     except KeyboardInterrupt:
         err_console.print(
@@ -515,7 +514,7 @@ def _show(
         )
         raise _fail(
             f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
     count = sum(s.errors for s in analysis.strategies)
