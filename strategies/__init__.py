@@ -27,6 +27,9 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from sunbot import bots
+from sunbot.bots import UnknownStrategy
+
 ENTRY_POINT_GROUP = "sunbot.strategies"
 log = logging.getLogger("sunbot.strategies")
 
@@ -202,10 +205,6 @@ def _builtin(game: str) -> dict[str, str]:
     return out
 
 
-class UnknownStrategy(ValueError):
-    """No strategy of that name for that game; the message lists the valid names."""
-
-
 @functools.cache
 def _loaded_plugins() -> tuple[tuple[str, str, Any], ...]:
     """Every plug-in that loads, as ``(name, source, factory)``, loaded once per process, so
@@ -299,7 +298,6 @@ def check(game: str, name: str) -> None:
     Raises:
         UnknownStrategy: as :func:`create` would.
     """
-    from sunbot import bots
     from sunbot.agents.spec import agent_kind, check_agent
 
     if agent_kind(name) is not None:  # exec:, http(s)://, llm: (sunbot.agents)
@@ -326,7 +324,6 @@ def create(game: str, name: str, rng: random.Random, **options: Any) -> Strategy
             or the bot file is missing, fails to import or lacks that name.
         ValueError: a malformed agent text.
     """
-    from sunbot import bots
     from sunbot.agents.spec import agent_kind, create_agent
 
     if agent_kind(name) is not None:

@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.highlighter import NullHighlighter
 from rich.logging import RichHandler
 
-from sunbot.server.redaction import RedactTokens
-from sunbot.terminal_text import printable_lines
+from sunbot._text.redaction import RedactTokens
+from sunbot._text.terminal import printable_lines
+from sunbot.cli_console import make_console
 
 
 class LogLevel(StrEnum):
@@ -73,9 +74,9 @@ PIPED_WIDTH = 1000
 
 class PrintableRecords(logging.Filter):
     """Logging filter for the terminal: a record's message (already formatted and redacted
-    by ``RedactTokens``) made :func:`~sunbot.terminal_text.printable_lines`: line breaks
+    by ``RedactTokens``) made :func:`~sunbot._text.terminal.printable_lines`: line breaks
     kept, every other control character shown as ``\ufffd``, at most
-    :data:`~sunbot.terminal_text.MAX_BLOCK` characters. It never drops a record."""
+    :data:`~sunbot._text.terminal.MAX_BLOCK` characters. It never drops a record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite ``record``'s message in place; always ``True``."""
@@ -103,7 +104,10 @@ def setup_logging(
     # no highlighter: a record may quote a server's long text, and rich's highlighter takes
     # time growing with the square of its length (docs/decisions.md, "Outside text ...")
     handler = RichHandler(
-        console=Console(stderr=True), show_path=False, markup=False, highlighter=NullHighlighter()
+        console=make_console(stderr=True, markup=False),
+        show_path=False,
+        markup=False,
+        highlighter=NullHighlighter(),
     )
     handler.set_name(_HANDLER_NAME)
     # on the handler, not the logger: a logger's filter skips its children's records

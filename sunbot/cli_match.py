@@ -12,14 +12,14 @@ from typing import Any, TypeVar
 from rich.console import Console, RenderableType
 
 from sunbot import api, strategies
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import outside, printable, tidy
 from sunbot.cli_match_report import announce_match, print_summary
 from sunbot.runs.match import MatchRecorder, run_match
 from sunbot.stop_signals import STOP_SIGNALS, exit_code
-from sunbot.terminal_text import line, outside, printable, tidy
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
-from sunbot.views.common import live_view
+from sunbot.views.common import line, live_view
 
 T = TypeVar("T")
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3

@@ -20,7 +20,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from sunbot import api, strategies, views
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.bots import is_file_spec
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_logging import verbose as verbose_on
@@ -29,9 +30,8 @@ from sunbot.html.after_run import EXIT_PAGE_FAILED, after_run, page_after_run
 from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.stop_signals import StopSignals, exit_code
-from sunbot.terminal_text import line, printable, printable_lines, tidy, unknown_line
 from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
-from sunbot.views.common import live_view, summary_table
+from sunbot.views.common import line, live_view, summary_table, unknown_line
 
 if TYPE_CHECKING:
     from sunbot.mirror import Divergence

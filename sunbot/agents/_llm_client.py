@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import openai
 
-from sunbot.safe_text import clip, scrub
+from sunbot._text.safe import clip, scrub
 
 #: Retries the SDK makes after a 408/409/429/5xx or a dropped connection.
 MAX_RETRIES = 2

@@ -13,7 +13,7 @@ import time
 from collections import deque
 from typing import IO
 
-from sunbot.terminal_text import outside
+from sunbot._text.terminal import outside
 
 log = logging.getLogger("sunbot.agents.exec")
 

@@ -32,6 +32,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from sunbot._text.terminal import outside
 from sunbot.agents._guard import BotError
 from sunbot.agents._process import (
     EOF,
@@ -43,7 +44,6 @@ from sunbot.agents._process import (
     reap,
 )
 from sunbot.agents.clock import DecisionTimeout
-from sunbot.terminal_text import outside
 
 #: Seconds a bot may stay silent on one decision when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 120.0

@@ -20,11 +20,11 @@ from typing import Any
 import httpx
 import tenacity
 
+from sunbot._text.safe import remember, safe
+from sunbot._text.terminal import outside
 from sunbot.agents._guard import BotError
 from sunbot.agents.clock import DecisionTimeout
 from sunbot.client.http import url_problem
-from sunbot.safe_text import remember, safe
-from sunbot.terminal_text import outside
 
 #: Largest answer body read, in bytes; a longer one is the bot's error.
 MAX_BODY_BYTES = 1 << 20
@@ -62,7 +62,7 @@ class HttpStrategy:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        from sunbot.server import redaction  # no cycle: the server never imports the agents
+        from sunbot._text import redaction
 
         problem = url_problem(url)
         if problem is not None:

@@ -26,10 +26,10 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from sunbot._text.safe import describe, traceback_text
 from sunbot.agents._guard import BotError, BotEscape, guarded_call
 from sunbot.agents._process import exit_text
 from sunbot.agents.clock import DecisionTimeout
-from sunbot.safe_text import describe, traceback_text
 
 #: Largest message from the child, in bytes.
 MAX_MESSAGE_BYTES = 1 << 20

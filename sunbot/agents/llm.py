@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from sunbot._text.safe import remember, scrub
 from sunbot.agents._llm_parse import Judge, action_schema, response_format, split_thinking
 from sunbot.agents._llm_prompt import HistoryEntry, Prompter, Templates, history_entry
 from sunbot.agents._llm_records import RECORD_MAX, Tally, new_record
-from sunbot.safe_text import remember, scrub
 
 log = logging.getLogger("sunbot.agents.llm")
 

@@ -7,8 +7,10 @@ Modules, each named for what it does:
 - :mod:`.store`: the SQLite results store (one table, one row per job) and CSV export.
 - :mod:`.backends`: where jobs run: a local process pool or Ray; the same job function.
 - :mod:`.stats`: summaries, survival, paired comparisons, Wilson intervals (SciPy/NumPy).
-- :mod:`.report`: the terminal table and progress bar, ``report.html`` with PNG plots.
-- :mod:`.cli`: the ``sunbot bench`` command.
+- :mod:`.analysis`: a run's statistics per strategy and pair, and the tables' text.
+- :mod:`.report`: ``report.html`` with the plots of :mod:`.plots` inline as SVG.
+- :mod:`.replays`: ``--replays N``: transcripts and replay pages of some jobs.
+- :mod:`.cli`: the ``sunbot bench`` command; what it prints is :mod:`sunbot.cli_bench_output`.
 
 Only :mod:`.jobs` is imported by workers; it stays free of SciPy and matplotlib.
 """

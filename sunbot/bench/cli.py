@@ -29,23 +29,23 @@ are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 import sunbot
 from sunbot import strategies
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
@@ -59,17 +59,18 @@ from sunbot.bench.jobs import (
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
-console = Console()
-err_console = Console(stderr=True)
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+console = make_console()
+err_console = make_console(stderr=True)
 DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
 #: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
 RUN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+T = TypeVar("T")
 
 
 class Seating(StrEnum):
@@ -86,10 +87,24 @@ class BackendName(StrEnum):
     ray = "ray"
 
 
-def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def _fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
+
+
+def _option_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as a typer option parser: its ``ValueError`` becomes a usage error (exit 2)
+    with the parser's own message."""
+
+    @functools.wraps(parse)
+    def parser(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return parser
 
 
 def plural(n: int, word: str) -> str:
@@ -151,7 +166,7 @@ def bench_command(
     seeds: Annotated[
         Seeds | None,
         typer.Option(
-            parser=parse_seeds,
+            parser=_option_parser(parse_seeds),
             metavar="1-500|1,2,5-9",
             help="Seeds (default 1-100); signed 64-bit, negative ones as --seeds=-3,5 or -5--1.",
         ),
@@ -162,7 +177,7 @@ def bench_command(
     cap: Annotated[
         Cap | None,
         typer.Option(
-            parser=parse_cap,
+            parser=_option_parser(parse_cap),
             metavar="voyages=N|days=N",
             help="End runs at this cap (default: the game's default cap, as sunbot play).",
         ),
@@ -310,7 +325,12 @@ def bench_command(
     if replays:
         from sunbot.bench.replays import keep_replays
 
-        keep_replays(results, out / label, replays, console)
+        keep_replays(
+            results,
+            out / label,
+            replays,
+            lambda why: console.print(f"[yellow]--replays:[/] {escape(why)}"),
+        )
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
@@ -330,9 +350,9 @@ def bench_command(
             f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
             soft_wrap=True,
         )
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
     if timed_out:
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
 
 
 def _strategies(info: GameInfo, given: list[str]) -> list[str]:
@@ -381,7 +401,7 @@ def _seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
         raise _fail("give --seeds or --seeds-file, not both")
     try:
         return read_seeds_file(seeds_file) if seeds_file else seeds or parse_seeds(DEFAULT_SEEDS)
-    except typer.BadParameter as exc:
+    except ValueError as exc:
         raise _fail(f"--seeds-file: {exc}") from None
 
 
@@ -433,7 +453,7 @@ def _execute(
     ray_address: str | None,
 ) -> float:
     """Run ``todo``, storing each row as it arrives; returns the seconds spent."""
-    from sunbot.bench.report import progress_bar
+    from sunbot.cli_bench_output import progress_bar
 
     started = time.perf_counter()
     if not todo:
@@ -453,13 +473,13 @@ def _execute(
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
-        raise _fail(str(exc), EXIT_ERROR) from None
+        raise _fail(str(exc), Exit.ERROR) from None
     except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
         raise _fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
             f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
             f" command plus --resume --run {label}",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     except KeyboardInterrupt:
         err_console.print(
@@ -483,7 +503,9 @@ def _show(
     of ``whole`` (every row the run has stored; default ``results``); returns how many of
     this command's jobs errored and the first error (``strategy seed N: message``), or
     ``None``."""
-    from sunbot.bench.report import analyse, paired_table, summary_table, write_report
+    from sunbot.bench.analysis import analyse
+    from sunbot.bench.report import write_report
+    from sunbot.cli_bench_output import paired_table, summary_table
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
@@ -513,7 +535,7 @@ def _show(
         )
         raise _fail(
             f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
     count = sum(s.errors for s in analysis.strategies)
@@ -534,7 +556,8 @@ def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> d
 
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:
-    from sunbot.bench.report import analyse, compare_table
+    from sunbot.bench.analysis import analyse
+    from sunbot.cli_bench_output import compare_table
 
     if not path.exists():
         raise _fail(f"no benchmark store at {path}")

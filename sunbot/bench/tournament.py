@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from sunbot import strategies
+from sunbot._text.safe import clip, describe
 from sunbot.bench.jobs import HOUSE, MATCH_SEATS
 from sunbot.engines import harvest_watch as engine
 from sunbot.games import MAX_SEED, MIN_SEED
-from sunbot.safe_text import clip, describe
 
 log = logging.getLogger("sunbot.bench.tournament")
 

@@ -14,9 +14,10 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sunbot.atomic_write import write_atomic
+from sunbot._text.atomic_write import write_atomic
+from sunbot.bench.analysis import _ci, num
 from sunbot.bench.ratings import Crosstable, HeadToHead, PairedRank, Rating, leaderboard_order
-from sunbot.bench.report import _STYLE, _ci, _html_table, num
+from sunbot.bench.report import _STYLE, _html_table
 from sunbot.bench.tournament import MatchResult
 
 #: The report's file name under the report folder.

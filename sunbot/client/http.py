@@ -20,6 +20,8 @@ import httpx
 from pydantic import ValidationError
 from tenacity import RetryCallState
 
+from sunbot._text import redaction
+from sunbot._text.safe import remember, safe
 from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
 from sunbot.client.retry import (
     RETRY_STATUSES,
@@ -33,7 +35,6 @@ from sunbot.client.retry import (
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
-from sunbot.safe_text import remember, safe
 
 log = logging.getLogger("sunbot.client")
 
@@ -175,8 +176,6 @@ class GameboardClient:
         timeout: float = 15.0,
         deadline: float | None = None,
     ) -> None:
-        from sunbot.server import redaction  # no cycle: the server never imports the client
-
         redaction.install()  # httpx logs request URLs, credentials included
         self.base_url = base_url.rstrip("/")
         self._origin = _origin(httpx.URL(self.base_url))
@@ -415,7 +414,7 @@ def _not_json(raw: bytes, resp: httpx.Response) -> str:
 def _reason(raw: bytes, resp: httpx.Response | None = None, sent: tuple[str, ...] = ()) -> str:
     """The server's ``reason`` for a refusal, as our message may show it: every secret we
     hold and every token ``sent`` with this request redacted by value, then clipped to
-    :data:`~sunbot.safe_text.MAX_TEXT` characters (a server may echo our token, or send
+    :data:`~sunbot._text.safe.MAX_TEXT` characters (a server may echo our token, or send
     a megabyte)."""
     try:
         data = json.loads(raw)

@@ -30,6 +30,7 @@ from typing import Any, Literal, Protocol
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from sunbot._text.safe import describe, remember, safe, traceback_text
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
 from sunbot.client.pacing import StallWatch, clamp_poll_ms, near_deadline
 from sunbot.client.retry import (
@@ -42,7 +43,6 @@ from sunbot.client.retry import (
     never,
 )
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.safe_text import describe, remember, safe, traceback_text
 from sunbot.strategies import Outcome, notify_end
 
 log = logging.getLogger("sunbot.client.matches")

@@ -37,9 +37,9 @@ import json
 import math
 from typing import Any
 
+from sunbot._text.safe import safe
 from sunbot.generic.grammar import Grammar, GrammarProblem, compile_grammar
 from sunbot.mirror import Divergence, Finding, same_set
-from sunbot.safe_text import safe
 
 __all__ = ["MAX_CHECKED_ACTIONS", "GenericChecks"]
 

@@ -37,8 +37,8 @@ from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from jsonschema.protocols import Validator
 from referencing import Registry
 
+from sunbot._text.safe import safe
 from sunbot.probe_grammar import GRAMMAR_KEYS
-from sunbot.safe_text import safe
 
 __all__ = [
     "GRAMMAR_KEYS",

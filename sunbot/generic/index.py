@@ -20,12 +20,12 @@ import httpx
 
 from sunbot import games as game_table
 from sunbot import strategies
+from sunbot._text.safe import safe
+from sunbot._text.terminal import printable, printable_lines
 from sunbot.client import GameboardClient, MalformedResponse, ServerRefused
 from sunbot.client.retry import TransientHTTPError
 from sunbot.generic.grammar import find_grammar
-from sunbot.safe_text import safe
 from sunbot.strategies.generic import GENERIC_STRATEGIES
-from sunbot.terminal_text import printable, printable_lines
 
 __all__ = [
     "RULES_SEED",

@@ -18,7 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sunbot.atomic_write import write_atomic
+from sunbot._text.atomic_write import write_atomic
 from sunbot.games import GAMES
 from sunbot.html.steps import build, our_seats
 from sunbot.mirror import Divergence

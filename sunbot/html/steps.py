@@ -17,7 +17,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sunbot.html import harvest_watch, keelhold, naptuft, sunloaf
+import sunbot.html.harvest_watch as harvest_watch
+import sunbot.html.keelhold as keelhold
+import sunbot.html.naptuft as naptuft
+import sunbot.html.sunloaf as sunloaf
 from sunbot.mirror import Divergence
 from sunbot.transcripts import Transcript
 

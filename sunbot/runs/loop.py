@@ -25,12 +25,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.safe import safe, traceback_text
 from sunbot.games import GAMES, GameInfo
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
-from sunbot.safe_text import safe, traceback_text
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 
 if TYPE_CHECKING:

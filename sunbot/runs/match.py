@@ -22,13 +22,13 @@ from typing import Any, TypeVar, cast
 import httpx
 
 from sunbot import strategies
+from sunbot._text.safe import describe
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
-from sunbot.safe_text import describe
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 

@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import RenderableType
 from rich.pretty import Pretty
 
+from sunbot._text.terminal import tidy
 from sunbot.games import GAMES
-from sunbot.terminal_text import tidy
 
 
 def _module(slug: str) -> Any:
@@ -34,7 +34,7 @@ def _module(slug: str) -> Any:
 def render(slug: str, state: dict[str, Any]) -> RenderableType:
     """The game's view of ``state`` (a plain pretty-print if the game has no view yet).
 
-    Every string of ``state`` is drawn as :func:`~sunbot.terminal_text.tidy` makes it
+    Every string of ``state`` is drawn as :func:`~sunbot._text.terminal.tidy` makes it
     (controls shown as ``\ufffd``, clipped): a server or a transcript chose them."""
     state = tidy(state)
     mod = _module(slug)

@@ -3,7 +3,7 @@
 One head line (score, step, legal actions, over), the action that led here, then the
 observation's top-level fields with short values (nested values as clipped compact JSON).
 Everything in it is outside text: each key and value goes through
-:func:`~sunbot.terminal_text.outside` into a plain ``Text`` (no markup, no highlighting).
+:func:`~sunbot._text.terminal.outside` into a plain ``Text`` (no markup, no highlighting).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from sunbot.terminal_text import outside
+from sunbot._text.terminal import outside
 
 __all__ = ["MAX_FIELDS", "MAX_VALUE", "render", "short"]
 
