@@ -298,36 +298,24 @@ def check(game: str, name: str) -> None:
     Raises:
         UnknownStrategy: as :func:`create` would.
     """
-    from sunbot.agents.spec import agent_kind, check_agent
-
-    if agent_kind(name) is not None:  # exec:, http(s)://, llm: (sunbot.agents)
-        try:
-            check_agent(game, name)
-        except ValueError as exc:
-            raise UnknownStrategy(str(exc)) from None
-    elif bots.is_file_spec(name):
+    if bots.is_file_spec(name):
         bots.check_file(game, name)
     elif name not in names(game):
         raise _unknown(game, name)
 
 
-def create(game: str, name: str, rng: random.Random, **options: Any) -> Strategy:
+def create(game: str, name: str, rng: random.Random) -> Strategy:
     """Build strategy ``name`` for ``game`` with its random generator ``rng``.
 
-    ``name`` is a registry name, a bot file, ``path/to/bot.py:ClassName``
-    (:mod:`sunbot.bots`), or an agent in another process or behind a model: ``exec:COMMAND``,
-    ``http(s)://HOST/PATH``, ``llm:MODEL`` (:mod:`sunbot.agents`; ``options`` go to it,
-    e.g. a model's ``base_url``).
+    ``name`` is a registry name or a bot file, ``path/to/bot.py:ClassName``
+    (:mod:`sunbot.bots`). Agents in another process or behind a model (``exec:``,
+    ``http(s)://``, ``llm:``) are built one layer up, by :func:`sunbot.agents.spec.create_agent`,
+    which every run path calls.
 
     Raises:
         UnknownStrategy: no such strategy for this game (the message lists the valid ones),
             or the bot file is missing, fails to import or lacks that name.
-        ValueError: a malformed agent text.
     """
-    from sunbot.agents.spec import agent_kind, create_agent
-
-    if agent_kind(name) is not None:
-        return create_agent(game, name, rng, **options)
     if bots.is_file_spec(name):
         return bots.create_from_file(game, name, rng)
     ref = _builtin(game).get(name)

@@ -109,13 +109,11 @@ def resolve_strategy(
         strategy = strategies.default_name(game)
     extra = dict(options or {})
     if isinstance(strategy, str):
-        strategies.check(game, strategy)
-        name = strategy
-        if isolate:
-            from sunbot.agents.spec import create_agent
+        from sunbot.agents.spec import check_strategy, create_agent
 
-            return name, lambda rng: create_agent(game, name, rng, seed=seed, isolate=True)
-        return name, lambda rng: strategies.create(game, name, rng, **extra)
+        check_strategy(game, strategy)
+        name = strategy
+        return name, lambda rng: create_agent(game, name, rng, seed=seed, isolate=isolate, **extra)
     if isolate:
         raise ValueError(
             "isolate plays a strategy name or bot file in a child process, not an object"

@@ -10,12 +10,15 @@ from __future__ import annotations
 import logging
 import os
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.highlighter import NullHighlighter
 from rich.logging import RichHandler
+from rich.markup import escape
+from rich.text import Text
 
 from sunbot._text.redaction import RedactTokens
 from sunbot._text.terminal import printable_lines
@@ -122,3 +125,22 @@ def setup_logging(
 def verbose() -> bool:
     """True when ``info`` messages are shown (``-v`` or a lower ``--log-level``)."""
     return logging.getLogger("sunbot").isEnabledFor(logging.INFO)
+
+
+#: Errors whose traceback adds nothing to their one line: the server was never reached.
+CONNECTION_ERRORS = ("ConnectError:", "ConnectTimeout:")
+
+
+def show_traceback(text: str | None, transcript: Path | None, error: str | None = None) -> None:
+    """A failed run's traceback on stderr at ``-v``; otherwise where to find it, unless
+    ``error`` (the run's one-line error) is a connection error (:data:`CONNECTION_ERRORS`),
+    where the line already says it all."""
+    if not text:
+        return
+    if not verbose() and (error or "").startswith(CONNECTION_ERRORS):
+        return
+    if verbose():
+        make_console(stderr=True).print(Text(printable_lines(text.rstrip())), soft_wrap=True)
+        return
+    where = f" and in {transcript}'s result line" if transcript else ""
+    make_console(stderr=True).print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)

@@ -14,6 +14,8 @@ from rich.console import Console, RenderableType
 from sunbot import api, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
+from sunbot.cli_console import Exit, make_console
+from sunbot.cli_logging import show_traceback
 from sunbot.cli_match_report import announce_match, print_summary
 from sunbot.runs.match import MatchRecorder, run_match
 from sunbot.stop_signals import STOP_SIGNALS, exit_code
@@ -22,8 +24,7 @@ from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, live_view
 
 T = TypeVar("T")
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
-err_console = Console(stderr=True)
+err_console = make_console(stderr=True)
 
 
 class _LiveView:
@@ -87,23 +88,23 @@ def play_match_command(
     printed at once)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
-        return EXIT_USAGE
+        return Exit.USAGE
     if match_id is not None and server is None:
         console.print("[red]error:[/] --match needs --server (the match lives there)")
-        return EXIT_USAGE
+        return Exit.USAGE
     name = strategy or strategies.default_name(game)
     try:
         strategies.check(game, name)
     except strategies.UnknownStrategy as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
-        return EXIT_USAGE
+        return Exit.USAGE
     if seed is None:
         seed = api.new_seed()
     try:
         _, make = api.resolve_strategy(game, name, isolate=isolate, seed=seed)
     except ValueError as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
-        return EXIT_USAGE
+        return Exit.USAGE
     # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
     match_seed = seed if match_id is None else None
     default = default_path(game, seed, name, match_id=match_id)
@@ -136,7 +137,7 @@ def play_match_command(
             )
     except WriteFailed as exc:  # the result line: no room for it
         err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
-        return EXIT_ERROR
+        return Exit.ERROR
     finally:
         if writer is not None:
             writer.close()
@@ -146,7 +147,7 @@ def play_match_command(
         err_console.print(
             line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True
         )
-        return EXIT_ERROR
+        return Exit.ERROR
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
         print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
@@ -162,9 +163,7 @@ def play_match_command(
     elif path is not None:
         console.print(line(f"transcript: {printable(path)}"), soft_wrap=True)
     if result["endedBy"] == "error":
-        from sunbot.cli_play import show_traceback
-
         show_traceback(result.get("errorTraceback"), path, result.get("error"))
     if result["endedBy"] == "strict" or (strict and result["divergences"]):
-        return EXIT_DIVERGED
-    return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR
+        return Exit.DIVERGED
+    return Exit.OK if result["endedBy"] == "rules" else Exit.ERROR

@@ -15,7 +15,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
 
@@ -23,10 +23,10 @@ from sunbot import api, strategies, views
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.bots import is_file_spec
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
-from sunbot.cli_logging import verbose as verbose_on
+from sunbot.cli_console import Exit, make_console
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging, show_traceback
+from sunbot.cli_replay_page import after_run, page_after_run
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
-from sunbot.html.after_run import EXIT_PAGE_FAILED, after_run, page_after_run
 from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.stop_signals import StopSignals, exit_code
@@ -37,17 +37,16 @@ if TYPE_CHECKING:
     from sunbot.mirror import Divergence
     from sunbot.runs.backends import Answer, Backend
 
-console = Console()
-err_console = Console(stderr=True)
+console = make_console()
+err_console = make_console(stderr=True)
 
 #: ``--json``: the summary is one JSON object on stdout (set per command).
 _AS_JSON = False
 
 #: Exit codes of ``sunbot play``.
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     """Print ``error: message`` on standard error and return the ``typer.Exit`` to raise."""
     err_console.print(line(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
     return typer.Exit(code)
@@ -111,25 +110,6 @@ class StopOnInterrupt:
 
     def __exit__(self, *exc: object) -> None:
         self._signals.__exit__(*exc)
-
-
-#: Errors whose traceback adds nothing to their one line: the server was never reached.
-CONNECTION_ERRORS = ("ConnectError:", "ConnectTimeout:")
-
-
-def show_traceback(text: str | None, transcript: Path | None, error: str | None = None) -> None:
-    """A failed run's traceback on stderr at ``-v``; otherwise where to find it, unless
-    ``error`` (the run's one-line error) is a connection error (:data:`CONNECTION_ERRORS`),
-    where the line already says it all."""
-    if not text:
-        return
-    if not verbose_on() and (error or "").startswith(CONNECTION_ERRORS):
-        return
-    if verbose_on():
-        err_console.print(Text(printable_lines(text.rstrip())), soft_wrap=True)
-        return
-    where = f" and in {transcript}'s result line" if transcript else ""
-    err_console.print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)
 
 
 def check_server_url(server: str | None) -> None:
@@ -353,7 +333,7 @@ def play_command(
             isolate=isolate,
         )
         written = after_run(html, transcript, console)
-        raise typer.Exit(code or (0 if written else EXIT_PAGE_FAILED))
+        raise typer.Exit(code or (0 if written else Exit.ERROR))
     if match is not None or seats != 1 or wait is not None:
         raise fail("--seats, --match and --wait apply to match games only")
     options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
@@ -513,7 +493,7 @@ def _run(
             raise typer.Exit(exit_code(stop.signum)) from None
         except WriteFailed as exc:  # the header or the result line (a full disk)
             _transcript_failed(exc, writer)
-            raise typer.Exit(EXIT_ERROR) from None
+            raise typer.Exit(Exit.ERROR) from None
     finally:
         if writer is not None:
             writer.close()
@@ -522,7 +502,7 @@ def _run(
     _print_summary(summary)
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(
@@ -535,9 +515,9 @@ def _run(
         raise typer.Exit(exit_code(stop.signum))
     if summary.ended_by == "error":
         show_traceback(summary.error_traceback, summary.transcript, summary.error)
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
     if summary.ended_by == "strict" or (plan.strict and summary.divergences):
-        raise typer.Exit(EXIT_DIVERGED)
+        raise typer.Exit(Exit.DIVERGED)
 
 
 async def _play(

@@ -30,9 +30,7 @@ SOURCES = {"sunbot": ROOT / "sunbot", "sunbot.strategies": ROOT / "strategies"}
 
 #: Circles the run path's restructure (``sunbot/play/``) is still to break: each one, as the
 #: set of its modules. Empty it as they go; a circle listed here that is gone fails too.
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"sunbot.api", "sunbot.cli_play", "sunbot.match_play"}),
-}
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 @dataclass(frozen=True)
@@ -257,7 +255,7 @@ def _may_use_terminal_libraries(name: str) -> bool:
 
 #: Modules of the run path's restructure that still import typer or rich (they print as they
 #: play); empty it as they go: a module listed here that no longer does fails too.
-KNOWN_TERMINAL_USERS = {"sunbot.match_play", "sunbot.match_report"}
+KNOWN_TERMINAL_USERS: set[str] = set()
 
 
 def test_typer_and_rich_only_under_the_command_line_and_the_views() -> None:
@@ -273,7 +271,7 @@ def test_typer_and_rich_only_under_the_command_line_and_the_views() -> None:
 
 
 #: Run path files that still make their own consoles or exit codes (the restructure's).
-KNOWN_OWN_CONSOLES = {"sunbot.cli_play", "sunbot.match_play", "sunbot.match_report"}
+KNOWN_OWN_CONSOLES: set[str] = set()
 
 
 def _own_consoles_and_exit_codes(path: Path) -> list[str]:

@@ -148,14 +148,11 @@ class Decider:
             raise ValueError(
                 f"move timeout must be a positive number of seconds, got {move_timeout_s!r}"
             )
-        if isolate:
-            from sunbot.agents.isolate import IsolatedStrategy
-
-            if not isinstance(strategy, IsolatedStrategy):
-                raise ValueError(
-                    f"isolate plays a strategy name or bot file in a child process; "
-                    f"{type(strategy).__name__} is an object and cannot be rebuilt there"
-                )
+        if isolate and not getattr(strategy, "isolated", False):  # an IsolatedStrategy
+            raise ValueError(
+                f"isolate plays a strategy name or bot file in a child process; "
+                f"{type(strategy).__name__} is an object and cannot be rebuilt there"
+            )
         install_guard()
         self.strategy = strategy
         self.move_timeout_s = move_timeout_s

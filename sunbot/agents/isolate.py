@@ -145,6 +145,9 @@ class IsolatedStrategy:
             file is not imported here: its code runs in the child only).
     """
 
+    #: The move clock's mark of a strategy already in a child process.
+    isolated = True
+
     blocking = True
 
     def __init__(

@@ -86,6 +86,24 @@ def create_agent(
     return strategies.create(game, t, rng)
 
 
+def check_strategy(game: str, text: str) -> None:
+    """Check any strategy text before a run starts (nothing is started): an agent
+    (:func:`check_agent`), else a strategy name or bot file (:func:`sunbot.strategies.check`).
+
+    Raises:
+        sunbot.strategies.UnknownStrategy: a ``ValueError`` naming the problem.
+    """
+    from sunbot import strategies
+
+    if agent_kind(text) is None:
+        strategies.check(game, text)
+        return
+    try:
+        check_agent(game, text)
+    except ValueError as exc:
+        raise strategies.UnknownStrategy(str(exc)) from None
+
+
 def check_agent(game: str, text: str) -> None:
     """Check an agent text before a run starts, starting nothing: an ``exec:`` command that
     splits and names an executable, an ``http(s)://`` URL with a host, an ``llm:`` with a
@@ -123,4 +141,4 @@ def check_agent(game: str, text: str) -> None:
         raise ValueError("llm: give a model, e.g. llm:gpt-4o-mini")
 
 
-__all__ = ["AgentKind", "agent_kind", "check_agent", "create_agent"]
+__all__ = ["AgentKind", "agent_kind", "check_agent", "check_strategy", "create_agent"]

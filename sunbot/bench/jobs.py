@@ -311,7 +311,9 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
-    return strategies.create(job.game, job.strategy, random.Random(job.seed))
+    from sunbot.agents.spec import create_agent
+
+    return create_agent(job.game, job.strategy, random.Random(job.seed), seed=job.seed)
 
 
 def _run_single(

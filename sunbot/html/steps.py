@@ -134,9 +134,10 @@ def _drawable(
 
 def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
     """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft)."""
-    from sunbot.html import generic
+    from sunbot.html.generic import frame as generic_frame
+    from sunbot.html.generic import progress as generic_progress
 
-    make, progress = SINGLE.get(str(t.header["game"]), (generic.frame, generic.progress))
+    make, progress = SINGLE.get(str(t.header["game"]), (generic_frame, generic_progress))
     steps: list[dict[str, Any]] = []
     frames: list[Frame | None] = []
     last_progress = ""
@@ -273,10 +274,10 @@ def build(
     elif t.is_match:
         raise KeyError(f"no replay page for the match game {game!r}")
     else:  # a game sunbot does not know: the generic board, what changed marked
-        from sunbot.html import generic
+        from sunbot.html.generic import mark_changes
 
         steps, frames = single_steps(t)
-        frames = generic.mark_changes(frames)
+        frames = mark_changes(frames)
     prev: float | None = None
     for step in steps:
         score = step["s"]

@@ -23,6 +23,7 @@ import httpx
 
 from sunbot import strategies
 from sunbot._text.safe import describe
+from sunbot.agents.spec import create_agent
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
@@ -175,7 +176,7 @@ async def run_match(
     error: str | None = None
     mid = match_id
     try:
-        build = make or (lambda rng: cast(MatchStrategy, strategies.create(game, strategy, rng)))
+        build = make or (lambda rng: cast(MatchStrategy, create_agent(game, strategy, rng)))
         bots = [build(random.Random(seed * 1000 + i)) for i in range(seats)]
         slow = move_timeout is not None or any(getattr(b, "blocking", False) for b in bots)
         async with client:
