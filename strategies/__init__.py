@@ -27,6 +27,9 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
+from sunbot import bots
+from sunbot.bots import UnknownStrategy
+
 ENTRY_POINT_GROUP = "sunbot.strategies"
 log = logging.getLogger("sunbot.strategies")
 
@@ -83,7 +86,7 @@ class Outcome(TypedDict):
     """
 
     game: str
-    score: int
+    score: int | float
     endedBy: str
     error: str | None
 
@@ -178,10 +181,19 @@ BUILTIN: dict[str, dict[str, str]] = {
 }
 
 
+#: The strategies of a game sunbot has no engine for (any game a server lists): they read
+#: nothing but the legal actions. The first is the default.
+GENERIC: dict[str, str] = {
+    "random": "sunbot.strategies.generic:RandomLegal",
+    "first": "sunbot.strategies.generic:First",
+}
+
+
 def _builtin(game: str) -> dict[str, str]:
-    """The built-ins of ``game`` whose module exists (games are built one at a time)."""
+    """The built-ins of ``game`` whose module exists (games are built one at a time); a
+    game sunbot does not know gets :data:`GENERIC`."""
     out: dict[str, str] = {}
-    for name, ref in BUILTIN.get(game, {}).items():
+    for name, ref in BUILTIN.get(game, GENERIC).items():
         module = ref.partition(":")[0]
         try:
             importlib.import_module(module)
@@ -191,10 +203,6 @@ def _builtin(game: str) -> dict[str, str]:
             continue
         out[name] = ref
     return out
-
-
-class UnknownStrategy(ValueError):
-    """No strategy of that name for that game; the message lists the valid names."""
 
 
 @functools.cache
@@ -232,10 +240,10 @@ def _warn_shadowed(game: str, name: str, source: str) -> None:
 def _plugins(game: str) -> dict[str, Any]:
     """Plug-ins that play ``game``, by name; one named like a built-in is left out, with a
     warning (once per process)."""
-    builtin = BUILTIN.get(game, {})
+    builtin = BUILTIN.get(game, GENERIC)
     found: dict[str, Any] = {}
     for name, source, obj in _loaded_plugins():
-        if game not in _games_of(obj):
+        if game not in _games_of(obj) and "*" not in _games_of(obj):
             continue
         if name in builtin:
             _warn_shadowed(game, name, source)
@@ -245,7 +253,8 @@ def _plugins(game: str) -> dict[str, Any]:
 
 
 def _games_of(obj: Any) -> tuple[str, ...]:
-    """The games a plug-in declares (``games``, a tuple, or ``game``, one slug)."""
+    """The games a plug-in declares (``games``, a tuple, or ``game``, one slug; ``"*"``:
+    any game)."""
     games = getattr(obj, "games", None) or getattr(obj, "game", None) or ()
     return (games,) if isinstance(games, str) else tuple(str(g) for g in games)
 
@@ -289,8 +298,6 @@ def check(game: str, name: str) -> None:
     Raises:
         UnknownStrategy: as :func:`create` would.
     """
-    from sunbot import bots
-
     if bots.is_file_spec(name):
         bots.check_file(game, name)
     elif name not in names(game):
@@ -301,14 +308,14 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
     """Build strategy ``name`` for ``game`` with its random generator ``rng``.
 
     ``name`` is a registry name or a bot file, ``path/to/bot.py:ClassName``
-    (:mod:`sunbot.bots`).
+    (:mod:`sunbot.bots`). Agents in another process or behind a model (``exec:``,
+    ``http(s)://``, ``llm:``) are built one layer up, by :func:`sunbot.agents.spec.create_agent`,
+    which every run path calls.
 
     Raises:
         UnknownStrategy: no such strategy for this game (the message lists the valid ones),
             or the bot file is missing, fails to import or lacks that name.
     """
-    from sunbot import bots
-
     if bots.is_file_spec(name):
         return bots.create_from_file(game, name, rng)
     ref = _builtin(game).get(name)

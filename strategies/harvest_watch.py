@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from sunbot.engines.harvest_watch_house import decide as house_decide
+from sunbot.engines.harvest_watch import house_command
 from sunbot.mirror.harvest_watch import state_from_summary
 from sunbot.strategies.harvest_watch_coalition import (
     Coalition,
@@ -109,7 +109,7 @@ class House:
         """The house command for this beat, from the state rebuilt from the summary."""
         s = data["summary"]
         state = state_from_summary(s)
-        return house_decide(state, s["you"], self.memory, self.rng, house_seats=s["aliveSeats"])
+        return house_command(state, s["you"], self.memory, self.rng, house_seats=s["aliveSeats"])
 
 
 __all__ = ["Coalition", "Farmer", "Guard", "House", "RandomSeat", "non_action", "parse_speech"]

@@ -87,18 +87,37 @@ def check_server(server: str | None, name: str = "server") -> None:
         raise ValueError(f"{name}: {problem}")
 
 
-def resolve_strategy(game: str, strategy: StrategyLike | None) -> tuple[str, Any]:
+def resolve_strategy(
+    game: str,
+    strategy: StrategyLike | None,
+    *,
+    isolate: bool = False,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> tuple[str, Any]:
     """``(label, make)`` where ``make(rng)`` builds the strategy for one run or seat.
 
+    A text is a strategy name, a bot file, or an agent (``exec:``, ``http(s)://``,
+    ``llm:``; ``options`` go to it). ``isolate``: a name or bot file plays in a child
+    process (:class:`sunbot.agents.isolate.IsolatedStrategy`, seeded with ``seed``).
+
     Raises:
-        ValueError: an unknown strategy name (:class:`sunbot.strategies.UnknownStrategy`).
+        ValueError: an unknown strategy name (:class:`sunbot.strategies.UnknownStrategy`),
+            a malformed agent text, or ``isolate`` asked of an object.
     """
     if strategy is None:
         strategy = strategies.default_name(game)
+    extra = dict(options or {})
     if isinstance(strategy, str):
-        strategies.check(game, strategy)
+        from sunbot.agents.spec import check_strategy, create_agent
+
+        check_strategy(game, strategy)
         name = strategy
-        return name, lambda rng: strategies.create(game, name, rng)
+        return name, lambda rng: create_agent(game, name, rng, seed=seed, isolate=isolate, **extra)
+    if isolate:
+        raise ValueError(
+            "isolate plays a strategy name or bot file in a child process, not an object"
+        )
     label = bots.label(strategy)
     return label, lambda rng: bots.from_object(game, strategy, rng, name=label)
 
@@ -108,10 +127,13 @@ class RunPlan:
     """A checked run, ready to play: what :func:`plan_run` resolved from the options.
 
     ``bot`` is the strategy, built with ``random.Random(seed)`` (``make(rng)`` builds
-    another); ``cap`` is in the game's unit (voyages or days).
+    another); ``cap`` is in the game's unit (voyages or days). ``info`` is ``None`` for a
+    game sunbot has no engine for (played on ``server`` with the generic checks);
+    ``max_steps`` ends such a run (any run) after that many steps.
     """
 
-    info: GameInfo
+    slug: str
+    info: GameInfo | None
     seed: int
     strategy: str
     make: Callable[[random.Random], Any]
@@ -120,7 +142,24 @@ class RunPlan:
     cap: int | None = None
     strict: bool = False
     mirror: bool = True
+    move_timeout: float | None = None
+    max_steps: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+
+
+#: The most steps ``max_steps`` accepts (the loop's own bound).
+MAX_STEPS_CAP = 100_000
+
+
+def unknown_game(slug: str) -> str:
+    """The one-line error for a slug the embedded server does not play."""
+    from sunbot.games import available
+
+    names = ", ".join(g.slug for g in available())
+    return (
+        f"unknown game {slug!r}: the embedded server plays {names}; "
+        f"--server URL plays any game that server lists (sunbot games --server URL)"
+    )
 
 
 def plan_run(
@@ -134,30 +173,75 @@ def plan_run(
     strict: bool = False,
     mirror: bool = True,
     cap_names: tuple[str, str] = ("max_voyages", "max_days"),
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunPlan:
     """Check a single-player run's options and resolve them (no file or connection is
     opened): the game, the seed (drawn when ``None``), the strategy, the cap.
 
+    A slug sunbot has no engine for is played on ``server`` (a URL) with the generic
+    checks and the generic strategies (``random``, ``first``), a bot file, or an agent;
+    without a URL it is refused (:func:`unknown_game`).
+
     Raises:
         ValueError: an unknown game or strategy, an option that does not apply, a bad seed
             or server (the message names the option as ``cap_names`` and ``server`` do), a
-            strategy that cannot be built for this game.
+            strategy that cannot be built for this game, a ``move_timeout`` that is not a
+            positive number of seconds.
     """
+    info: GameInfo | None
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
-    if info.kind == "match":
+    except KeyError:
+        from sunbot.generic.index import check_slug
+
+        if server is None or server == ENGINE:
+            raise ValueError(unknown_game(game)) from None
+        check_slug(game)
+        info = None
+    if info is not None and info.kind == "match":
         raise ValueError(f"{info.slug} is a match game: use play_async(..., seats=...)")
     if seed is None:
         seed = new_seed()
     elif (problem := seed_problem(seed)) is not None:
         raise ValueError(problem)
     check_server(server)
-    cap = run_cap(info, max_voyages, max_days, cap_names)
-    name, make = resolve_strategy(info.slug, strategy)
+    if info is not None:
+        cap = run_cap(info, max_voyages, max_days, cap_names)
+    elif max_voyages is not None or max_days is not None:
+        raise ValueError(
+            f"{cap_names[0]} and {cap_names[1]} apply to the games sunbot knows: "
+            f"cap {game} with max steps"
+        )
+    else:
+        cap = None
+    if max_steps is not None and not 1 <= max_steps <= MAX_STEPS_CAP:
+        raise ValueError(f"max steps must be 1 to {MAX_STEPS_CAP}, got {max_steps}")
+    check_move_timeout(move_timeout)
+    slug = info.slug if info is not None else game
+    name, make = resolve_strategy(slug, strategy, isolate=isolate, seed=seed, options=agent_options)
     bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
-    return RunPlan(info, seed, name, make, bot, server, cap, strict, mirror)
+    return RunPlan(
+        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps
+    )
+
+
+def check_move_timeout(seconds: float | None, name: str = "move_timeout") -> None:
+    """Refuse a move timeout that is not a positive, finite number of seconds.
+
+    Raises:
+        ValueError: naming ``name``.
+    """
+    import math
+
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise ValueError(f"{name} must be a number of seconds, got {seconds!r:.40}")
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
 
 
 def embedded_transport() -> Any:
@@ -174,7 +258,7 @@ def embedded_transport() -> Any:
     return httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
 
 
-def open_backend(server: str | None, info: GameInfo) -> Backend:
+def open_backend(server: str | None, info: GameInfo | None) -> Backend:
     """The backend for ``server``: ``None`` the embedded server, ``"engine"`` the engine
     in-process, else the server at that URL (through the client and its retry policy).
 
@@ -184,6 +268,8 @@ def open_backend(server: str | None, info: GameInfo) -> Backend:
     if server == ENGINE:
         from sunbot.runs.backends import EngineBackend
 
+        if info is None:
+            raise ValueError("the engine backend plays only the games sunbot knows")
         return EngineBackend(info)
     from sunbot.client import GameboardClient
     from sunbot.runs.remote import ServerBackend
@@ -233,15 +319,53 @@ async def run_plan(
     backend = open_backend(plan.server, info)
     if on_backend is not None:
         on_backend(backend)
-    checks = Mirror(info.slug) if plan.mirror and not backend.trusted else None
+    checks = None
+    if plan.mirror and not backend.trusted:
+        checks = Mirror(plan.slug) if info is not None else _generic_checks(plan.slug)
     run = Run(
-        backend, info.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
+        backend, plan.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
         checks=checks, transcript=writer, on_position=on_position,
     )  # fmt: skip
     try:
-        return await play_loop(run, bot, strict=plan.strict, resume=resume, should_stop=should_stop)
+        return await play_loop(
+            run, bot, strict=plan.strict, resume=resume, should_stop=should_stop,
+            move_timeout=plan.move_timeout, step_cap=plan.max_steps,
+        )  # fmt: skip
     finally:
         await backend.aclose()
+
+
+async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[dict[str, str]]:
+    """The messages a language-model agent would be sent at the first decision of
+    ``plan``'s run (the game's served spec, the opening observation and its legal actions),
+    without calling any model: the dry run. Plays only the init.
+
+    Raises:
+        ValueError: the template is missing or does not render; ``plan`` plays on the
+            engine (which serves no spec).
+        ImportError: Jinja2 is not installed (``pip install 'sunbot[llm]'``).
+        sunbot.client.ClientError: the server could not be reached.
+    """
+    from sunbot.agents.llm import render_prompt
+
+    if plan.server == ENGINE:
+        raise ValueError("a dry run reads the server's init answer: give a server or none")
+    backend = open_backend(plan.server, plan.info)
+    try:
+        pos = await backend.init(plan.slug, plan.seed)
+    finally:
+        await backend.aclose()
+    spec = (pos.raw or {}).get("spec")
+    return render_prompt(
+        plan.slug, pos.observation, pos.legal_actions,
+        spec=spec if isinstance(spec, dict) else None, prompt=prompt,
+    )  # fmt: skip
+
+
+def _generic_checks(slug: str) -> Any:
+    from sunbot.generic.checks import GenericChecks
+
+    return GenericChecks(slug)
 
 
 async def play_async(
@@ -257,11 +381,17 @@ async def play_async(
     mirror: bool = True,
     seats: int = 1,
     match: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
     Args:
-        game: a slug: ``keelhold``, ``sunloaf``, ``naptuft``, ``harvest-watch``.
+        game: a slug: ``keelhold``, ``sunloaf``, ``naptuft``, ``harvest-watch``, or any
+            game ``server`` lists (played with the generic checks: the platform's envelope
+            and the served action grammar).
         seed: the run's seed (random when ``None``).
         strategy: a strategy name (``sunbot games`` lists them), ``"path/bot.py:Class"``,
             a class, an object with ``choose``, or a function
@@ -278,6 +408,16 @@ async def play_async(
             is always mirrored).
         seats, match: match games: seats our strategy plays; an existing match id to join
             on ``server``.
+        move_timeout: seconds one decision may take; a late one plays the game's fallback
+            action (a safe one where the game knows safety; in Harvest Watch nothing is
+            sent and the rules' default for a missed beat applies) and counts in
+            ``timeouts``. ``None``: no clock.
+        isolate: play a strategy name or bot file in a child process (a bot you do not
+            trust cannot take the run down).
+        agent_options: options of an agent strategy (``llm:MODEL``: ``base_url``,
+            ``temperature``, ``price``...; :mod:`sunbot.agents`).
+        max_steps: end the run after this many steps (``ended_by == "cap"``): the cap of a
+            game sunbot does not know, whose runs may never end by themselves.
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -292,28 +432,36 @@ async def play_async(
     """
     from sunbot.transcripts import TranscriptWriter
 
+    info: GameInfo | None
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
+    except KeyError:
+        if server is None or server == ENGINE:
+            raise ValueError(unknown_game(game)) from None
+        info = None
     if transcript is not None and not Path(transcript).parent.is_dir():
         raise ValueError(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
         )
-    if info.kind == "match":
+    if info is not None and info.kind == "match":
         if seed is None:
             seed = new_seed()
         elif (problem := seed_problem(seed)) is not None:
             raise ValueError(problem)
         check_server(server)
+        check_move_timeout(move_timeout)
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")
-        return await _play_match(info, seed, strategy, server, transcript, strict, seats, match)
+        return await _play_match(
+            info, seed, strategy, server, transcript, strict, seats, match, move_timeout,
+            isolate, agent_options,
+        )  # fmt: skip
     if seats != 1 or match is not None:
         raise ValueError("seats and match apply to match games only")
     plan = plan_run(
         game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
-        max_days=max_days, strict=strict, mirror=mirror,
+        max_days=max_days, strict=strict, mirror=mirror, move_timeout=move_timeout,
+        isolate=isolate, agent_options=agent_options, max_steps=max_steps,
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
@@ -335,6 +483,9 @@ async def _play_match(
     strict: bool,
     seats: int,
     match: str | None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> RunSummary:
     from sunbot.runs.match import run_match
     from sunbot.transcripts import TranscriptWriter
@@ -345,7 +496,9 @@ async def _play_match(
         raise ValueError("match needs server (the match lives there)")
     if not 1 <= seats <= 6:
         raise ValueError(f"seats must be 1 to 6, got {seats}")
-    name, make = resolve_strategy(info.slug, strategy)
+    name, make = resolve_strategy(
+        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
+    )
     shared = not isinstance(strategy, str | type | None) and hasattr(strategy, "choose")
     if shared and seats > 1:
         raise ValueError("one strategy object cannot play several seats: pass its class")
@@ -361,6 +514,7 @@ async def _play_match(
             writer=writer,
             strict=strict,
             make=make,
+            move_timeout=move_timeout,
         )
     finally:
         if writer is not None:
@@ -396,6 +550,7 @@ def match_summary(
         responses_checked=int(result["responsesChecked"]),
         divergences=list(result["mirrorDivergences"]),
         retries=int(result["retries"]),
+        timeouts=int(result.get("timeouts", 0)),
         elapsed_s=float(result["elapsedMs"]) / 1000,
         transcript=writer.path if writer is not None else None,
         match_id=result["matchId"],
@@ -421,6 +576,10 @@ def play(
     mirror: bool = True,
     seats: int = 1,
     match: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
+    max_steps: int | None = None,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -439,6 +598,10 @@ def play(
         mirror=mirror,
         seats=seats,
         match=match,
+        move_timeout=move_timeout,
+        isolate=isolate,
+        agent_options=agent_options,
+        max_steps=max_steps,
     )
     try:
         asyncio.get_running_loop()
@@ -452,7 +615,9 @@ __all__ = [
     "ENGINE",
     "RunPlan",
     "SetupError",
+    "check_move_timeout",
     "check_server",
+    "first_prompt",
     "new_seed",
     "open_backend",
     "plan_run",

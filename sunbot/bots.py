@@ -25,12 +25,21 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
-from sunbot.strategies import Action, Observation, Strategy, UnknownStrategy
+if TYPE_CHECKING:  # the registry (sunbot.strategies) imports this module, not the reverse
+    from sunbot.strategies import Action, Observation, Strategy
 
-#: What ``--strategy`` and ``strategy=`` accept besides a registry name.
-StrategyLike = str | Strategy | type | Callable[[Any, list[Any]], Any]
+
+class UnknownStrategy(ValueError):
+    """No strategy of that name for that game, or a bot file or object that cannot play it;
+    the message says why (and lists the valid names). Raised here and by the registry
+    (:mod:`sunbot.strategies`, which re-exports it)."""
+
+
+#: What ``--strategy`` and ``strategy=`` accept besides a registry name. ``Union`` because
+#: ``Strategy`` is named, not imported, at run time (``str | "Strategy"`` would not run).
+StrategyLike: TypeAlias = Union[str, "Strategy", type, Callable[[Any, list[Any]], Any]]
 
 _LOADED: dict[Path, ModuleType] = {}
 
@@ -123,7 +132,7 @@ def _check_game(obj: Any, game: str, name: str) -> None:
     games = getattr(obj, "games", None) or (getattr(obj, "game", None),)
     if isinstance(games, str):
         games = (games,)
-    if games != (None,) and game not in games:
+    if games != (None,) and game not in games and "*" not in games:
         raise UnknownStrategy(f"{name} plays {', '.join(map(str, games))}, not {game}")
 
 
@@ -184,6 +193,7 @@ def label(obj: Any) -> str:
 __all__ = [
     "FunctionStrategy",
     "StrategyLike",
+    "UnknownStrategy",
     "check_file",
     "create_from_file",
     "from_object",

@@ -23,11 +23,11 @@ from sunbot import strategies
 from sunbot.bench.cli import bench_command
 from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
+from sunbot.cli_probe import probe_command
 from sunbot.cli_rules import rules_command
 from sunbot.cli_tournament import tournament_command
 from sunbot.cli_transcripts import export_command, replay_command
 from sunbot.games import available
-from sunbot.probe import probe_command
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 

@@ -10,15 +10,19 @@ from __future__ import annotations
 import logging
 import os
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.highlighter import NullHighlighter
 from rich.logging import RichHandler
+from rich.markup import escape
+from rich.text import Text
 
-from sunbot.server.redaction import RedactTokens
-from sunbot.terminal_text import printable_lines
+from sunbot._text.redaction import RedactTokens
+from sunbot._text.terminal import printable_lines
+from sunbot.cli_console import make_console
 
 
 class LogLevel(StrEnum):
@@ -73,9 +77,9 @@ PIPED_WIDTH = 1000
 
 class PrintableRecords(logging.Filter):
     """Logging filter for the terminal: a record's message (already formatted and redacted
-    by ``RedactTokens``) made :func:`~sunbot.terminal_text.printable_lines`: line breaks
+    by ``RedactTokens``) made :func:`~sunbot._text.terminal.printable_lines`: line breaks
     kept, every other control character shown as ``\ufffd``, at most
-    :data:`~sunbot.terminal_text.MAX_BLOCK` characters. It never drops a record."""
+    :data:`~sunbot._text.terminal.MAX_BLOCK` characters. It never drops a record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite ``record``'s message in place; always ``True``."""
@@ -103,7 +107,10 @@ def setup_logging(
     # no highlighter: a record may quote a server's long text, and rich's highlighter takes
     # time growing with the square of its length (docs/decisions.md, "Outside text ...")
     handler = RichHandler(
-        console=Console(stderr=True), show_path=False, markup=False, highlighter=NullHighlighter()
+        console=make_console(stderr=True, markup=False),
+        show_path=False,
+        markup=False,
+        highlighter=NullHighlighter(),
     )
     handler.set_name(_HANDLER_NAME)
     # on the handler, not the logger: a logger's filter skips its children's records
@@ -118,3 +125,22 @@ def setup_logging(
 def verbose() -> bool:
     """True when ``info`` messages are shown (``-v`` or a lower ``--log-level``)."""
     return logging.getLogger("sunbot").isEnabledFor(logging.INFO)
+
+
+#: Errors whose traceback adds nothing to their one line: the server was never reached.
+CONNECTION_ERRORS = ("ConnectError:", "ConnectTimeout:")
+
+
+def show_traceback(text: str | None, transcript: Path | None, error: str | None = None) -> None:
+    """A failed run's traceback on stderr at ``-v``; otherwise where to find it, unless
+    ``error`` (the run's one-line error) is a connection error (:data:`CONNECTION_ERRORS`),
+    where the line already says it all."""
+    if not text:
+        return
+    if not verbose() and (error or "").startswith(CONNECTION_ERRORS):
+        return
+    if verbose():
+        make_console(stderr=True).print(Text(printable_lines(text.rstrip())), soft_wrap=True)
+        return
+    where = f" and in {transcript}'s result line" if transcript else ""
+    make_console(stderr=True).print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)

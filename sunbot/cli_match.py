@@ -5,26 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 
-from sunbot import strategies
-from sunbot.atomic_write import WriteFailed
+from sunbot import api, strategies
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import outside, printable, tidy
+from sunbot.cli_console import Exit, make_console
+from sunbot.cli_logging import show_traceback
 from sunbot.cli_match_report import announce_match, print_summary
 from sunbot.runs.match import MatchRecorder, run_match
 from sunbot.stop_signals import STOP_SIGNALS, exit_code
-from sunbot.terminal_text import line, outside, printable, tidy
 from sunbot.transcripts import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
-from sunbot.views.common import live_view
+from sunbot.views.common import line, live_view
 
 T = TypeVar("T")
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
-err_console = Console(stderr=True)
+err_console = make_console(stderr=True)
 
 
 class _LiveView:
@@ -78,6 +78,8 @@ def play_match_command(
     console: Console,
     as_json: bool = False,
     wait: int | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
@@ -86,18 +88,23 @@ def play_match_command(
     printed at once)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
-        return EXIT_USAGE
+        return Exit.USAGE
     if match_id is not None and server is None:
         console.print("[red]error:[/] --match needs --server (the match lives there)")
-        return EXIT_USAGE
+        return Exit.USAGE
     name = strategy or strategies.default_name(game)
     try:
         strategies.check(game, name)
     except strategies.UnknownStrategy as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
-        return EXIT_USAGE
+        return Exit.USAGE
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = api.new_seed()
+    try:
+        _, make = api.resolve_strategy(game, name, isolate=isolate, seed=seed)
+    except ValueError as exc:
+        console.print(line(("error:", "red"), " ", outside(exc, 2000)))
+        return Exit.USAGE
     # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
     match_seed = seed if match_id is None else None
     default = default_path(game, seed, name, match_id=match_id)
@@ -122,13 +129,15 @@ def play_match_command(
                         else (lambda rec: live.update(_LiveView(rec))),
                         start_ms=None if wait is None else wait * 1000,
                         announce=lambda mid: announce_match(mid, server, match_id, wait),
+                        move_timeout=move_timeout,
+                        make=make,
                     ),
                     got,
                 )
             )
     except WriteFailed as exc:  # the result line: no room for it
         err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
-        return EXIT_ERROR
+        return Exit.ERROR
     finally:
         if writer is not None:
             writer.close()
@@ -138,7 +147,7 @@ def play_match_command(
         err_console.print(
             line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True
         )
-        return EXIT_ERROR
+        return Exit.ERROR
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
         print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
@@ -154,9 +163,7 @@ def play_match_command(
     elif path is not None:
         console.print(line(f"transcript: {printable(path)}"), soft_wrap=True)
     if result["endedBy"] == "error":
-        from sunbot.cli_play import show_traceback
-
         show_traceback(result.get("errorTraceback"), path, result.get("error"))
     if result["endedBy"] == "strict" or (strict and result["divergences"]):
-        return EXIT_DIVERGED
-    return EXIT_OK if result["endedBy"] == "rules" else EXIT_ERROR
+        return Exit.DIVERGED
+    return Exit.OK if result["endedBy"] == "rules" else Exit.ERROR

@@ -8,11 +8,12 @@ from typing import Any
 
 from rich.console import Console
 
-from sunbot.terminal_text import line, outside
+from sunbot._text.terminal import outside
+from sunbot.cli_console import make_console
 from sunbot.views import harvest_watch as hw_view
-from sunbot.views.common import summary_table
+from sunbot.views.common import line, summary_table
 
-err_console = Console(stderr=True)
+err_console = make_console(stderr=True)
 
 
 def undecided(nights: int) -> str:

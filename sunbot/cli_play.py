@@ -15,39 +15,38 @@ from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
 
 from sunbot import api, strategies, views
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.bots import is_file_spec
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
-from sunbot.cli_logging import verbose as verbose_on
-from sunbot.games import GAMES, get_game, seed_problem
-from sunbot.html.after_run import EXIT_PAGE_FAILED, after_run, page_after_run
+from sunbot.cli_console import Exit, make_console
+from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging, show_traceback
+from sunbot.cli_replay_page import after_run, page_after_run
+from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.stop_signals import StopSignals, exit_code
-from sunbot.terminal_text import line, printable, printable_lines, unknown_line
 from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
-from sunbot.views.common import live_view, summary_table
+from sunbot.views.common import line, live_view, summary_table, unknown_line
 
 if TYPE_CHECKING:
     from sunbot.mirror import Divergence
     from sunbot.runs.backends import Answer, Backend
 
-console = Console()
-err_console = Console(stderr=True)
+console = make_console()
+err_console = make_console(stderr=True)
 
 #: ``--json``: the summary is one JSON object on stdout (set per command).
 _AS_JSON = False
 
 #: Exit codes of ``sunbot play``.
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DIVERGED = 0, 1, 2, 3
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     """Print ``error: message`` on standard error and return the ``typer.Exit`` to raise."""
     err_console.print(line(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
     return typer.Exit(code)
@@ -59,10 +58,21 @@ class _LatestView:
     def __init__(self, slug: str) -> None:
         self.slug = slug
         self.state: dict[str, Any] | None = None
+        self.known = slug in GAMES
+        self.answer: Answer | None = None
+        self.step = 0
 
     def __rich__(self) -> RenderableType:
         if self.state is None:
             return "starting…"
+        if not self.known and self.answer is not None:  # the generic view: score, step, ...
+            from sunbot.views import generic
+
+            a = self.answer
+            return generic.render(
+                tidy(a.observation), score=a.score, step=self.step,
+                legal=len(a.legal_actions), over=a.game_over,
+            )  # fmt: skip
         return views.render(self.slug, self.state)
 
 
@@ -100,25 +110,6 @@ class StopOnInterrupt:
 
     def __exit__(self, *exc: object) -> None:
         self._signals.__exit__(*exc)
-
-
-#: Errors whose traceback adds nothing to their one line: the server was never reached.
-CONNECTION_ERRORS = ("ConnectError:", "ConnectTimeout:")
-
-
-def show_traceback(text: str | None, transcript: Path | None, error: str | None = None) -> None:
-    """A failed run's traceback on stderr at ``-v``; otherwise where to find it, unless
-    ``error`` (the run's one-line error) is a connection error (:data:`CONNECTION_ERRORS`),
-    where the line already says it all."""
-    if not text:
-        return
-    if not verbose_on() and (error or "").startswith(CONNECTION_ERRORS):
-        return
-    if verbose_on():
-        err_console.print(Text(printable_lines(text.rstrip())), soft_wrap=True)
-        return
-    where = f" and in {transcript}'s result line" if transcript else ""
-    err_console.print(f"the traceback: rerun with -v{escape(where)}", soft_wrap=True)
 
 
 def check_server_url(server: str | None) -> None:
@@ -209,6 +200,52 @@ def play_command(
             " seconds for others to join (sunbot play harvest-watch --server URL --match ID).",
         ),
     ] = None,
+    move_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001,
+            max=3600,
+            help="Seconds one decision may take; a late one plays the game's fallback action"
+            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted.",
+        ),
+    ] = None,
+    isolate: Annotated[
+        bool,
+        typer.Option(
+            "--isolate", help="Run the strategy or bot file in a child process (untrusted bots)."
+        ),
+    ] = False,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=100_000,
+            help="End the run after N steps (any game; a game sunbot does"
+            " not know has no other cap).",
+        ),
+    ] = None,
+    llm_url: Annotated[
+        str | None,
+        typer.Option(help="llm:MODEL: the OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
+    ] = None,
+    llm_prompt: Annotated[
+        Path | None,
+        typer.Option(
+            exists=True, dir_okay=False, help="llm:MODEL: a Jinja2 prompt template to use instead."
+        ),
+    ] = None,
+    llm_price: Annotated[
+        str | None,
+        typer.Option(
+            metavar="IN,OUT", help="llm:MODEL: USD per million input, output tokens (for cost)."
+        ),
+    ] = None,
+    llm_dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--llm-dry-run", help="Print the first decision's prompt and exit; no model is called."
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -254,19 +291,22 @@ def play_command(
         except (ValueError, OSError) as exc:
             raise fail(str(exc)) from None
         with page_after_run(html, resume, console):
-            _resume_run(resume, game, server, strict, quiet, strategy)
+            _resume_run(resume, game, server, strict, quiet, strategy, move_timeout, isolate)
         return
     if game is None:
         raise fail("give a GAME to play (or --resume FILE)")
+    info: GameInfo | None
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise fail(str(exc.args[0])) from None
+    except KeyError:
+        if server is None:
+            raise fail(api.unknown_game(game)) from None
+        info = None  # any game the server lists: the generic checks
     if not no_transcript and transcript is not None and transcript.exists():
         raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
     if not no_transcript and transcript is not None and not transcript.parent.is_dir():
         raise fail(f"--transcript {transcript}: no folder {transcript.parent} (create it first)")
-    if info.kind == "match":
+    if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
         from sunbot.cli_match import play_match_command
@@ -289,24 +329,77 @@ def play_command(
             console=console,
             as_json=as_json,
             wait=wait,
+            move_timeout=move_timeout,
+            isolate=isolate,
         )
         written = after_run(html, transcript, console)
-        raise typer.Exit(code or (0 if written else EXIT_PAGE_FAILED))
+        raise typer.Exit(code or (0 if written else Exit.ERROR))
     if match is not None or seats != 1 or wait is not None:
         raise fail("--seats, --match and --wait apply to match games only")
+    options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
     try:  # before the transcript exists: a usage error leaves no empty file behind
         plan = api.plan_run(
-            info.slug, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
+            game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
             max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
+            move_timeout=move_timeout, isolate=isolate, agent_options=options,
+            max_steps=max_steps,
         )  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
+    if llm_dry_run:
+        _dry_run(plan, llm_prompt)
+        return
     path = (
-        None if no_transcript else (transcript or default_path(info.slug, plan.seed, plan.strategy))
+        None if no_transcript else (transcript or default_path(plan.slug, plan.seed, plan.strategy))
     )
     writer = _open_writer(path, append=False)
     with page_after_run(html, path, console):
         _run(plan, writer, quiet, None)
+
+
+def _llm_options(
+    strategy: str | None,
+    url: str | None,
+    prompt: Path | None,
+    price: str | None,
+    dry_run: bool,
+) -> dict[str, Any] | None:
+    """The ``--llm-*`` options as the agent's options; a usage error when they are given
+    without an ``llm:`` strategy or ``--llm-price`` is not two numbers."""
+    given = [n for n, v in (("--llm-url", url), ("--llm-prompt", prompt), ("--llm-price", price))
+             if v is not None] + (["--llm-dry-run"] if dry_run else [])  # fmt: skip
+    if not given:
+        return None
+    if strategy is None or not strategy.startswith("llm:"):
+        raise fail(f"{', '.join(given)} apply to --strategy llm:MODEL")
+    options: dict[str, Any] = {}
+    if url is not None:
+        options["base_url"] = url
+    if prompt is not None:
+        options["prompt"] = prompt
+    if price is not None:
+        parts = price.split(",")
+        try:
+            cost = tuple(float(p) for p in parts)
+        except ValueError:
+            cost = ()
+        if len(cost) != 2 or not all(0 <= c < 1e6 for c in cost):
+            raise fail("--llm-price: give IN,OUT in USD per million tokens, e.g. 0.15,0.60")
+        options["price"] = cost
+    return options
+
+
+def _dry_run(plan: api.RunPlan, prompt: Path | None) -> None:
+    """Print the first decision's messages (system, then user), as sent; no model call."""
+    try:
+        messages = asyncio.run(api.first_prompt(plan, prompt))
+    except (ValueError, ImportError) as exc:
+        raise fail(str(exc)) from None
+    except Exception as exc:  # the server could not be reached
+        raise fail(f"the dry run could not read the init answer: {printable(exc)}", 1) from None
+    for m in messages:
+        console.print(line((f"--- {m['role']} ---", "bold")), soft_wrap=True)
+        console.print(Text(printable_lines(m["content"])), soft_wrap=True, markup=False)
 
 
 def _resume_run(
@@ -316,6 +409,8 @@ def _resume_run(
     strict: bool,
     quiet: bool,
     strategy: str | None = None,
+    move_timeout: float | None = None,
+    isolate: bool = False,
 ) -> None:
     writer = _open_writer(path, append=True)
     assert writer is not None
@@ -350,8 +445,9 @@ def _resume_run(
         server = str(head["server"])
     try:
         plan = api.plan_run(
-            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict
-        )
+            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
+            move_timeout=move_timeout, isolate=isolate,
+        )  # fmt: skip
     except ValueError as exc:
         writer.close()
         raise fail(str(exc)) from None
@@ -397,7 +493,7 @@ def _run(
             raise typer.Exit(exit_code(stop.signum)) from None
         except WriteFailed as exc:  # the header or the result line (a full disk)
             _transcript_failed(exc, writer)
-            raise typer.Exit(EXIT_ERROR) from None
+            raise typer.Exit(Exit.ERROR) from None
     finally:
         if writer is not None:
             writer.close()
@@ -406,7 +502,7 @@ def _run(
     _print_summary(summary)
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(
@@ -419,9 +515,9 @@ def _run(
         raise typer.Exit(exit_code(stop.signum))
     if summary.ended_by == "error":
         show_traceback(summary.error_traceback, summary.transcript, summary.error)
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
     if summary.ended_by == "strict" or (plan.strict and summary.divergences):
-        raise typer.Exit(EXIT_DIVERGED)
+        raise typer.Exit(Exit.DIVERGED)
 
 
 async def _play(
@@ -431,7 +527,7 @@ async def _play(
     resume: Resume | None,
     stop: StopOnInterrupt,
 ) -> RunSummary:
-    view = _LatestView(plan.info.slug)
+    view = _LatestView(plan.slug)
     loop = asyncio.get_running_loop()  # a retry wait ends at the first Ctrl-C, not in 60 s
 
     def wire(backend: Backend) -> None:
@@ -440,7 +536,7 @@ async def _play(
     with live_view(console, view, quiet) as live:
 
         def on_position(pos: Answer, step: int, found: list[Divergence]) -> None:
-            view.state = pos.shown
+            view.state, view.answer, view.step = pos.shown, pos, step
             for d in found[:5]:
                 out = live.console if live else err_console
                 out.print(line(("mirror divergence", "yellow"), " ", printable(d)))
@@ -456,16 +552,42 @@ def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
     10`` for a capped run (its END_RUN is a "win" or "ended" in the rules' words, which
     misleads), else ``fatal (zero:food)``-style, and ``ended (END_RUN by the strategy)``
     when the strategy sent the game's end action itself; no row when the game said nothing."""
-    field = get_game(s.game).cap_field
+    info = GAMES.get(s.game)
+    if info is None:  # a game sunbot does not know: its own words are not ours to read
+        return {"ended": f"capped at step {s.steps}"} if s.ended_by == "cap" else {}
+    field = info.cap_field
     if s.ended_by == "cap" and field and s.final_state and field in s.final_state:
         return {"ended": f"capped at {field} {s.final_state[field]}"}
     words = list(dict.fromkeys(str(w) for w in (result, cause) if w is not None))
-    end = (get_game(s.game).end_action or {}).get("type")
+    end = (info.end_action or {}).get("type")
     if s.strategy_ended and end is not None:  # "ended (ended)" said nothing of who ended it
         words = [*(w for w in words if w.lower() != str(end).lower()), f"{end} by the strategy"]
     if not words:
         return {}
     return {"ended": words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")}
+
+
+def _agent_rows(agent: dict[str, Any]) -> dict[str, str]:
+    """Summary rows of an agent's totals: a model's calls, tokens, re-asks, fallbacks and
+    cost; an external or clocked bot's decision times."""
+    rows: dict[str, str] = {}
+    if agent.get("kind") == "llm":
+        rows["model"] = (
+            f"{agent.get('model')} · {agent.get('calls', 0)} calls · "
+            f"{agent.get('promptTokens', 0):,} in / {agent.get('completionTokens', 0):,} out tokens"
+            + (f" · ${agent['costUsd']:.4f}" if agent.get("costUsd") is not None else "")
+        )
+        rows["model answers"] = (
+            f"{agent.get('reasks', 0)} re-asked · {agent.get('fallbacks', 0)} fallbacks · "
+            f"{agent.get('late', 0)} late · {agent.get('errors', 0)} errors"
+        )
+    clock = agent.get("clock")
+    if isinstance(clock, dict) and clock.get("decisions"):
+        rows["decision time"] = (
+            f"p50 {clock.get('p50Ms')} ms · p95 {clock.get('p95Ms')} ms"
+            f" · max {clock.get('maxMs')} ms"
+        )
+    return {k: printable(v) for k, v in rows.items()}
 
 
 def _print_summary(s: RunSummary) -> None:
@@ -477,17 +599,19 @@ def _print_summary(s: RunSummary) -> None:
         print(json.dumps(record))
         return
     rows: dict[str, Any] = {"score": s.score}
-    if s.final_state:
+    if s.final_state and s.game in GAMES:
         rows.update(views.summary(s.game, s.final_state))
     rows.update(_ended_row(s, rows.pop("result", None), rows.pop("cause", None)))
     rows.update(
         {
             "steps": s.steps,
             "refused": s.refused,
+            **({"timeouts": s.timeouts} if s.timeouts else {}),
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
-            "mirror checked": s.responses_checked,
+            **_agent_rows(s.agent),
+            ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
             "retries": s.retries,
             "time": f"{s.elapsed_s:.2f} s",

@@ -18,12 +18,12 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.text import Text
 
+from sunbot._text.terminal import outside, printable_lines
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.cli_play import check_server_url, console, fail
 from sunbot.client import ClientError, GameboardClient, ServerRefused
 from sunbot.games import get_game
 from sunbot.server import TokenCodec, create_app
-from sunbot.terminal_text import outside, printable_lines
 
 
 async def fetch_spec(

@@ -39,10 +39,11 @@ import typer
 from rich.markup import escape
 
 import sunbot
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.safe import clip
 from sunbot.bench import cli as bench_cli
 from sunbot.bench.backends import MAX_WORKERS, default_workers
-from sunbot.bench.cli import EXIT_ERROR, BackendName, fail, plural
+from sunbot.bench.cli import BackendName, fail, option_parser, plural
 from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
 from sunbot.bench.tournament import (
@@ -52,9 +53,9 @@ from sunbot.bench.tournament import (
     schedule_matches,
     schedule_seeds,
 )
+from sunbot.cli_console import Exit
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
-from sunbot.safe_text import clip
 
 if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
     from sunbot.bench.tournament_standings import Standings
@@ -99,7 +100,7 @@ def tournament_command(
     seeds: Annotated[
         Seeds | None,
         typer.Option(
-            parser=parse_seeds,
+            parser=option_parser(parse_seeds),
             metavar="1-50|1,2,5-9",
             help="Single-player games: the seeds every entrant plays (default 1-100).",
         ),
@@ -110,7 +111,7 @@ def tournament_command(
     cap: Annotated[
         Cap | None,
         typer.Option(
-            parser=parse_cap,
+            parser=option_parser(parse_cap),
             metavar="voyages=N|days=N",
             help="Single-player games: end runs at this cap (default: the game's default"
             " cap, as sunbot play).",
@@ -199,7 +200,7 @@ def tournament_command(
         try:
             rows = _rows_of(store.results(label), plan.jobs)
         except sqlite3.Error as exc:
-            raise fail(f"cannot read the run from {store.path}: {exc}", EXIT_ERROR) from None
+            raise fail(f"cannot read the run from {store.path}: {exc}", Exit.ERROR) from None
     if todo:
         shown.print(f"{plural(len(todo), plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
     meta = {
@@ -212,6 +213,7 @@ def tournament_command(
         "store": str(out / bench_cli.STORE_NAME),
     }
     from sunbot.bench.tournament_standings import match_standings, paired_standings
+    from sunbot.cli_tournament_output import show_errors, show_standings
 
     if plan.unit == "match":
         result = match_standings(info.slug, plan.draws, rows, names, meta)
@@ -221,13 +223,13 @@ def tournament_command(
     if json_out:
         typer.echo(json.dumps(result.json(label, page), allow_nan=False))
     else:
-        result.show(bench_cli.console, label, page)
+        show_standings(bench_cli.console, result, label, page)
     if result.errors:
-        result.show_errors(bench_cli.err_console)
+        show_errors(bench_cli.err_console, result)
     if result.failed is not None:
         bench_cli.err_console.print(f"[bold red]error:[/] {escape(result.failed)}")
     if result.errors or result.failed is not None:
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
 
 
 @dataclass(frozen=True)
@@ -325,6 +327,6 @@ def _write_page(result: Standings, where: Path) -> Path:
             else f"cannot write in {where}: {exc.strerror or exc}"
         )
         raise fail(
-            f"{why} (the rows are stored: rerun with --resume to write the report)", EXIT_ERROR
+            f"{why} (the rows are stored: rerun with --resume to write the report)", Exit.ERROR
         ) from None
     return path

@@ -9,24 +9,24 @@ from typing import Annotated
 
 import click
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from sunbot import views
-from sunbot.atomic_write import WriteFailed, write_atomic
+from sunbot._text.atomic_write import WriteFailed, write_atomic
+from sunbot._text.terminal import outside
+from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.export import rows, to_csv, to_markdown
 from sunbot.mirror import Divergence
 from sunbot.replay import replay
-from sunbot.terminal_text import line, outside, unknown_line
 from sunbot.transcripts import Transcript, read_transcript
+from sunbot.views.common import line, unknown_line
 
-console = Console()
-err = Console(stderr=True)
-EXIT_DIVERGED, EXIT_CUT, EXIT_CORRUPT = 3, 4, 5
+console = make_console()
+err = make_console(stderr=True)
 
 
 def _warn_unread(t: Transcript, tail: str = "") -> None:
@@ -41,7 +41,7 @@ def _load(path: Path) -> Transcript:
         return read_transcript(path)
     except (ValueError, OSError) as exc:
         err.print(line(("error:", "bold red"), " ", outside(exc, 2000)), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(Exit.USAGE) from None
 
 
 def replay_command(
@@ -82,7 +82,7 @@ def replay_command(
     if html is not None and not html.parent.is_dir():  # before the work, never created
         why = f"--html {html}: no folder {html.parent} (create it first)"
         err.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)
-        raise typer.Exit(2)
+        raise typer.Exit(Exit.USAGE)
     t = _load(file)
     head = t.header
     count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
@@ -92,10 +92,10 @@ def replay_command(
         report = replay(t, local)
     except KeyError as exc:
         err.print(line(("error:", "bold red"), " ", outside(exc.args[0])), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(Exit.USAGE) from None
     if step and not sys.stdin.isatty():
         err.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
-        raise typer.Exit(2)
+        raise typer.Exit(Exit.USAGE)
     if show or step:
         for index, state in report.positions:
             console.print(Rule(line(f"step {outside(index)}")))
@@ -108,7 +108,9 @@ def replay_command(
     _print_findings("foreign line", report.foreign)
     if report.unknown_fields:
         console.print(unknown_line(report.unknown_fields), soft_wrap=True)
-    if report.replayed:
+    if report.checks == "generic":
+        replayed = "generic checks only (sunbot has no rules engine for this game)"
+    elif report.replayed:
         replayed = "re-played through the engine"
     elif t.is_match:
         replayed = "match: checked by the seat mirror (no engine re-play of a match)"
@@ -127,11 +129,11 @@ def replay_command(
     if html is not None:
         _write_page(t, html, [*report.divergences, *report.mismatches], file)
     if t.corrupt:  # with or without --strict, before a divergence: part was not read
-        raise typer.Exit(EXIT_CORRUPT)
+        raise typer.Exit(Exit.CORRUPT)
     if strict and not report.ok:
-        raise typer.Exit(EXIT_DIVERGED)
+        raise typer.Exit(Exit.DIVERGED)
     if strict and (t.error or t.result is None):
-        raise typer.Exit(EXIT_CUT)
+        raise typer.Exit(Exit.CUT)
 
 
 def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path) -> None:
@@ -142,14 +144,14 @@ def _write_page(t: Transcript, out: Path, extra: list[Divergence], source: Path)
         size = write_replay_page(t, out, extra, source, rechecked=True)
     except WriteFailed as exc:  # a full disk: one line naming the file; no page left behind
         err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(Exit.ERROR) from None
     except (ValueError, KeyError, OSError) as exc:
         why = exc.args[0] if isinstance(exc, KeyError) else getattr(exc, "strerror", None) or exc
         err.print(
             line(("error:", "bold red"), f" cannot write the replay page {out}: {outside(why)}"),
             soft_wrap=True,
         )
-        raise typer.Exit(2) from None
+        raise typer.Exit(Exit.USAGE) from None
     console.print(escape(f"wrote replay page {out} ({size / 1e6:.2f} MB)"), highlight=False)
 
 
@@ -180,7 +182,7 @@ def _short(value: object, width: int = 60) -> str:
 
 def header_line(head: dict[str, object], count: str) -> Text:
     """The replay's first line: game, seed, strategy, server and sunbot version from the
-    transcript's header (each through :func:`~sunbot.terminal_text.outside`: a transcript
+    transcript's header (each through :func:`~sunbot._text.terminal.outside`: a transcript
     may hold a megabyte or a terminal escape there), then ``count``."""
     game, rest = outside(head.get("game")), [outside(head.get(k)) for k in _HEAD_KEYS]
     seed, strategy, server, version = rest
@@ -224,7 +226,7 @@ def export_command(
             why = "is the transcript" if same else "exists"
             hint = "" if same or out.is_dir() else " (--force replaces it)"
             err.print(f"[bold red]error:[/] {escape(f'{out} {why}{hint}')}", soft_wrap=True)
-            raise typer.Exit(2)
+            raise typer.Exit(Exit.USAGE)
     t = _load(file)
     text = to_csv(t) if format is ExportFormat.csv else to_markdown(t)
     if out is None:
@@ -234,8 +236,8 @@ def export_command(
             write_atomic(out, text)  # whole or not at all: no partial file to --force over
         except WriteFailed as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(Exit.ERROR) from None
         err.print(escape(f"wrote {out} ({len(rows(t))} rows)"))
     _warn_unread(t)
     if t.corrupt:
-        raise typer.Exit(EXIT_CORRUPT)
+        raise typer.Exit(Exit.CORRUPT)

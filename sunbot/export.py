@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from sunbot import views
-from sunbot.terminal_text import outside, printable
+from sunbot._text.terminal import outside, printable
 from sunbot.transcripts import Transcript
 
 
@@ -113,8 +113,8 @@ def to_csv(t: Transcript) -> str:
 
 def to_markdown(t: Transcript) -> str:
     """The table as a GitHub-flavoured Markdown table, with a title line. Every cell and
-    the title's fields are outside text: clipped to :data:`~sunbot.safe_text.MAX_TEXT`
-    characters, control characters shown as ``\ufffd`` (:func:`~sunbot.terminal_text.outside`)."""
+    the title's fields are outside text: clipped to :data:`~sunbot._text.safe.MAX_TEXT`
+    characters, control characters shown as ``\ufffd`` (:func:`~sunbot._text.terminal.outside`)."""
     table = rows(t)
     cols = _columns(table)
     head = {k: outside(t.header.get(k)) for k in ("game", "seed", "strategy", "server")}

@@ -1,4 +1,4 @@
-"""``sunbot probe URL``: what to run first against a Gameboard server we did not write.
+"""What to run first against a Gameboard server we did not write: :func:`run_probe`.
 
 It reads ``/api/games``, starts each of our single-player games with a seed, plays a few
 legal steps and reports, per game, nested fields included (:class:`FieldReader`): the
@@ -8,22 +8,17 @@ not know (ignored, but listed), how
 its action grammar (``spec``) differs from ours (:mod:`sunbot.probe_grammar`), how it
 carries a position (``stateToken`` or the ``{state}`` form) and the rate-limit headers and
 429s met. For Harvest Watch it creates a one-seat match (unless ``--no-match``) and reads
-one view, else it reports the routes the index lists. Exit 0 when every game can be
-played, 1 otherwise, 2 on a usage error.
+one view, else it reports the routes the index lists. The command, ``sunbot probe URL``, is
+:mod:`sunbot.cli_probe`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from dataclasses import asdict, dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
-import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from sunbot.client import (
     ClientError,
@@ -33,13 +28,11 @@ from sunbot.client import (
     Rejected,
     RetryPolicy,
 )
-from sunbot.client.http import url_problem
 from sunbot.games import GameInfo, available
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
 from sunbot.probe_grammar import GrammarDiff, compare
-from sunbot.terminal_text import outside
 
 #: Envelope fields of the protocol (``shared/spec/README.md``).
 ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
@@ -287,69 +280,3 @@ async def run_probe(
             else:
                 reports.append(GameReport(game.slug, error="not listed in /api/games"))
     return reports, rec
-
-
-def _show(console: Console, reports: list[GameReport], rec: Recorder) -> None:
-    table = Table(title="compatibility")
-    for col in ("game", "playable", "carry", "steps", "missing", "unknown", "grammar"):
-        table.add_column(col)
-    for r in reports:
-        grammar = "-" if r.grammar is None else "same" if r.grammar.same else "differs"
-        cells: tuple[object, ...] = (r.slug, "yes" if r.playable else "NO", r.carry or "-", r.steps)
-        cells += (len(r.missing), len(r.unknown), grammar)
-        table.add_row(*(Text(outside(c)) for c in cells))  # a server's words: plain, clipped
-    console.print(table)
-    for r in reports:
-        lines = [f"missing: {', '.join(r.missing)}"] if r.missing else []
-        lines += [f"unknown (ignored): {', '.join(r.unknown)}"] if r.unknown else []
-        if r.unpromised:
-            lines.append(f"not sent, not promised (fine): {', '.join(r.unpromised)}")
-        if r.grammar is not None and not r.grammar.same:
-            g = r.grammar
-            lines.append(
-                f"grammar ({g.found_at}): {g.error or ''} only ours accept "
-                f"{json.dumps(g.only_ours)}; only theirs accept {json.dumps(g.only_theirs)}"
-            )
-        lines += r.notes + ([f"error: {r.error}"] if r.error else [])
-        for line in lines:
-            console.print(Text(outside(f"{r.slug}: {line}", _LINE)), soft_wrap=True)
-    heads = ", ".join(f"{k}: {v}" for k, v in sorted(rec.headers.items())) or "none"
-    said = f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}"
-    console.print(Text(outside(said, _LINE)), soft_wrap=True)
-
-
-#: Characters of one probe finding line shown (it may list many of a server's field names).
-_LINE = 2000
-
-
-def probe_command(
-    url: Annotated[str, typer.Argument(help="Server origin, e.g. https://gameboard.gg")],
-    seed: Annotated[int, typer.Option(help="Seed of every run.")] = 7,
-    steps: Annotated[int, typer.Option(min=1, max=50, help="Legal steps per game.")] = 5,
-    match: Annotated[bool, typer.Option(help="Create a one-seat Harvest Watch match.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    retry_seconds: Annotated[
-        float, typer.Option(min=0.1, max=600, help="Retry budget of each request, seconds.")
-    ] = 60.0,
-) -> None:
-    """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
-    if (problem := url_problem(url)) is not None:
-        raise typer.BadParameter(problem, param_hint="URL")
-    console = Console()
-    try:
-        policy = RetryPolicy(total_seconds=retry_seconds)
-        reports, rec = asyncio.run(run_probe(url, seed, steps, match, policy=policy))
-    except (ClientError, httpx.HTTPError) as exc:
-        said = outside(f"probe: cannot read {url}/api/games: {exc}", _LINE)
-        Console(stderr=True).print(Text(said), soft_wrap=True)
-        raise typer.Exit(1) from None
-    if as_json:
-        body = {
-            "games": [asdict(r) for r in reports],
-            "throttled": rec.throttled,
-            "rateHeaders": rec.headers,
-        }
-        console.print_json(json.dumps(body))
-    else:
-        _show(console, reports, rec)
-    raise typer.Exit(0 if all(r.playable for r in reports) else 1)

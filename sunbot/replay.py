@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines import IllegalAction
-from sunbot.games import LOCAL_CHOICES, GameInfo, get_game
+from sunbot.games import GAMES, LOCAL_CHOICES, GameInfo, get_game
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
@@ -52,6 +52,9 @@ class ReplayReport:
     positions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     foreign: list[Divergence] = field(default_factory=list)
     unknown_fields: set[str] = field(default_factory=set)
+    #: ``"rules"`` (the game's mirror) or ``"generic"`` (a game sunbot has no engine for:
+    #: the platform's envelope and the served action grammar only).
+    checks: str = "rules"
 
     @property
     def ok(self) -> bool:
@@ -77,10 +80,13 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     ``None`` re-plays runs recorded from a server with our local choices
     (:func:`recorded_by_us`).
 
-    Raises:
-        KeyError: the transcript's game is unknown to this version of sunbot.
+    A game sunbot has no engine for (any game a server lists) is checked by the generic
+    checks (:class:`sunbot.generic.checks.GenericChecks`) and never re-played.
     """
-    game = get_game(str(t.header["game"]))
+    slug = str(t.header["game"])
+    if slug not in GAMES:
+        return _replay_generic(slug, t)
+    game = get_game(slug)
     if game.kind == "match":
         report = _replay_match(game, t)
         report.inconsistent = check_result(t)
@@ -113,6 +119,37 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
         unknown = [d for d in found if d.note == UNKNOWN_FIELD]
         report.unknown_fields.update(pattern(d.path) for d in unknown)
         report.mismatches = [d for d in found if d.note != UNKNOWN_FIELD]
+    return report
+
+
+def _replay_generic(slug: str, t: Transcript) -> ReplayReport:
+    """A run of a game sunbot does not know: the generic checks over every recorded answer,
+    as ``sunbot play`` ran them."""
+    from sunbot.generic.checks import GenericChecks
+
+    misfits = [r for r in t.other if r.get("type") in ("view", "command")]
+    foreign = (
+        [Divergence(0, "view/command lines", "none", len(misfits), "not checked")]
+        if misfits
+        else []
+    )
+    report = ReplayReport(game=slug, foreign=foreign, checks="generic")
+    if t.init is None:
+        return report
+    for index, response in _answers(t):
+        state = response.get("state") or response.get("observation")
+        if response.get("ok") is not False and isinstance(state, dict):
+            report.positions.append((index, state))
+    checks = GenericChecks(slug)
+    checks.check_init(t.init["response"])
+    prev = t.init["response"]
+    for step in t.steps:
+        checks.check_action(int(step["index"]), prev, step["action"], step["response"])
+        if step["response"].get("ok") is not False:
+            prev = step["response"]
+    report.divergences = list(checks.divergences)
+    report.checked = checks.responses_checked
+    report.inconsistent = check_result(t)
     return report
 
 

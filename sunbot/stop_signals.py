@@ -15,16 +15,17 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
+from sunbot.cli_console import Exit
+
 #: The signals a command treats as "stop, keep what is done".
 STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
-#: The exit code of a command stopped by Ctrl-C (``128 + SIGINT``).
-EXIT_SIGINT = 128 + signal.SIGINT
 
 
 def exit_code(signum: int | None) -> int:
     """The exit code of a command stopped by signal ``signum``: ``128 + signum`` (130 for
-    SIGINT, 143 for SIGTERM); 130 when the signal is not known (``None``)."""
-    return EXIT_SIGINT if signum is None else 128 + signum
+    SIGINT, 143 for SIGTERM: :class:`~sunbot.cli_console.Exit`); 130 when the signal is not
+    known (``None``)."""
+    return Exit.INTERRUPTED if signum is None else 128 + signum
 
 
 class StopSignals:

@@ -81,13 +81,21 @@ class StepRecord(_Record):
     response: dict[str, Any]
     mirror: MirrorRecord
     elapsedMs: float = Field(ge=0)
+    agent: dict[str, Any] | None = Field(
+        default=None,
+        description="What the agent said of this decision (a model's tokens, latency, "
+        "attempts and capped answer; a clocked decision's ms and timedOut), at most 16 KiB.",
+    )
 
 
 class ResultRecord(_Record):
     """Last line: how the run ended."""
 
     type: Literal["result"]
-    score: int
+    score: int | float = Field(
+        description="The run's score: a whole number in the four known games, any finite "
+        "number in a game sunbot does not know."
+    )
     gameOver: bool
     steps: int = Field(ge=0)
     divergences: int = Field(ge=0)
@@ -107,6 +115,20 @@ class ResultRecord(_Record):
         default_factory=list,
         description="Path patterns of fields the server sent that the rules do not define "
         "(ignored by the mirror, listed once).",
+    )
+    checks: Literal["rules", "generic", "none"] = Field(
+        default="rules",
+        description="What checked the answers: the game's rules mirror, the generic checks "
+        "of a game sunbot has no engine for (the envelope and the served action grammar "
+        "only), or nothing. Written only when not 'rules'.",
+    )
+    timeouts: int = Field(
+        default=0, ge=0, description="Decisions past the move deadline (the fallback played)."
+    )
+    agent: dict[str, Any] | None = Field(
+        default=None,
+        description="The agent's totals: a model's calls, tokens and cost, re-asks and "
+        "fallbacks; an external bot's counters; the move clock's.",
     )
 
 

@@ -36,9 +36,9 @@ except ImportError:  # pragma: no cover - Windows: no lock
     fcntl = None  # type: ignore[assignment]
 
 import sunbot
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.safe import scrub
 from sunbot.games import GAMES
-from sunbot.safe_text import scrub
 from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
 
 DEFAULT_DIR = Path("transcripts")
@@ -187,7 +187,7 @@ class TranscriptWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         """Write one object as one line and flush it to the OS. Every secret we hold (a seat
-        token, a URL password: :func:`sunbot.safe_text.remember`) is redacted by value,
+        token, a URL password: :func:`sunbot._text.safe.remember`) is redacted by value,
         wherever a server echoed it. The line is always strict JSON in UTF-8
         (:func:`encode_line`): a lone surrogate or a NaN/Infinity a server sent is kept,
         in a form :func:`read_transcript` turns back into the same value.

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import sunbot.atomic_write as atomic_write
+import sunbot._text.atomic_write as atomic_write
 from sunbot import transcripts
-from sunbot.atomic_write import WriteFailed, write_atomic
+from sunbot._text.atomic_write import WriteFailed, write_atomic
 from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import run_job
 from sunbot.bench.store import Store

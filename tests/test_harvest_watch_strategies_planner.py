@@ -9,7 +9,6 @@ import pytest
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
-from sunbot.engines.harvest_watch_house import decide
 from sunbot.server.match_state import seat_data
 from sunbot.strategies import harvest_watch_house_watch as hwatch
 from sunbot.strategies import harvest_watch_planner as plan
@@ -76,12 +75,12 @@ def test_house_acts_and_ballots_match_the_house_policy():
         house = [s for s in living if rng.random() < 0.8] or living[:1]
         for h in house:
             for value, bit in ((0.05, 1 << h), (0.5, 0)):
-                got = decide(state, h, {}, Draw(value), house_seats=house)
+                got = hw.house_command(state, h, {}, Draw(value), house_seats=house)
                 assert plan.command(plan.house_acts(state["food"], living, house, bit)[h]) == got
         state["phase"] = "vote"
         for h in house:
             memory = {"caught": sorted(rng.sample(range(6), rng.randint(0, 3)))}
-            ballot = decide(state, h, dict(memory), Draw(0.5), house_seats=house)
+            ballot = hw.house_command(state, h, dict(memory), Draw(0.5), house_seats=house)
             want = plan.house_ballot(frozenset(memory["caught"]), h, living)
             assert ballot == ({"punish": None} if want is None else
                               {"punish": want[0], "giveTo": want[1]})  # fmt: skip

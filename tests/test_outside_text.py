@@ -12,9 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from sunbot import cli_play
+from sunbot._text.terminal import outside, printable, tidy
 from sunbot.cli import app
 from sunbot.runs.summary import RunSummary
-from sunbot.terminal_text import MAX_LISTED, outside, printable, tidy, unknown_line
+from sunbot.views.common import MAX_LISTED, unknown_line
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -167,8 +168,8 @@ def test_unknown_fields_are_listed_not_counted_by_the_local_replay(tmp_path):
 def test_served_rules_keep_their_lines_but_no_control_character():
     from rich.console import Console
 
+    from sunbot._text.terminal import printable_lines
     from sunbot.cli_rules import render
-    from sunbot.terminal_text import printable_lines
 
     assert printable_lines("a\x1b[2J\nb\x07") == "a\ufffd[2J\nb\ufffd"
     assert printable_lines("z" * 30_000).endswith("… (10000 more characters)")

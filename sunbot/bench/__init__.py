@@ -8,11 +8,14 @@ Modules, each named for what it does:
 - :mod:`.store`: the SQLite results store (one table, one row per job) and CSV export.
 - :mod:`.backends`: where jobs run: a local process pool or Ray; the same job function.
 - :mod:`.stats`: summaries, survival, paired comparisons, Wilson intervals (SciPy/NumPy).
-- :mod:`.report`: the terminal table and progress bar, ``report.html`` with PNG plots.
-- :mod:`.cli`: the ``sunbot bench`` command (its helpers serve ``sunbot tournament`` too).
+- :mod:`.analysis`: a run's statistics per strategy and pair, and the tables' text.
+- :mod:`.report`: ``report.html`` with the plots of :mod:`.plots` inline as SVG.
+- :mod:`.replays`: ``--replays N``: transcripts and replay pages of some jobs.
+- :mod:`.cli`: the ``sunbot bench`` command (its helpers serve ``sunbot tournament`` too);
+  what it prints is :mod:`sunbot.cli_bench_output`.
 - Tournaments (``sunbot tournament``, :mod:`sunbot.cli_tournament`): :mod:`.tournament`
   (who plays where, a drawn match as a job), :mod:`.ratings` (OpenSkill, crosstable,
-  paired ranking), :mod:`.tournament_standings` (rows -> standings, tables, JSON) and
+  paired ranking), :mod:`.tournament_standings` (rows -> standings and their JSON) and
   :mod:`.tournament_report` (the page).
 
 Only :mod:`.jobs` (with :mod:`.engine_match`) is imported by workers;

@@ -21,30 +21,31 @@ table; ``--seating shuffled`` (default) shuffles all six seats uniformly from th
 ``server`` seats us where the match RNG draws a one-seat match
 (:func:`sunbot.bench.jobs.seating`).
 
-Exit codes: 0 done; 1 some job ended on an error, or the backend failed; 2 bad usage (an
+Exit codes: 0 done; 1 some job ended on an error or timed out (``--job-timeout``), or the
+backend failed; 2 bad usage (an
 unwritable ``--out`` included); 130 interrupted by Ctrl-C, 143 by SIGTERM (the finished jobs
 are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 import sunbot
 from sunbot import strategies
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
@@ -58,17 +59,21 @@ from sunbot.bench.jobs import (
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
-console = Console()
-err_console = Console(stderr=True)
-EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+if TYPE_CHECKING:
+    from rich.console import Console
+
+console = make_console()
+err_console = make_console(stderr=True)
 DEFAULT_SEEDS = "1-100"
 STORE_NAME = "bench.sqlite"
 #: What ``--run`` accepts: a plain file name, so ``<out>/<run>/`` stays inside ``--out``.
 RUN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+T = TypeVar("T")
 
 
 class Seating(StrEnum):
@@ -85,12 +90,26 @@ class BackendName(StrEnum):
     ray = "ray"
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+def fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     """Print ``error: message`` on standard error (one line, printed as plain text) and
     return the ``typer.Exit(code)`` to raise (default: the usage error, 2)."""
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(code)
+
+
+def option_parser(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` as a typer option parser: its ``ValueError`` becomes a usage error (exit 2)
+    with the parser's own message."""
+
+    @functools.wraps(parse)
+    def parser(text: str) -> T:
+        try:
+            return parse(text)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+
+    return parser
 
 
 def plural(n: int, word: str) -> str:
@@ -152,7 +171,7 @@ def bench_command(
     seeds: Annotated[
         Seeds | None,
         typer.Option(
-            parser=parse_seeds,
+            parser=option_parser(parse_seeds),
             metavar="1-500|1,2,5-9",
             help="Seeds (default 1-100); signed 64-bit, negative ones as --seeds=-3,5 or -5--1.",
         ),
@@ -163,7 +182,7 @@ def bench_command(
     cap: Annotated[
         Cap | None,
         typer.Option(
-            parser=parse_cap,
+            parser=option_parser(parse_cap),
             metavar="voyages=N|days=N",
             help="End runs at this cap (default: the game's default cap, as sunbot play).",
         ),
@@ -218,6 +237,15 @@ def bench_command(
             " the other seats in ascending order.",
         ),
     ] = None,
+    job_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            max=86_400,
+            help="Stop a job after this many seconds; its row is stored as timed out (no"
+            " score) and the bench goes on.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -257,7 +285,7 @@ def bench_command(
         except RunMismatch as exc:
             raise fail(f"{exc}; choose another --run") from None
         jobs = [
-            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value)
+            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value, job_timeout)
             for s in names
             for t in tables
             for seed in seed_list.values
@@ -302,10 +330,24 @@ def bench_command(
     if replays:
         from sunbot.bench.replays import keep_replays
 
-        keep_replays(results, out / label, replays, console)
+        keep_replays(
+            results,
+            out / label,
+            replays,
+            lambda why: console.print(f"[yellow]--replays:[/] {escape(why)}"),
+        )
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
+    timed_out = [r for r in results if r.ended_by == "timeout"]
+    if timed_out:
+        late = min(timed_out, key=lambda r: (r.strategy, r.seed))
+        err_console.print(
+            f"[yellow]{plural(len(timed_out), 'job')} timed out and are left out of the score"
+            f" statistics[/]; first: {escape(late.strategy)} seed {late.seed}: "
+            f"{escape(late.error or '')}",
+            soft_wrap=True,
+        )
     if errors:
         count, first = errors
         err_console.print(
@@ -313,7 +355,9 @@ def bench_command(
             f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
             soft_wrap=True,
         )
-        raise typer.Exit(EXIT_ERROR)
+        raise typer.Exit(Exit.ERROR)
+    if timed_out:
+        raise typer.Exit(Exit.ERROR)
 
 
 def check_strategies(info: GameInfo, given: list[str]) -> list[str]:
@@ -374,7 +418,7 @@ def pick_seeds(seeds: Seeds | None, seeds_file: Path | None) -> Seeds:
         raise fail("give --seeds or --seeds-file, not both")
     try:
         return read_seeds_file(seeds_file) if seeds_file else seeds or parse_seeds(DEFAULT_SEEDS)
-    except typer.BadParameter as exc:
+    except ValueError as exc:
         raise fail(f"--seeds-file: {exc}") from None
 
 
@@ -448,7 +492,7 @@ def execute(
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
             interrupted (after a line saying how to resume).
     """
-    from sunbot.bench.report import progress_bar
+    from sunbot.cli_bench_output import progress_bar
 
     started = time.perf_counter()
     if not todo:
@@ -468,13 +512,13 @@ def execute(
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
-        raise fail(str(exc), EXIT_ERROR) from None
+        raise fail(str(exc), Exit.ERROR) from None
     except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
         raise fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
             f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
             f" command plus --resume --run {label}",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     except KeyboardInterrupt:
         err_console.print(
@@ -498,7 +542,9 @@ def _show(
     of ``whole`` (every row the run has stored; default ``results``); returns how many of
     this command's jobs errored and the first error (``strategy seed N: message``), or
     ``None``."""
-    from sunbot.bench.report import analyse, paired_table, summary_table, write_report
+    from sunbot.bench.analysis import analyse
+    from sunbot.bench.report import write_report
+    from sunbot.cli_bench_output import paired_table, summary_table
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
@@ -528,7 +574,7 @@ def _show(
         )
         raise fail(
             f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
-            EXIT_ERROR,
+            Exit.ERROR,
         ) from None
     console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
     count = sum(s.errors for s in analysis.strategies)
@@ -549,7 +595,8 @@ def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> d
 
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:
-    from sunbot.bench.report import analyse, compare_table
+    from sunbot.bench.analysis import analyse
+    from sunbot.cli_bench_output import compare_table
 
     if not path.exists():
         raise fail(f"no benchmark store at {path}")

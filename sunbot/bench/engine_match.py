@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot import strategies
-from sunbot.safe_text import clip
+from sunbot._text.safe import clip
 
 log = logging.getLogger("sunbot.bench.engine_match")
 

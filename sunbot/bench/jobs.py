@@ -29,14 +29,14 @@ from typing import Any, Literal
 
 import sunbot
 from sunbot import strategies
+from sunbot._text.safe import clip, describe
 from sunbot.bench.engine_match import HOUSE as HOUSE  # re-exported: the table's names
 from sunbot.bench.engine_match import MATCH_SEATS as MATCH_SEATS
 from sunbot.bench.engine_match import MAX_MATCH_BEATS as MAX_MATCH_BEATS
 from sunbot.bench.engine_match import MatchTooLong, SeatError, play_seats
 from sunbot.games import GameInfo, get_game
-from sunbot.safe_text import clip, describe
 
-EndedBy = Literal["rules", "cap", "error"]
+EndedBy = Literal["rules", "cap", "error", "timeout"]
 #: Fields of a :class:`Result` that are measurements and differ from run to run.
 TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
 #: The default table: five house bots, as a one-seat match on the server.
@@ -62,6 +62,8 @@ class Job:
         table: match games: the strategies of the other five seats (:data:`HOUSE` for a
             house bot; :data:`HOUSE_TABLE` when empty); ignored by single-player games.
         seating: match games: one of :data:`SEATINGS` (default ``shuffled``).
+        timeout_s: stop the job after this many seconds of wall time (``sunbot bench
+            --job-timeout``); its row then says ``ended_by == "timeout"`` and has no score.
         lineup: match games: the strategy in each of seats 0-5, played as given (names may
             repeat; :data:`HOUSE` is a house bot); ``strategy`` must be one of them: the
             row reports on its first seat. ``table`` and ``seating`` are then ignored: the
@@ -75,6 +77,7 @@ class Job:
     cap: int | None = None
     table: tuple[str, ...] = ()
     seating: str = "shuffled"
+    timeout_s: float | None = None
     lineup: tuple[str, ...] = ()
 
 
@@ -90,7 +93,9 @@ class Result:
         progress_field: ``"voyage"`` or ``"day"``.
         cause: the game's own word for how it ended (``cause``/``result``; Harvest Watch:
             ``win``, ``draw`` or ``lost``), ``None`` while the run was not over.
-        ended_by: ``rules``, ``cap`` or ``error`` (then ``error`` says why).
+        ended_by: ``rules``, ``cap``, ``error`` (then ``error`` says why) or ``timeout``
+            (stopped at the job's ``timeout_s``; its ``score`` is 0 and is no score: the
+            statistics leave it out).
         steps: actions sent, refused ones included (Harvest Watch: beats our seat played).
         refused: actions the rules refused.
         decisions: ``choose`` calls.
@@ -193,14 +198,66 @@ def group_of(result: Result) -> str:
     return group_label(result.strategy, result.table)
 
 
+class JobTimedOut(BaseException):
+    """Raised in a worker's main thread when its job passes ``timeout_s`` (a
+    ``BaseException``, so a strategy's ``except Exception`` cannot swallow it)."""
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise JobTimedOut
+
+
 def run_job(job: Job) -> Result:
     """Play ``job`` on its engine and return its row (never raises for a failing run).
+
+    A job with ``timeout_s`` is stopped by an alarm in this process's main thread (where
+    pool and Ray workers run jobs) once that many seconds have passed: the row then has
+    ``ended_by == "timeout"``. Python code is stopped wherever it is (a ``time.sleep``
+    included); a bot stuck inside C code is stopped when it returns to Python, and one in
+    another process (``exec:``, ``--isolate``) when its wait ends.
 
     Raises:
         KeyError: unknown or unavailable game (a bad job, not a failing run).
         ValueError: a match job whose table has more than five names, or whose lineup is
             not six names holding ``job.strategy`` (:func:`table_of`; a bad job too).
     """
+    import signal
+    import threading
+
+    timed = (
+        job.timeout_s is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not timed:
+        return _run_job(job)
+    started = time.perf_counter()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(job.timeout_s or 0))
+    try:
+        return _run_job(job)
+    except JobTimedOut:
+        return _timed_out(job, time.perf_counter() - started)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _timed_out(job: Job, wall_s: float) -> Result:
+    """The row of a job stopped at its ``timeout_s``: no score, no progress."""
+    info = get_game(job.game)
+    match = info.kind == "match"
+    return Result(
+        game=job.game, strategy=job.strategy, seed=job.seed, cap=job.cap, score=0,
+        progress=0, progress_field=info.cap_field or "day", cause=None, ended_by="timeout",
+        error=f"timed out after {job.timeout_s:g} s (--job-timeout)", steps=0, refused=0,
+        decisions=0, seat=None, rank=None, table=",".join(table_of(job)) if match else "",
+        seating=_seating_of(job) if match else "", lineup=",".join(job.lineup), win_share=None,
+        decision_p50_ms=None, decision_p95_ms=None, wall_s=wall_s, version=sunbot.__version__,
+    )  # fmt: skip
+
+
+def _run_job(job: Job) -> Result:
     info = get_game(job.game)
     started = time.perf_counter()
     timings: list[float] = []
@@ -236,7 +293,7 @@ def run_job(job: Job) -> Result:
         seat=tally.seat,
         rank=tally.rank,
         table=",".join(table_of(job)) if info.kind == "match" else "",
-        seating=(LINEUP_SEATING if job.lineup else job.seating) if info.kind == "match" else "",
+        seating=_seating_of(job) if info.kind == "match" else "",
         lineup=",".join(tally.lineup),
         ranks=",".join(map(str, tally.ranks)),
         win_share=share,
@@ -245,6 +302,11 @@ def run_job(job: Job) -> Result:
         wall_s=time.perf_counter() - started,
         version=sunbot.__version__,
     )
+
+
+def _seating_of(job: Job) -> str:
+    """A match job's row ``seating``: :data:`LINEUP_SEATING` for a lineup, else its own."""
+    return LINEUP_SEATING if job.lineup else job.seating
 
 
 def run_chunk(jobs: list[Job]) -> list[Result]:
@@ -266,7 +328,9 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
-    return strategies.create(job.game, job.strategy, random.Random(job.seed))
+    from sunbot.agents.spec import create_agent
+
+    return create_agent(job.game, job.strategy, random.Random(job.seed), seed=job.seed)
 
 
 def _run_single(

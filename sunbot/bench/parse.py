@@ -1,7 +1,7 @@
-"""Parsing ``--seeds``, ``--seeds-file`` and ``--cap`` (used as typer parsers).
+"""Parsing ``--seeds``, ``--seeds-file`` and ``--cap``.
 
-Each parser raises :class:`typer.BadParameter` with a message naming the bad part, so the
-command line shows a clear usage error (exit 2).
+Each parser raises ``ValueError`` with a one-line message naming the bad part; the command
+line (:mod:`sunbot.bench.cli`) shows it as a usage error (exit 2).
 """
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-
-import typer
 
 from sunbot import games
 
@@ -48,12 +46,12 @@ def _seed(digits: str, raw: str, where: str, echo: bool = True) -> int:
     n = int(digits) if len(digits.lstrip("-")) <= 20 else None
     if n is None or not MIN_SEED <= n <= MAX_SEED:
         if not echo:
-            raise typer.BadParameter(
+            raise ValueError(
                 f"{where}a seed does not fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
             )
         part = "" if digits == raw or len(raw) > 60 else f" (in {raw!r})"
         shown = digits if len(digits) <= 40 else f"{digits[:20]}...({len(digits)} digits)"
-        raise typer.BadParameter(
+        raise ValueError(
             f"{where}seed {shown}{part} does not fit a signed 64-bit integer"
             f" ({MIN_SEED} to {MAX_SEED})"
         )
@@ -69,13 +67,13 @@ def _items(text: str, where: str, echo: bool = True) -> list[int]:
         shown = repr(raw) if echo else f"item {k}"
         m = _ITEM.match(raw)
         if m is None:
-            raise typer.BadParameter(f"{where}{shown} is not a seed N or a range A-B (A <= B)")
+            raise ValueError(f"{where}{shown} is not a seed N or a range A-B (A <= B)")
         lo = _seed(m.group(1), raw, where, echo)
         hi = _seed(m.group(2), raw, where, echo) if m.group(2) is not None else lo
         if hi < lo:
-            raise typer.BadParameter(f"{where}range {shown} runs backwards")
+            raise ValueError(f"{where}range {shown} runs backwards")
         if len(out) + (hi - lo + 1) > MAX_SEEDS:
-            raise typer.BadParameter(f"more than {MAX_SEEDS:,} seeds")
+            raise ValueError(f"more than {MAX_SEEDS:,} seeds")
         out.extend(range(lo, hi + 1))
     return out
 
@@ -87,14 +85,14 @@ def parse_seeds(text: str) -> Seeds:
     also as a range end. On the command line write ``--seeds=-3,5`` (or ``--seeds -3,5``).
 
     Raises:
-        typer.BadParameter: a malformed item, a backwards range, a seed outside the signed
+        ValueError: a malformed item, a backwards range, a seed outside the signed
             64-bit range, no seed, too many seeds.
     """
     if isinstance(text, Seeds):  # typer may hand a default through the parser
         return text
     values = tuple(dict.fromkeys(_items(text, "")))
     if not values:
-        raise typer.BadParameter("no seeds given")
+        raise ValueError("no seeds given")
     return Seeds(values, text)
 
 
@@ -110,7 +108,7 @@ def read_seeds_file(path: Path) -> Seeds:
     Reads at most :data:`MAX_SEEDS_FILE_BYTES` (1 MiB, some 100,000 seeds).
 
     Raises:
-        typer.BadParameter: unreadable, binary or non-UTF-8 file, a file over the cap, a
+        ValueError: unreadable, binary or non-UTF-8 file, a file over the cap, a
             malformed item (its file, line and position, never its text: the file may hold
             anything), no seed.
     """
@@ -118,25 +116,25 @@ def read_seeds_file(path: Path) -> Seeds:
         with path.open("rb") as fh:
             data = fh.read(MAX_SEEDS_FILE_BYTES + 1)  # bounded: /dev/zero has no end
         if len(data) > MAX_SEEDS_FILE_BYTES:
-            raise typer.BadParameter(
+            raise ValueError(
                 f"{path} is larger than {MAX_SEEDS_FILE_BYTES // 1024} KiB,"
                 " the most a seeds file may hold"
             )
         text = data.decode("utf-8")
     except OSError as exc:
-        raise typer.BadParameter(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
-        raise typer.BadParameter(
+        raise ValueError(
             f"{path} is not a UTF-8 text file (byte {exc.start}: {exc.reason})"
         ) from None
     if "\x00" in text:
-        raise typer.BadParameter(f"{path} is a binary file, not a text file of seeds")
+        raise ValueError(f"{path} is a binary file, not a text file of seeds")
     lines = text.splitlines()
     values: list[int] = []
     for i, line in enumerate(lines, start=1):
         values += _items(line.split("#", 1)[0], f"{path}:{i}: ", echo=False)
     if not values:
-        raise typer.BadParameter(f"{path} lists no seeds")
+        raise ValueError(f"{path} lists no seeds")
     return Seeds(tuple(dict.fromkeys(values)), str(path))
 
 
@@ -144,18 +142,18 @@ def parse_cap(text: str) -> Cap:
     """``"voyages=20"`` or ``"days=30"`` (singular accepted) -> :class:`Cap`.
 
     Raises:
-        typer.BadParameter: not ``KEY=N``, an unknown key, or ``N < 1``.
+        ValueError: not ``KEY=N``, an unknown key, or ``N < 1``.
     """
     if isinstance(text, Cap):
         return text
     key, sep, value = text.partition("=")
     key = key.strip().lower()
     if not sep or key not in CAP_KEYS:
-        raise typer.BadParameter(f"{text!r}: expected voyages=N or days=N")
+        raise ValueError(f"{text!r}: expected voyages=N or days=N")
     try:
         n = int(value)
     except ValueError:
-        raise typer.BadParameter(f"{text!r}: {value!r} is not an integer") from None
+        raise ValueError(f"{text!r}: {value!r} is not an integer") from None
     if n < 1:
-        raise typer.BadParameter(f"{text!r}: the cap must be at least 1")
+        raise ValueError(f"{text!r}: the cap must be at least 1")
     return Cap(CAP_KEYS[key], n, f"{key}={n}")

@@ -23,8 +23,8 @@ from matplotlib.ticker import MaxNLocator
 from scipy.stats import CensoredData, ecdf
 
 if TYPE_CHECKING:
+    from sunbot.bench.analysis import Analysis
     from sunbot.bench.jobs import Result
-    from sunbot.bench.report import Analysis
 
 #: How a run's end counts on the survival curve: ended by the rules is an event, else censored.
 EVENT = "rules"

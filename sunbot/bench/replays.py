@@ -15,11 +15,8 @@ not re-played (a bench match seats house bots the served match does not).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-
-from rich.console import Console
-from rich.markup import escape
 
 from sunbot.bench.jobs import Result
 from sunbot.bench.report import file_part, replay_name
@@ -29,10 +26,11 @@ from sunbot.transcripts import read_transcript
 
 
 def keep_replays(
-    results: Sequence[Result], where: Path, per_strategy: int, console: Console
+    results: Sequence[Result], where: Path, per_strategy: int, warn: Callable[[str], None]
 ) -> int:
     """Re-play and page the first ``per_strategy`` jobs of each strategy (see the module
-    docstring); says on ``console`` why a job got no page. Returns the pages written.
+    docstring); calls ``warn`` with one line (plain text, a strategy name in it) for each
+    job, or a whole match game, that gets no page. Returns the pages written.
 
     Raises:
         OSError: ``where`` cannot be written.
@@ -41,7 +39,7 @@ def keep_replays(
         return 0
     game = get_game(results[0].game)
     if game.kind == "match":
-        console.print("[yellow]--replays:[/] match games are not re-played; no replay pages")
+        warn("match games are not re-played; no replay pages")
         return 0
     from sunbot.api import play
 
@@ -61,10 +59,8 @@ def keep_replays(
             t = read_transcript(log)
             got = (t.result or {}).get("score")
             if got != r.score:
-                console.print(
-                    f"[yellow]--replays:[/] {escape(name)} seed {r.seed} re-played to score "
-                    f"{got}, not the row's {r.score}: no replay page"
-                )
+                said = f"re-played to score {got}, not the row's {r.score}: no replay page"
+                warn(f"{name} seed {r.seed} {said}")
                 continue
             page = where / replay_name(name, r.seed)
             page.parent.mkdir(parents=True, exist_ok=True)  # the bench's own folder

@@ -1,258 +1,22 @@
-"""What a benchmark shows: the live progress bar, rich tables and a self-contained ``report.html``.
+"""A benchmark's self-contained ``report.html``: :func:`write_report`.
 
-:func:`analyse` turns result rows into per-strategy statistics once; the terminal tables
-(:func:`summary_table`, :func:`paired_table`, :func:`compare_table`) and the HTML report
-(:func:`write_report`: score distribution, survival curve, paired differences drawn by
-:mod:`sunbot.bench.plots` and put inline as SVG, and one row per run linking its replay page)
-all read that.
+The page holds the tables of :mod:`sunbot.bench.analysis` (the same cells the terminal
+shows), the score distribution, survival curve and paired differences drawn by
+:mod:`sunbot.bench.plots` and put inline as SVG, and one row per run linking its replay page
+(:func:`replay_name`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
-import itertools
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path, PurePath
 
-import numpy as np
-from numpy.typing import NDArray
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-from rich.text import Text
-
-from sunbot.atomic_write import write_atomic
-from sunbot.bench import stats
-from sunbot.bench.jobs import Result, group_of
+from sunbot._text.atomic_write import write_atomic
+from sunbot.bench.analysis import Analysis, num, pair_rows, summary_rows
 from sunbot.bots import is_file_spec
 from sunbot.transcripts import file_name_part
-
-
-@dataclass
-class StrategyStats:
-    """One strategy's rows and their statistics.
-
-    ``results`` are the rows that ended without an error: every statistic (score, progress,
-    wins, the paired comparisons) is theirs alone. Errored jobs are only counted
-    (``errors``); ``first_error`` is the lowest seed's error message.
-
-    Match games: ``wins`` counts rank-1 finishes (sole wins and draws, spec §3.9; the
-    project's Harvest Watch figures use the same rate) with its Wilson interval, ``sole``
-    the sole wins, ``draws`` the shared rank 1s.
-    """
-
-    name: str
-    results: list[Result]
-    score: stats.Summary
-    progress: stats.Summary
-    survival: tuple[NDArray[np.int64], NDArray[np.float64]]
-    errors: int
-    capped: int
-    decision_p50_ms: float
-    decision_p95_ms: float
-    wins: stats.WinRate | None = None
-    sole: int = 0
-    draws: int = 0
-    first_error: str | None = None
-
-
-@dataclass
-class Analysis:
-    """Every strategy's statistics, and ``a - b`` for each pair in the order given."""
-
-    game: str
-    progress_field: str
-    strategies: list[StrategyStats]
-    pairs: list[tuple[str, str, stats.Paired]] = field(default_factory=list)
-
-
-def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analysis:
-    """Statistics of ``results`` per group (in ``order``) and for each pair of groups.
-
-    A group is a strategy, or a strategy and its Harvest Watch table
-    (:func:`~sunbot.bench.jobs.group_of`: ``"coalition vs 5 guard"``).
-    """
-    by_name: dict[str, list[Result]] = {name: [] for name in order}
-    for r in results:
-        by_name.setdefault(group_of(r), []).append(r)
-    horizon = max((r.progress for r in results), default=0)
-    field_name = results[0].progress_field if results else "day"
-    out: list[StrategyStats] = []
-    for name, every in by_name.items():
-        rows = [r for r in every if r.ended_by != "error"]  # an errored job has no score
-        errored = [r for r in every if r.ended_by == "error"]
-        p50 = [r.decision_p50_ms for r in rows if r.decision_p50_ms is not None]
-        p95 = [r.decision_p95_ms for r in rows if r.decision_p95_ms is not None]
-        s = StrategyStats(
-            name=name,
-            results=rows,
-            score=stats.summarize([r.score for r in rows]),
-            progress=stats.summarize([r.progress for r in rows]),
-            survival=stats.survival([r.progress for r in rows], horizon),
-            errors=len(errored),
-            first_error=_first_error(errored),
-            capped=sum(r.ended_by == "cap" for r in rows),
-            decision_p50_ms=float(np.median(p50)) if p50 else math.nan,
-            decision_p95_ms=float(np.median(p95)) if p95 else math.nan,
-        )
-        if any(r.rank is not None for r in rows):
-            s.wins = stats.win_rate(sum(r.rank == 1 for r in rows), len(rows))
-            s.sole = sum(r.cause == "win" for r in rows)
-            s.draws = sum(r.cause == "draw" for r in rows)
-        out.append(s)
-    pairs = [
-        (a.name, b.name, stats.paired(_scores(a.results), _scores(b.results)))
-        for a, b in itertools.combinations(out, 2)
-    ]
-    return Analysis(game, field_name, out, pairs)
-
-
-def _first_error(rows: Sequence[Result]) -> str | None:
-    """``seed N: error`` of the lowest-seeded errored row, or ``None``."""
-    if not rows:
-        return None
-    first = min(rows, key=lambda r: r.seed)
-    return f"seed {first.seed}: {first.error}"
-
-
-def _scores(rows: Sequence[Result]) -> dict[int, float]:
-    return {r.seed: float(r.score) for r in rows}
-
-
-def num(x: float) -> str:
-    """A number for tables: ``-`` for nan, thousands separators from 100 up."""
-    if math.isnan(x):
-        return "-"
-    return f"{x:,.0f}" if abs(x) >= 100 or x == int(x) else f"{x:.2f}"
-
-
-def _ms(p50: float, p95: float) -> str:
-    """``choose`` time percentiles, ``0.025/0.037``; ``-`` when no job timed one (every
-    job of the group errored)."""
-    return "-" if math.isnan(p50) or math.isnan(p95) else f"{p50:.3f}/{p95:.3f}"
-
-
-def ci(low: float, high: float) -> str:
-    """A confidence interval for tables: ``[1.20, 3.40]``; ``-`` when undefined (nan)."""
-    return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
-
-
-def _pct(x: float) -> str:
-    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
-
-
-def progress_bar(console: Console) -> Progress:
-    """The live bar: description, bar, done/total, elapsed and ETA."""
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("jobs"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-    )
-
-
-def _summary_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
-    head += [f"{a.progress_field} (median)", "capped/errors", "choose ms p50/p95"]
-    matches = any(s.wins is not None for s in a.strategies)
-    if matches:
-        head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "win share"]
-        head += ["mean rank"]
-    rows = []
-    for s in a.strategies:
-        sc = s.score
-        row = [s.name, str(sc.n), num(sc.mean), ci(sc.ci_low, sc.ci_high), num(sc.median)]
-        row += [f"{num(sc.q1)}-{num(sc.q3)}", num(s.progress.median), f"{s.capped}/{s.errors}"]
-        row += [_ms(s.decision_p50_ms, s.decision_p95_ms)]
-        if matches:
-            w = s.wins or stats.win_rate(0, 0)
-            ranks = [r.rank for r in s.results if r.rank is not None]
-            mean_rank = float(np.mean(ranks)) if ranks else math.nan
-            row += [str(w.wins), f"{_pct(w.rate)} [{_pct(w.low)}, {_pct(w.high)}]"]
-            shares = [r.win_share for r in s.results if r.win_share is not None]
-            share = _pct(float(np.mean(shares))) if shares else "-"
-            row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
-        rows.append(row)
-    return head, rows
-
-
-def _pair_rows(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    head = ["A - B", "seeds", "mean diff", "95% CI", "A >/</= B", "Wilcoxon p"]
-    rows = [
-        [
-            f"{x} - {y}",
-            str(p.n),
-            num(p.mean_diff),
-            ci(p.ci_low, p.ci_high),
-            f"{p.better}/{p.worse}/{p.ties}",
-            "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}",
-        ]
-        for x, y, p in a.pairs
-    ]
-    return head, rows
-
-
-def text_table(title: str, head: list[str], rows: list[list[str]], left: int = 1) -> Table:
-    """A rich table of plain text (the first ``left`` columns left-aligned, the others
-    right): cells such as ``[1.2, 3.4]`` or names are never rich markup."""
-    table = Table(title=Text(title))
-    for i, h in enumerate(head):
-        table.add_column(Text(h), justify="left" if i < left else "right")
-    for row in rows:
-        table.add_row(*(Text(c) for c in row))
-    return table
-
-
-def summary_table(a: Analysis, title: str) -> Table:
-    """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, errors."""
-    return text_table(title, *_summary_rows(a))
-
-
-def paired_table(a: Analysis) -> Table:
-    """Each pair of strategies on their common seeds: mean difference, CI, Wilcoxon p."""
-    return text_table("paired on the same seeds", *_pair_rows(a))
-
-
-def compare_table(run_a: str, a: Analysis, run_b: str, b: Analysis) -> Table:
-    """Two stored runs side by side, per strategy; ``B - A`` paired on common seeds."""
-    head = ["strategy", "runs A", "mean A [95% CI]", "runs B", "mean B [95% CI]"]
-    head += ["median A/B", "B - A (paired)", "95% CI", "Wilcoxon p"]
-    rows: list[list[str]] = []
-    left = {s.name: s for s in a.strategies}
-    right = {s.name: s for s in b.strategies}
-    for name in [*left, *(n for n in right if n not in left)]:
-        sa, sb = left.get(name), right.get(name)
-        cells = [name]
-        for s in (sa, sb):
-            cells += ["0", "-"] if s is None else [str(s.score.n), _mean_ci(s.score)]
-        medians = [num(s.score.median) if s else "-" for s in (sa, sb)]
-        cells.append(" / ".join(medians))
-        if sa is not None and sb is not None:
-            p = stats.paired(_scores(sb.results), _scores(sa.results))
-            pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
-            cells += [f"{num(p.mean_diff)} on {p.n}", ci(p.ci_low, p.ci_high), pv]
-        else:
-            cells += ["-", "-", "-"]
-        rows.append(cells)
-    return text_table(f"{run_a} (A) vs {run_b} (B) · {a.game}", head, rows)
-
-
-def _mean_ci(s: stats.Summary) -> str:
-    return f"{num(s.mean)} {ci(s.ci_low, s.ci_high)}"
 
 
 def html_table(head: list[str], rows: list[list[str]]) -> str:
@@ -343,10 +107,10 @@ def report_page(
         "<ul>",
         *(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in meta.items()),
         "</ul><h2>Per strategy</h2>",
-        html_table(*_summary_rows(a)),
+        html_table(*summary_rows(a)),
     ]
     if a.pairs:
-        parts += ["<h2>Paired on the same seeds</h2>", html_table(*_pair_rows(a))]
+        parts += ["<h2>Paired on the same seeds</h2>", html_table(*pair_rows(a))]
     for title, svg in figures(a):
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
     runs = sum(len(s.results) for s in a.strategies)

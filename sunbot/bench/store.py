@@ -23,7 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sunbot.atomic_write import write_atomic
+from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.jobs import RESULT_FIELDS, Result
 
 _TYPES = {
@@ -227,7 +227,7 @@ def export_csv(results: Iterable[Result], path: Path) -> int:
         The number of rows written.
 
     Raises:
-        OSError: the folder cannot be made; :class:`~sunbot.atomic_write.WriteFailed`: the
+        OSError: the folder cannot be made; :class:`~sunbot._text.atomic_write.WriteFailed`: the
             file cannot be written (none is left behind).
     """
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,9 +14,10 @@ import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from sunbot.atomic_write import write_atomic
+from sunbot._text.atomic_write import write_atomic
+from sunbot.bench.analysis import ci, num
 from sunbot.bench.ratings import Crosstable, HeadToHead, PairedRank, Rating, leaderboard_order
-from sunbot.bench.report import ci, html_table, num, page_head
+from sunbot.bench.report import html_table, page_head
 from sunbot.bench.tournament import MatchResult
 
 #: The report's file name under the report folder.

@@ -7,10 +7,10 @@
   the rows that finished; errored runs are listed likewise (their seed drops out for every
   entrant, :func:`~sunbot.bench.ratings.rank_paired`).
 
-:class:`Standings` gives the terminal tables (:meth:`~Standings.show`), the JSON object of
-``--json`` (:meth:`~Standings.json`) and the report page (:meth:`~Standings.write`). Every
-entrant name and error text is outside text: tables print it as plain text, the page
-escapes it, errors are clipped.
+:class:`Standings` gives the JSON object of ``--json`` (:meth:`~Standings.json`) and the
+report page (:meth:`~Standings.write`); the terminal tables are
+:mod:`sunbot.cli_tournament_output`'s. Every entrant name and error text is outside text:
+tables print it as plain text, the page escapes it, errors are clipped.
 """
 
 from __future__ import annotations
@@ -20,10 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.markup import escape
-
-from sunbot.bench.cli import plural
+from sunbot._text.safe import clip
 from sunbot.bench.jobs import Job, Result, job_key
 from sunbot.bench.ratings import (
     Crosstable,
@@ -31,29 +28,24 @@ from sunbot.bench.ratings import (
     Rating,
     crosstable,
     leaderboard_json,
-    leaderboard_order,
     paired_json,
     paired_win_matrix,
     rank_paired,
     rate_matches,
     scores_of,
 )
-from sunbot.bench.report import text_table
 from sunbot.bench.tournament import MatchResult, TableDraw, draw_job, match_result
-from sunbot.bench.tournament_report import (
-    crosstable_rows,
-    leaderboard_rows,
-    paired_rows,
-    write_tournament_report,
-)
-from sunbot.safe_text import clip
+from sunbot.bench.tournament_report import write_tournament_report
 
 #: Errored matches (runs) listed one by one in :meth:`Standings.json`; the rest are counted.
 MAX_LISTED_ERRORS = 100
-#: Of those, how many :meth:`Standings.show_errors` prints.
-SHOWN_ERRORS = 10
+#: Errored matches (runs) the report page names.
+PAGE_ERRORS = 10
 
 Key = tuple[str, str, int]
+#: How rows without a score ended: on an error, or stopped at a bench ``--job-timeout``
+#: (a run label shared with ``sunbot bench``).
+NO_SCORE = ("error", "timeout")
 
 
 @dataclass(frozen=True)
@@ -148,48 +140,15 @@ class Standings:
             tail["error"] = self.failed
         return {**standings, **tail}
 
-    def show(self, console: Console, run: str, report: Path | None) -> None:
-        """Print the standings tables and a closing line (counts, report path)."""
-        order = [r.strategy for r in leaderboard_order(self.ratings)]
-        order += [r.strategy for r in self.ranking]
-        if self.kind == "match":
-            console.print(text_table(f"{self.game} · run {run} · leaderboard",
-                                     *leaderboard_rows(self.ratings), left=2))  # fmt: skip
-            console.print(text_table("head to head: share of seat pairs the row won"
-                                     " (ahead/level/behind)",
-                                     *crosstable_rows(self.table or {}, order)))  # fmt: skip
-            done = f"{plural(len(self.matches), 'match')} rated"
-        else:
-            if self.ranking:
-                console.print(text_table(f"{self.game} · run {run} · paired ranking",
-                                         *paired_rows(self.ranking), left=2))  # fmt: skip
-            if self.wins:
-                console.print(text_table("wins on the same seeds: row scored more/same/less",
-                                         *crosstable_rows(self.wins, order)))  # fmt: skip
-            done = f"{plural(self.played - len(self.errors), 'run')} ranked"
-        line = f"{done}, {len(self.errors):,} errored of {self.scheduled:,}"
-        console.print(escape(line + (f" · report {report}" if report else "")), soft_wrap=True)
-
-    def show_errors(self, console: Console) -> None:
-        """Print the errored matches (runs): how many, and the first :data:`SHOWN_ERRORS`."""
-        n = len(self.errors)
-        console.print(
-            f"[yellow]{escape(plural(n, self.unit))} ended on an error and"
-            f" {'is' if n == 1 else 'are'} left out of the standings:[/]"
-        )
-        for e in self.errors[:SHOWN_ERRORS]:
-            console.print(escape(f"  {e.label()}: {e.error}"), soft_wrap=True)
-        if n > SHOWN_ERRORS:
-            console.print(f"  ... and {n - SHOWN_ERRORS:,} more (--json lists them)")
-
     def write(self, where: Path) -> Path:
         """Write the report page ``where/tournament.html``
         (:func:`~sunbot.bench.tournament_report.write_tournament_report`; its errors)."""
         meta = dict(self.meta)
         if self.errors:
-            meta["left out"] = "; ".join(f"{e.label()}: {e.error}" for e in self.errors[:10])
-            if len(self.errors) > 10:
-                meta["left out"] += f"; and {len(self.errors) - 10:,} more"
+            named = self.errors[:PAGE_ERRORS]
+            meta["left out"] = "; ".join(f"{e.label()}: {e.error}" for e in named)
+            if len(self.errors) > PAGE_ERRORS:
+                meta["left out"] += f"; and {len(self.errors) - PAGE_ERRORS:,} more"
         return write_tournament_report(
             where, self.game, meta, ratings=self.ratings, table=self.table,
             ranking=self.ranking, wins=self.wins, matches=self.matches,
@@ -233,9 +192,9 @@ def paired_standings(
     out.errors = [
         Errored(r.seed, clip(r.error or "ended on an error"), strategy=r.strategy)
         for r in found
-        if r.ended_by == "error"
+        if r.ended_by in NO_SCORE
     ]
-    scores = scores_of(found)
+    scores = scores_of(r for r in found if r.ended_by not in NO_SCORE)
     missing = [j.strategy for j in jobs if j.strategy not in scores]
     try:
         if missing:

@@ -20,6 +20,8 @@ import httpx
 from pydantic import ValidationError
 from tenacity import RetryCallState
 
+from sunbot._text import redaction
+from sunbot._text.safe import remember, safe
 from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
 from sunbot.client.retry import (
     RETRY_STATUSES,
@@ -33,7 +35,6 @@ from sunbot.client.retry import (
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
-from sunbot.safe_text import remember, safe
 
 log = logging.getLogger("sunbot.client")
 
@@ -84,8 +85,11 @@ def url_problem(server: object) -> str | None:
 class Position:
     """A position the server answered: the envelope and the raw JSON it came from.
 
-    ``state`` is the server's ``state`` (``None`` when it sent only a token);
-    ``observation`` falls back to ``state``.
+    ``state`` is the server's ``state`` when it is a JSON object (``None`` when it sent
+    only a token, or a ``state`` that is an id such as ``"g1"``); ``observation`` is the
+    server's ``observation`` when it is an object, else ``state`` when that is one, else
+    ``{"value": <observation>}`` for an observation of another JSON type (a game sunbot
+    does not know may show its board as a string), else ``{}``.
     """
 
     envelope: Envelope
@@ -93,19 +97,24 @@ class Position:
 
     @property
     def state(self) -> dict[str, Any] | None:
-        return self.envelope.state
+        state = self.envelope.state
+        return state if isinstance(state, dict) else None
 
     @property
     def observation(self) -> dict[str, Any]:
         obs = self.envelope.observation
-        return obs if obs is not None else (self.envelope.state or {})
+        if isinstance(obs, dict):
+            return obs
+        if self.state is not None:
+            return self.state
+        return {} if obs is None else {"value": obs}
 
     @property
     def legal_actions(self) -> list[Any]:
         return self.envelope.legalActions
 
     @property
-    def score(self) -> int:
+    def score(self) -> int | float:
         return self.envelope.score
 
     @property
@@ -113,12 +122,14 @@ class Position:
         return self.envelope.gameOver
 
     def carry(self) -> dict[str, Any]:
-        """What the next action request carries: the token, or the plain state if no token.
+        """What the next action request carries: whichever the server gave, the token when
+        it gave one (any JSON string, sent back as it came), else its ``state`` (any JSON
+        value: a whole plain state, or an id), never both.
 
         Raises:
             MalformedResponse: the answer held neither.
         """
-        if self.envelope.stateToken:
+        if self.envelope.stateToken is not None:
             return {"stateToken": self.envelope.stateToken}
         if self.envelope.state is not None:
             return {"state": self.envelope.state}
@@ -165,8 +176,6 @@ class GameboardClient:
         timeout: float = 15.0,
         deadline: float | None = None,
     ) -> None:
-        from sunbot.server import redaction  # no cycle: the server never imports the client
-
         redaction.install()  # httpx logs request URLs, credentials included
         self.base_url = base_url.rstrip("/")
         self._origin = _origin(httpx.URL(self.base_url))
@@ -405,7 +414,7 @@ def _not_json(raw: bytes, resp: httpx.Response) -> str:
 def _reason(raw: bytes, resp: httpx.Response | None = None, sent: tuple[str, ...] = ()) -> str:
     """The server's ``reason`` for a refusal, as our message may show it: every secret we
     hold and every token ``sent`` with this request redacted by value, then clipped to
-    :data:`~sunbot.safe_text.MAX_TEXT` characters (a server may echo our token, or send
+    :data:`~sunbot._text.safe.MAX_TEXT` characters (a server may echo our token, or send
     a megabyte)."""
     try:
         data = json.loads(raw)

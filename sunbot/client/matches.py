@@ -30,6 +30,7 @@ from typing import Any, Literal, Protocol
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from sunbot._text.safe import describe, remember, safe, traceback_text
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient
 from sunbot.client.pacing import StallWatch, clamp_poll_ms, near_deadline
 from sunbot.client.retry import (
@@ -42,7 +43,6 @@ from sunbot.client.retry import (
     never,
 )
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.safe_text import describe, remember, safe, traceback_text
 from sunbot.strategies import Outcome, notify_end
 
 log = logging.getLogger("sunbot.client.matches")
@@ -296,6 +296,18 @@ class SeatResult:
     clamped_polls: int = 0
     error: str | None = None
     error_traceback: str | None = None
+    timeouts: int = 0
+
+
+#: Seconds kept back from a beat's ``remainMs`` for the command to reach the server: a
+#: clocked decision gets ``remainMs / 1000`` minus this (at most a fifth of what is left).
+POST_MARGIN_S = 0.25
+
+
+def beat_budget(remain_ms: int) -> float:
+    """Seconds a clocked decision may take on a beat with ``remain_ms`` left."""
+    left = max(0.0, remain_ms / 1000)
+    return left - min(POST_MARGIN_S, left / 5)
 
 
 async def _poll(
@@ -346,8 +358,15 @@ async def play_seat(
     *,
     on_event: OnEvent | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    move_timeout: float | None = None,
 ) -> SeatResult:
     """Play one seat to the end of the match (§2.8) and return its :class:`SeatResult`.
+
+    Decisions go through the move clock (:class:`sunbot.agents.clock.Decider`). With a
+    ``move_timeout``, or a ``blocking`` agent (a model, another process), each is also
+    bounded by the beat's ``remainMs`` (:func:`beat_budget`); a decision past its deadline
+    sends nothing, so the rules' default for a missed beat applies, and counts in
+    ``timeouts``. A bot's ``SystemExit``, ``os._exit`` or ``fork`` ends the seat as its error.
 
     Errors the retry policy could not absorb (and a strategy error) end the loop with
     ``error`` set instead of raising, so sibling seats keep playing. ``pollAfterMs`` is
@@ -357,10 +376,14 @@ async def play_seat(
     ends the seat with an error naming it. Final ranks that are not one whole number from
     1 per seat (:func:`final_ranks`) leave ``ranks`` ``None`` and set ``error``.
     """
+    from sunbot.agents.clock import Decider
+
     res = SeatResult(ticket.seat)
     emit = on_event or (lambda *_: None)
     refused: Counter[int] = Counter()
     watch = StallWatch()
+    decider = Decider(strategy, move_timeout_s=move_timeout)
+    clocked = move_timeout is not None or decider.blocking
     try:
         ans = await client.view(match_id, ticket.token)
         for _ in range(MAX_SEAT_REQUESTS):
@@ -383,8 +406,22 @@ async def play_seat(
                 await _poll(view, res, sleep, watch)
                 ans = await client.view(match_id, ticket.token)
                 continue
+            record = None
             if refused[rnd] == 0:
-                cmd = strategy.choose(raw_data, legal_actions(raw_data))
+                legal = legal_actions(raw_data)
+                decision = await decider.decide(
+                    raw_data, legal, budget_s=beat_budget(view.remainMs) if clocked else None,
+                    fallback=lambda: None,
+                )  # fmt: skip
+                if decision.error is not None:
+                    raise decision.error
+                record = decider.last_decision()
+                if decision.timed_out:  # missed: the beat's default applies
+                    res.timeouts += 1
+                    await _poll(view, res, sleep, watch)
+                    ans = await client.view(match_id, ticket.token)
+                    continue
+                cmd = decision.action
             else:
                 cmd = fallback_command(raw_data)
             res.commands += 1
@@ -397,7 +434,10 @@ async def play_seat(
                 emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "error": safe(exc)})
                 ans = await client.view(match_id, ticket.token)
                 continue
-            emit(ticket.seat, "command", {"round": rnd, "actions": [cmd], "answer": got.raw})
+            event: dict[str, Any] = {"round": rnd, "actions": [cmd], "answer": got.raw}
+            if record:
+                event["agent"] = record
+            emit(ticket.seat, "command", event)
             if got.view is not None:
                 ans = got
                 continue
@@ -416,6 +456,8 @@ async def play_seat(
         last = observation_of(last) if isinstance(last, dict) else None
         _notify_end(strategy, last, res)
         return res
+    finally:
+        decider.close()
 
 
 def seat_score(seat: int, ranks: list[int] | None) -> int:
@@ -444,10 +486,11 @@ async def play_match(
     *,
     on_event: OnEvent | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    move_timeout: float | None = None,
 ) -> list[SeatResult]:
     """Play every ``(ticket, strategy)`` of one match concurrently; results in that order."""
-    return list(
-        await asyncio.gather(
-            *(play_seat(client, match_id, t, s, on_event=on_event, sleep=sleep) for t, s in players)
-        )
+    seats = (
+        play_seat(client, match_id, t, s, on_event=on_event, sleep=sleep, move_timeout=move_timeout)
+        for t, s in players
     )
+    return list(await asyncio.gather(*seats))

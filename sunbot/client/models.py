@@ -1,4 +1,4 @@
-"""Pydantic models of what the platform answers (``shared/spec/README.md``).
+"""Pydantic models of what the platform answers (``docs/architecture.md``, the platform protocol).
 
 A success envelope and a refusal share the ``ok`` field; :data:`ActionAnswer` tells them
 apart. The models accept extra fields (a live server may add some) but insist on the types
@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
 
 
 class _Open(BaseModel):
@@ -40,14 +49,21 @@ class GameIndex(_Open):
 
 class Envelope(_Open):
     """A successful init/action answer. ``state`` may be absent when only a token is given;
-    ``ok`` may be absent on the live service's init (treated as true)."""
+    ``ok`` may be absent on the live service's init (treated as true).
+
+    What carries the position is whatever the server gave: ``stateToken``, any JSON string
+    (opaque), and/or ``state``, any JSON value (a whole object, or a server-side id such as
+    ``{"id": "g1"}`` or ``"g1"``); ``observation`` is any JSON value too (an object for the
+    four known games; a game sunbot does not know may send a string or a list)."""
 
     ok: Literal[True] = True
-    state: dict[str, Any] | None = None
-    stateToken: str | None = None
-    observation: dict[str, Any] | None = None
+    state: Any = None
+    stateToken: StrictStr | None = None
+    observation: Any = None
     legalActions: list[Any]
-    score: StrictInt
+    #: A whole number in the four known games (their mirrors check it); any finite number
+    #: in a game sunbot does not know.
+    score: StrictInt | Annotated[StrictFloat, Field(allow_inf_nan=False)]
     gameOver: StrictBool
     spec: dict[str, Any] | None = None
 

@@ -24,6 +24,7 @@ from collections.abc import Collection
 from typing import Any
 
 from sunbot.engines import IllegalAction
+from sunbot.engines import harvest_watch_house as house
 
 SLUG = "harvest-watch"
 NAME = "Harvest Watch"
@@ -471,7 +472,14 @@ def house_command(
 
     ``house_seats`` lists the seats the server filled with house bots; ``memory`` is this
     bot's own dict, updated in place; ``rng`` is the match RNG (one draw per action beat).
-    """
-    from sunbot.engines.harvest_watch_house import decide
+    A seat that is out gets the beat's default (the server ignores it anyway).
 
-    return decide(state, seat, memory, rng, house_seats=house_seats)
+    Raises:
+        IllegalAction: the match is done.
+    """
+    if state["status"] == "done":
+        raise IllegalAction("not_running")
+    summary = view(state, seat)["summary"]
+    if not summary["alive"]:
+        return default_command(summary["phase"])
+    return house.decide(summary, memory, rng, house_seats=house_seats)

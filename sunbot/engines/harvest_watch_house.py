@@ -1,11 +1,15 @@
 """House-bot policy for Harvest Watch (``shared/spec/harvest-watch.md`` §2.7).
 
-A house bot sees only what its own seat sees (:func:`harvest_watch.view`), plus which seats
-are house seats (the server knows; it passes ``house_seats``) and its own ``memory``.
-The server calls :func:`decide` for every living house seat, in ascending seat order,
-once as each beat opens -- diary beats included, because that is where the bot reads its
-``caught`` list into memory. On the action beat each call makes exactly one
-``rng.random()`` draw on the match RNG; no other beat draws.
+A house bot sees only what its own seat sees (the ``summary`` of
+:func:`sunbot.engines.harvest_watch.view`), plus which seats are house seats (the server
+knows; it passes ``house_seats``) and its own ``memory``. The server calls the engine's
+:func:`~sunbot.engines.harvest_watch.house_command` for every living house seat, in
+ascending seat order, once as each beat opens -- diary beats included, because that is
+where the bot reads its ``caught`` list into memory; for a seat still in the match it asks
+:func:`decide`. On the action beat each call makes exactly one ``rng.random()`` draw on the
+match RNG; no other beat draws.
+
+This module reads only the seat's summary, never the engine, so the engine can import it.
 """
 
 from __future__ import annotations
@@ -13,9 +17,6 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from typing import Any
-
-from sunbot.engines import IllegalAction
-from sunbot.engines import harvest_watch as hw
 
 STEAL_CHANCE = 0.1  # §2.7
 
@@ -35,26 +36,21 @@ def _remember(memory: dict[str, Any], caught: list[int]) -> None:
 
 
 def decide(
-    state: dict[str, Any],
-    seat: int,
+    summary: dict[str, Any],
     memory: dict[str, Any],
     rng: random.Random,
     *,
     house_seats: Collection[int],
 ) -> dict[str, Any]:
-    """The §2.7 command for house seat ``seat`` on the current beat.
+    """The §2.7 command of the living house seat whose view's summary is ``summary``.
 
     ``memory`` is this bot's own JSON-compatible dict (``{"caught": [...]}``, every seat
-    that ever appeared in its ``caught``), updated in place. A seat that is out gets the
-    beat's default (the server ignores it anyway). Raises :class:`IllegalAction` once the
-    match is done.
+    that ever appeared in its ``caught``), updated in place. A seat that is out, or a match
+    that is done, is the engine's to answer
+    (:func:`~sunbot.engines.harvest_watch.house_command`).
     """
-    if state["status"] == "done":
-        raise IllegalAction("not_running")
-    summary = hw.view(state, seat)["summary"]
+    seat: int = summary["you"]
     phase = summary["phase"]
-    if not summary["alive"]:
-        return hw.default_command(phase)
     if "caught" in summary:
         _remember(memory, summary["caught"])
     living: list[int] = summary["aliveSeats"]

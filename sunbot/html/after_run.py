@@ -1,57 +1,17 @@
-"""``sunbot play --html``: the run's replay page, written from its transcript once it ends."""
+"""Deprecated name of :mod:`sunbot.cli_replay_page` (``sunbot play --html`` is the command
+line's part), kept so that older imports keep working."""
 
-from __future__ import annotations
+import warnings
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from sunbot import cli_replay_page as _moved
+from sunbot.cli_console import Exit
+from sunbot.cli_replay_page import *  # noqa: F403
 
-import typer
-from rich.console import Console
-from rich.markup import escape
+#: The exit code of a run that went well but whose ``--html`` page could not be written.
+EXIT_PAGE_FAILED = Exit.ERROR
 
-from sunbot.html.page import write_replay_page
-from sunbot.transcripts import read_transcript
+__all__ = [*_moved.__all__, "EXIT_PAGE_FAILED"]
 
-EXIT_PAGE_FAILED = 1
-"""The exit code of a run that went well but whose ``--html`` page could not be written."""
-
-
-def write_page_of(transcript: Path, out: Path, console: Console) -> bool:
-    """Write the replay page of the transcript file ``transcript`` to ``out`` and say so;
-    on failure print one warning line instead (the run itself is not affected).
-
-    Returns:
-        Whether the page was written.
-    """
-    try:
-        t = read_transcript(transcript)
-        size = write_replay_page(t, out, source=transcript)
-    except (ValueError, KeyError, OSError) as exc:
-        why = exc.args[0] if isinstance(exc, KeyError) else exc
-        console.print(f"[yellow]no replay page:[/] {escape(str(why))}", soft_wrap=True)
-        return False
-    console.print(f"replay page: {escape(str(out))} ({size / 1e6:.2f} MB)", highlight=False)
-    return True
-
-
-def after_run(out: Path | None, transcript: Path | None, console: Console) -> bool:
-    """After a run: when ``out`` is set, write the replay page of ``transcript`` there, if
-    the run wrote one (nothing happens otherwise). Returns ``False`` only when a page was
-    asked for and could not be written (the warning is printed)."""
-    if out is not None and transcript is not None and transcript.exists():
-        return write_page_of(transcript, out, console)
-    return True
-
-
-@contextmanager
-def page_after_run(out: Path | None, transcript: Path | None, console: Console) -> Iterator[None]:
-    """Around a run: :func:`after_run` once it ends, whichever way (an interrupt included).
-    A run that ended well but whose page could not be written exits 1 (``typer.Exit``)."""
-    try:
-        yield
-    except BaseException:
-        after_run(out, transcript, console)
-        raise
-    if not after_run(out, transcript, console):
-        raise typer.Exit(EXIT_PAGE_FAILED)
+warnings.warn(
+    "sunbot.html.after_run moved to sunbot.cli_replay_page", DeprecationWarning, stacklevel=2
+)

@@ -17,7 +17,10 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sunbot.html import harvest_watch, keelhold, naptuft, sunloaf
+import sunbot.html.harvest_watch as harvest_watch
+import sunbot.html.keelhold as keelhold
+import sunbot.html.naptuft as naptuft
+import sunbot.html.sunloaf as sunloaf
 from sunbot.mirror import Divergence
 from sunbot.transcripts import Transcript
 
@@ -131,7 +134,10 @@ def _drawable(
 
 def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
     """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft)."""
-    make, progress = SINGLE[str(t.header["game"])]
+    from sunbot.html.generic import frame as generic_frame
+    from sunbot.html.generic import progress as generic_progress
+
+    make, progress = SINGLE.get(str(t.header["game"]), (generic_frame, generic_progress))
     steps: list[dict[str, Any]] = []
     frames: list[Frame | None] = []
     last_progress = ""
@@ -258,15 +264,20 @@ def build(
     at that round.
 
     Raises:
-        KeyError: the transcript's game has no replay page.
+        KeyError: a match game sunbot has no page for.
     """
     game = str(t.header["game"])
     if game == "harvest-watch":
         steps, frames = match_steps(t)
     elif game in SINGLE:
         steps, frames = single_steps(t)
-    else:
-        raise KeyError(f"no replay page for game {game!r}")
+    elif t.is_match:
+        raise KeyError(f"no replay page for the match game {game!r}")
+    else:  # a game sunbot does not know: the generic board, what changed marked
+        from sunbot.html.generic import mark_changes
+
+        steps, frames = single_steps(t)
+        frames = mark_changes(frames)
     prev: float | None = None
     for step in steps:
         score = step["s"]

@@ -30,10 +30,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from sunbot._text.safe import MAX_TEXT, describe, safe
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror.fields import KeyTemplate, is_int, merge, pattern, under
-from sunbot.safe_text import MAX_TEXT, describe, safe
 
 
 class Finding(NamedTuple):
@@ -61,7 +61,7 @@ class Divergence:
 
     def to_json(self) -> dict[str, Any]:
         """The transcript form: ``expected``/``got`` as they are when their JSON is at most
-        :data:`~sunbot.safe_text.MAX_TEXT` characters, else that JSON cut (a string);
+        :data:`~sunbot._text.safe.MAX_TEXT` characters, else that JSON cut (a string);
         ``note`` cut likewise (a server's value may be a megabyte)."""
         return {
             "step": self.step,

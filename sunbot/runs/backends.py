@@ -47,7 +47,7 @@ class Answer:
 
     observation: Observation
     legal_actions: list[Any]
-    score: int
+    score: int | float
     game_over: bool
     state: Any = None
     raw: dict[str, Any] | None = None

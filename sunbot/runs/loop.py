@@ -25,12 +25,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sunbot.atomic_write import WriteFailed
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.safe import safe, traceback_text
 from sunbot.games import GAMES, GameInfo
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
-from sunbot.safe_text import safe, traceback_text
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 
 if TYPE_CHECKING:
@@ -99,23 +99,6 @@ class Checks(Protocol):
 
     def warm(self, init: dict[str, Any], recorded: list[tuple[Any, dict[str, Any]]]) -> None:
         """Catch up on a recorded run before checking its continuation."""
-        ...
-
-
-class Decider(Protocol):
-    """Turns a position into the agent's action under the run's move deadline
-    (:mod:`sunbot.agents.clock` builds one); ``timeouts`` counts decisions past it."""
-
-    timeouts: int
-
-    async def decide(
-        self, observation: Any, legal_actions: list[Any], *, fallback: Callable[[], Any]
-    ) -> Any:
-        """A ``Decision``: ``action``, ``timed_out``, ``elapsed_ms``, ``error``."""
-        ...
-
-    def close(self) -> None:
-        """Release the worker thread or child process."""
         ...
 
 
@@ -201,9 +184,11 @@ class Run:
     def take_up(self, strategy: Strategy, resume: Resume) -> Answer:
         """Continue a recorded run: the strategy replays the recorded history (its choices
         are discarded), the checks catch up, the transcript gets a ``resume`` line."""
+        # a blocking agent (a model, another process) is not asked again: each recorded step
+        # would cost a model call or a round trip, and its answers are not ours to replay
+        history = [] if getattr(strategy, "blocking", False) else resume.history
         differed = sum(
-            strategy.choose(observation, legal) != action
-            for observation, legal, action in resume.history
+            strategy.choose(observation, legal) != action for observation, legal, action in history
         )
         if differed:
             log.warning(
@@ -289,7 +274,9 @@ class Run:
         record["elapsedMs"] = round((time.perf_counter() - t0) * 1000, 3)
         self.transcript.write(record)
 
-    def finish(self, started: float, strategy: object | None = None) -> RunSummary:
+    def finish(
+        self, started: float, strategy: object | None = None, decider: Any = None
+    ) -> RunSummary:
         """Fill the summary's totals, call the strategy's ``on_end`` and write the result
         line (not from a forked child, which must leave no second result line)."""
         s = self.summary
@@ -305,10 +292,11 @@ class Run:
             s.divergences = [*self._base_divergences, *self.checks.divergences]
             s.unknown_fields = sorted(self.checks.unknown_fields)
         if strategy is not None:
-            totals = getattr(strategy, "totals", None)
-            if callable(totals):
+            own = callable(getattr(strategy, "totals", None))
+            clocked = decider is not None and (decider.move_timeout_s or decider.blocking)
+            if own or clocked:
                 try:
-                    s.agent = dict(totals() or {})
+                    s.agent = dict(decider.totals() if decider is not None else {})
                 except Exception:
                     log.warning("the agent's totals() failed", exc_info=True)
             outcome: Outcome = {
@@ -331,7 +319,7 @@ async def play_loop(
     should_stop: Callable[[], bool] | None = None,
     max_steps: int = MAX_STEPS,
     step_cap: int | None = None,
-    decider: Decider | None = None,
+    move_timeout: float | None = None,
     fallback: Callable[[Any, list[Any]], Any] | None = None,
     timings: list[float] | None = None,
     spec: dict[str, Any] | None = None,
@@ -351,9 +339,14 @@ async def play_loop(
             game's ``answer_fields``; :class:`ServerMisbehaved`).
         step_cap: end the run (``ended_by == "cap"``) after this many steps without an end
             action (``--max-steps``: any game, known or not).
-        decider: decide under a move deadline (:mod:`sunbot.agents.clock`); ``None`` calls
-            ``choose`` directly. A decision past the deadline plays ``fallback(observation,
-            legal_actions)`` (default: the first legal action) and counts in ``timeouts``.
+        move_timeout: seconds one decision may take (``None``: no clock). Decisions go
+            through :class:`sunbot.agents.clock.Decider`: a plain strategy without a clock
+            is called directly; with a clock, or a ``blocking`` agent, ``choose`` runs on a
+            worker thread and a decision past the deadline plays ``fallback(observation,
+            legal_actions)`` (default: :func:`sunbot.agents.clock.default_fallback`, a
+            safe action where the game knows one) and counts in ``timeouts``. A bot's
+            ``SystemExit``, ``KeyboardInterrupt``, ``os._exit`` or ``fork`` ends the run as
+            its error.
         timings: if given, each ``choose`` call's duration (seconds) is appended.
         spec: the game's served ``spec``, for a strategy whose ``on_start`` declares
             ``spec`` (read from the init answer when not given).
@@ -363,11 +356,14 @@ async def play_loop(
         exception raised by the strategy ends the run with ``error`` = its type and message,
         naming the strategy and the step.
     """
+    from sunbot.agents.clock import BotEscape, Decider
+
     s = run.summary
     if resume is None:
         await run.header()  # a header that cannot be written is the caller's to report
     started = time.perf_counter()
     game = run.game
+    decider = Decider(strategy, move_timeout_s=move_timeout)
     try:
         if resume is None:
             pos = await run.start()
@@ -395,8 +391,7 @@ async def play_loop(
             record = None
             if action is None:
                 action = await _decide(run, strategy, pos, decider, fallback, timings)
-                last = getattr(strategy, "last_decision", None)
-                record = last() if callable(last) else None
+                record = decider.last_decision()
             answer = await run.step(action, record)
             if answer.refused is not None:
                 if run.refused_in_a_row >= MAX_REFUSALS_IN_A_ROW:
@@ -415,6 +410,9 @@ async def play_loop(
             s.ended_by = "strict"
     except Interrupted:  # Ctrl-C during a retry wait
         s.ended_by = "interrupted"
+    except BotEscape as exc:  # SystemExit, os._exit, fork...: the bot's, never a normal end
+        s.ended_by = "error"
+        s.error = f"{safe(str(exc))} (the strategy {s.strategy or type(strategy).__name__})"
     except StrategyFailed as exc:  # the bot's bug: its own exception, named as the bot's
         cause = exc.__cause__ or exc
         log.debug("the strategy raised", exc_info=cause)
@@ -434,9 +432,11 @@ async def play_loop(
         s.ended_by = "interrupted"
         raise
     finally:
-        if decider is not None:
-            s.timeouts = decider.timeouts
-        run.finish(started, strategy)
+        s.timeouts = decider.timeouts
+        try:
+            decider.close()
+        finally:
+            run.finish(started, strategy, decider)
     return s
 
 
@@ -444,35 +444,32 @@ async def _decide(
     run: Run,
     strategy: Strategy,
     pos: Answer,
-    decider: Decider | None,
+    decider: Any,
     fallback: Callable[[Any, list[Any]], Any] | None,
     timings: list[float] | None,
 ) -> Any:
-    """The strategy's action for ``pos``.
+    """The strategy's action for ``pos``, through the move clock.
 
     Raises:
         ServerMisbehaved: no legal actions while the game goes on, or ``choose`` failed on
             an answer that lacks the game's ``answer_fields`` (not an answer of this game).
         StrategyFailed: ``choose`` raised on an answer of this game (the bot's bug).
+        sunbot.agents.clock.BotEscape: the bot tried to end the run.
     """
+    from sunbot.agents.clock import default_fallback
+
     step = run.summary.steps + 1
     if not pos.legal_actions:
         raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
+    obs, legal = pos.observation, pos.legal_actions
+    pick = fallback or (lambda o, la: default_fallback(run.slug, o, la))
     t0 = time.perf_counter()
-    try:
-        if decider is None:
-            action = strategy.choose(pos.observation, pos.legal_actions)
-        else:
-            obs, legal = pos.observation, pos.legal_actions
-            pick = fallback or (lambda _obs, la: la[0])
-            decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
-            if decision.error is not None:
-                raise decision.error
-            action = decision.action
-    except Exception as exc:
+    decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
+    if decision.error is not None:
+        exc = decision.error
         game = run.game
         missing = (
-            [f for f in game.answer_fields if f not in pos.observation]
+            [f for f in game.answer_fields if f not in obs]
             if game is not None and not run.backend.trusted
             else []
         )
@@ -482,11 +479,9 @@ async def _decide(
                 f"strategy cannot read it ({one_line(exc)}); is it an answer of {run.slug}?"
             ) from exc
         raise StrategyFailed(step) from exc
-    except (SystemExit, GeneratorExit) as exc:  # a bot must not end the run silently
-        raise StrategyFailed(step) from exc
     if timings is not None:
         timings.append(time.perf_counter() - t0)
-    return action
+    return decision.action
 
 
 def _bounded(record: dict[str, Any]) -> dict[str, Any]:

@@ -22,13 +22,14 @@ from typing import Any, TypeVar, cast
 import httpx
 
 from sunbot import strategies
+from sunbot._text.safe import describe
+from sunbot.agents.spec import create_agent
 from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
 from sunbot.client.http import public_url
 from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
-from sunbot.safe_text import describe
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 
@@ -36,6 +37,9 @@ from sunbot.transcripts import TranscriptWriter
 #: and house bots at once (a beat resolves early once every living seat stored); a seat
 #: that stored first polls after at most half a beat, so one beat costs <= 125 ms.
 LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
+#: Beat lengths of a local match whose seats are clocked or slow (a language model, a bot
+#: in another process, ``--move-timeout``): long enough for a model's answer.
+LOCAL_SLOW_BEAT_MS = {"speech": 20_000, "vote": 10_000, "action": 10_000, "diary": 20_000}
 #: How many of a seat's latest distinct views a new view is compared with before it is
 #: written in full (``docs/transcripts.md``: ``sameAs``).
 REPEAT_WINDOW = 2
@@ -121,11 +125,13 @@ async def _seats(
     server: str | None,
     match_id: str | None,
     start_ms: int | None = None,
+    beat_ms: dict[str, int] | None = None,
 ) -> tuple[str, list[SeatTicket]]:
     if match_id is not None:
         return match_id, [await client.join(match_id) for _ in range(seats)]
     if server is None:
-        return await client.create(game, seats=seats, beat_ms=LOCAL_BEAT_MS, start_ms=0, seed=seed)
+        beats = beat_ms or LOCAL_BEAT_MS
+        return await client.create(game, seats=seats, beat_ms=beats, start_ms=0, seed=seed)
     return await client.create(game, seats=seats, seed=seed, start_ms=start_ms)
 
 
@@ -145,6 +151,7 @@ async def run_match(
     make: Callable[[random.Random], MatchStrategy] | None = None,
     start_ms: int | None = None,
     announce: Callable[[str], None] | None = None,
+    move_timeout: float | None = None,
 ) -> dict[str, Any]:
     """Play one match and return the transcript's ``result`` record (see the module doc),
     plus ``final`` (the last view) and ``mirrorDivergences`` (the list), which the transcript
@@ -169,19 +176,24 @@ async def run_match(
     error: str | None = None
     mid = match_id
     try:
+        build = make or (lambda rng: cast(MatchStrategy, create_agent(game, strategy, rng)))
+        bots = [build(random.Random(seed * 1000 + i)) for i in range(seats)]
+        slow = move_timeout is not None or any(getattr(b, "blocking", False) for b in bots)
         async with client:
-            mid, tickets = await _seats(client, game, seed, seats, server, match_id, start_ms)
+            mid, tickets = await _seats(
+                client, game, seed, seats, server, match_id, start_ms,
+                LOCAL_SLOW_BEAT_MS if slow else None,
+            )  # fmt: skip
             if announce is not None:
                 announce(mid)
             for t in tickets:
                 rec.mirrors[t.seat] = MatchMirror(t.seat)
-            build = make or (
-                lambda rng: cast(MatchStrategy, strategies.create(game, strategy, rng))
-            )
-            players = [(t, build(random.Random(seed * 1000 + i))) for i, t in enumerate(tickets)]
+            players = list(zip(tickets, bots, strict=True))
             for _, bot in players:  # the optional hook; a joined match's seed is not ours
                 strategies.notify_start(bot, game, seed if match_id is None else None, None)
-            results = await play_match(client, mid, players, on_event=rec.on_event)
+            results = await play_match(
+                client, mid, players, on_event=rec.on_event, move_timeout=move_timeout
+            )
     except (ClientError, httpx.HTTPError, OSError) as exc:
         error = describe(exc)
     except asyncio.CancelledError:  # Ctrl-C: stop here, but say so in the result line
@@ -220,11 +232,13 @@ async def run_match(
                 "postFailures": r.post_failures,
                 "pollsClamped": r.clamped_polls,
                 "error": r.error,
+                **({"timeouts": r.timeouts} if r.timeouts else {}),
             }
             for r in sorted(results, key=lambda r: r.seat)
         ],
         "steps": sum(r.commands for r in results),
         "refused": sum(sum(r.refusals.values()) for r in results),
+        **({"timeouts": n} if (n := sum(r.timeouts for r in results)) else {}),
         "divergences": len(rec.divergences),
         "endedBy": ended,
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),

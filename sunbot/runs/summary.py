@@ -46,7 +46,7 @@ class RunSummary:
     game: str
     seed: int | None
     strategy: str
-    score: int = 0
+    score: int | float = 0
     steps: int = 0
     refused: int = 0
     game_over: bool = False

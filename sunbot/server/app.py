@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sunbot
+import sunbot.server.openapi as openapi
 from sunbot.engines import IllegalAction
 from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available, get_game, resolve
-from sunbot.server import openapi
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_registry import MatchRegistry

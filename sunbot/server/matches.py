@@ -21,7 +21,7 @@ Answers: 400 ``{ok:false, reason:"bad_request"}`` for a malformed body, 403 ``ba
 a well-formed command is HTTP 200 ``{ok:false, reason, round}``.
 
 Seat tokens are never logged: the view route carries the token in its query string (as
-pinned), so :mod:`sunbot.server.redaction` rewrites every record of uvicorn's and our
+pinned), so :mod:`sunbot._text.redaction` rewrites every record of uvicorn's and our
 loggers, at every level.
 """
 
@@ -33,8 +33,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+import sunbot.server.openapi as openapi
+from sunbot._text import redaction
 from sunbot.games import GAMES, MAX_SEED, MIN_SEED
-from sunbot.server import openapi, redaction
 from sunbot.server.clock import Clock
 from sunbot.server.match_registry import MatchRegistry
 from sunbot.server.match_state import DEFAULT_BEAT_MS, DEFAULT_START_MS, SEATS, Match

@@ -1,6 +1,6 @@
 """How ``sunbot serve`` runs the app under uvicorn: one place for its settings.
 
-- Logging: uvicorn's own config with :class:`~sunbot.server.redaction.RedactTokens` on
+- Logging: uvicorn's own config with :class:`~sunbot._text.redaction.RedactTokens` on
   every handler (see :func:`~sunbot.server.redaction.uvicorn_log_config`), any level.
 - Idle and slow clients are bounded by uvicorn's own settings: an idle keep-alive
   connection is closed after :data:`KEEP_ALIVE_S`; at most :data:`MAX_CONNECTIONS`

@@ -12,12 +12,17 @@ from typing import Any
 from rich.console import RenderableType
 from rich.pretty import Pretty
 
-from sunbot.games import get_game
-from sunbot.terminal_text import tidy
+from sunbot._text.terminal import tidy
+from sunbot.games import GAMES
 
 
 def _module(slug: str) -> Any:
-    ref = get_game(slug).view_ref
+    game = GAMES.get(slug)
+    if game is None:  # a game sunbot has no engine for: the generic view
+        from sunbot.views import generic
+
+        return generic
+    ref = game.view_ref
     if ref is None:
         return None
     try:
@@ -29,7 +34,7 @@ def _module(slug: str) -> Any:
 def render(slug: str, state: dict[str, Any]) -> RenderableType:
     """The game's view of ``state`` (a plain pretty-print if the game has no view yet).
 
-    Every string of ``state`` is drawn as :func:`~sunbot.terminal_text.tidy` makes it
+    Every string of ``state`` is drawn as :func:`~sunbot._text.terminal.tidy` makes it
     (controls shown as ``\ufffd``, clipped): a server or a transcript chose them."""
     state = tidy(state)
     mod = _module(slug)

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sunbot.bench.analysis import analyse
 from sunbot.bench.plots import kaplan_meier, survival_plot
-from sunbot.bench.report import analyse, write_report
+from sunbot.bench.report import write_report
 from tests.bench.test_report import BASE, rows
 
 

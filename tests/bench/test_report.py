@@ -8,8 +8,10 @@ from dataclasses import replace
 import pytest
 from rich.console import Console
 
+from sunbot.bench.analysis import analyse, num
 from sunbot.bench.jobs import Result
-from sunbot.bench.report import analyse, compare_table, num, summary_table, write_report
+from sunbot.bench.report import write_report
+from sunbot.cli_bench_output import compare_table, summary_table
 
 BASE = Result(
     game="keelhold",

@@ -1,5 +1,5 @@
 """A hostile server's text in our messages: tokens redacted by value, long text cut,
-wrong types named plainly, redirects kept on the server's origin (sunbot/safe_text.py)."""
+wrong types named plainly, redirects kept on the server's origin (sunbot/_text/safe.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from sunbot import cli_play, strategies
+from sunbot._text.safe import MAX_TEXT, clip, scrub
 from sunbot.cli_logging import setup_logging
 from sunbot.cli_match_report import print_summary as print_match_summary
 from sunbot.client import GameboardClient
@@ -18,7 +19,6 @@ from sunbot.client.retry import CrossOriginRedirect
 from sunbot.mirror import Mirror
 from sunbot.runs.match import run_match
 from sunbot.runs.remote import play_run
-from sunbot.safe_text import MAX_TEXT, clip, scrub
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import TranscriptWriter
 from tests.conftest import FAST_RETRY

@@ -12,7 +12,8 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from sunbot.cli import app
-from sunbot.probe import _show, run_probe
+from sunbot.cli_probe import show_reports
+from sunbot.probe import run_probe
 from sunbot.probe_grammar import compare, find_grammar, samples_of
 from sunbot.server import TokenCodec, create_app
 from sunbot.testing.otherserver import OtherOptions, create_other_app
@@ -38,7 +39,7 @@ def test_our_own_server_is_fully_compatible():
     assert any("round 1" in n for n in hw.notes)
     assert rec.throttled == 0
     console = Console(record=True, width=200)  # as the README says: one table, then details
-    _show(console, reports, rec)
+    show_reports(console, reports, rec)
     text = console.export_text()
     rows = [ln.split("│")[1].strip() for ln in text.splitlines() if ln.count("│") == 8]
     assert text.count("compatibility") == 1 and rows == [*SINGLE, "harvest-watch"]

@@ -12,8 +12,9 @@ import httpx
 import pytest
 import uvicorn
 
+from sunbot._text.redaction import RedactTokens, redact, redact_target
 from sunbot.server import TokenCodec, create_app, serving
-from sunbot.server.redaction import RedactTokens, redact, redact_target, uvicorn_log_config
+from sunbot.server.redaction import uvicorn_log_config
 from tests.conftest import LoopbackServer
 from tests.server.test_matches_access_log import SECRET, access_record, filtered
 

@@ -13,8 +13,8 @@ import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter
 
+from sunbot._text.redaction import RedactTokens, redact, redact_query
 from sunbot.server import TokenCodec, create_app
-from sunbot.server.redaction import RedactTokens, redact, redact_query
 from tests.conftest import free_port
 
 #: uvicorn's access-log call (protocols/http/*_impl.py): format and argument order.

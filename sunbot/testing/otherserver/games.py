@@ -12,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import sunbot.testing.otherserver.keelhold as keelhold
+import sunbot.testing.otherserver.naptuft as naptuft
+import sunbot.testing.otherserver.sunloaf as sunloaf
 from sunbot.games import get_game
-from sunbot.testing.otherserver import keelhold, naptuft, sunloaf
 
 State = dict[str, Any]
 

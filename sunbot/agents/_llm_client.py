@@ -1,0 +1,241 @@
+"""The chat endpoint of :class:`sunbot.agents.llm.LLMStrategy`, through the ``openai`` SDK.
+
+Private helper, imported only when a strategy is built (so ``import sunbot`` does not need
+the ``openai`` package). One :class:`Endpoint` makes one chat-completion call at a time
+within a deadline: the SDK's own retries (``max_retries``, which honour ``Retry-After``)
+run inside it, and the HTTP transport cuts each attempt's timeouts to the time left and
+stops a retry that could not finish before the deadline. Every error leaves as
+:class:`EndpointError` with a one-line message from which the API key is removed by value.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import openai
+
+from sunbot._text.safe import clip, scrub
+
+#: Retries the SDK makes after a 408/409/429/5xx or a dropped connection.
+MAX_RETRIES = 2
+#: The longest backoff the SDK sleeps between attempts when no Retry-After is given, for
+#: ``MAX_RETRIES`` retries (0.5 s, then 1 s).
+_BACKOFF_MAX_S = 1.0
+
+Kind = Literal["late", "format", "fatal", "failed"]
+
+
+class EndpointError(Exception):
+    """A call that gave no answer. ``kind``: ``late`` (out of time), ``format`` (the
+    endpoint refused ``response_format``), ``fatal`` (authentication, unknown model, bad
+    request: asking again cannot help), ``failed`` (anything else, after the SDK's
+    retries). The message is one line without the API key."""
+
+    def __init__(self, kind: Kind, message: str) -> None:
+        super().__init__(message)
+        self.kind: Kind = kind
+
+
+class _OutOfTime(openai.OpenAIError):
+    """Raised inside the HTTP client when a (re)try cannot finish before the deadline; as
+    an ``OpenAIError`` the SDK passes it on instead of retrying it."""
+
+
+@dataclass
+class Reply:
+    """One chat answer: the message's text, the reasoning text if any, the endpoint's
+    token counts (``None`` when it sent no ``usage``), seconds spent, finish reason."""
+
+    text: str
+    reasoning: str | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    latency_s: float
+    finish_reason: str | None
+    refusal: str | None
+
+
+def _retry_wait(response: Any) -> float:
+    """How long the SDK will sleep before retrying ``response`` (an upper bound)."""
+    for header, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = response.headers.get(header)
+        if value is None:
+            continue
+        try:
+            wait = float(value) / divisor
+        except ValueError:
+            continue
+        if math.isfinite(wait) and 0 < wait <= 120:
+            return wait
+    return _BACKOFF_MAX_S
+
+
+def _deadline_transport(endpoint: Endpoint) -> Any:
+    """An HTTP transport (of the HTTP library the installed SDK uses) that keeps each
+    attempt inside ``endpoint``'s deadline: its timeouts are cut to the time left; an
+    attempt after the deadline, a timeout at the deadline, and a retryable answer (408,
+    409, 429, 5xx) whose wait would pass the deadline raise :class:`_OutOfTime`, which
+    the SDK passes on at once instead of sleeping and retrying."""
+    try:
+        http: Any = importlib.import_module("httpx2")
+    except ImportError:  # an SDK before its move to httpx2
+        http = importlib.import_module("httpx")
+
+    class DeadlineTransport(http.BaseTransport):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.inner = http.HTTPTransport()
+
+        def handle_request(self, request: Any) -> Any:
+            left = endpoint._deadline - time.monotonic()
+            if left <= 0:
+                raise _OutOfTime("out of time before the request")
+            limits = dict(request.extensions.get("timeout") or {})
+            request.extensions["timeout"] = {
+                k: left if limits.get(k) is None else min(limits[k], left)
+                for k in ("connect", "read", "write", "pool")
+            }
+            try:
+                response = self.inner.handle_request(request)
+            except http.TimeoutException as exc:
+                if time.monotonic() >= endpoint._deadline - 0.05:
+                    raise _OutOfTime("timed out at the deadline") from exc
+                raise
+            status = response.status_code
+            retryable = status in (408, 409, 429) or status >= 500
+            if retryable and time.monotonic() + _retry_wait(response) >= endpoint._deadline:
+                response.close()
+                raise _OutOfTime(f"HTTP {status}, and no time left to retry")
+            return response
+
+        def close(self) -> None:
+            self.inner.close()
+
+    return DeadlineTransport()
+
+
+class Endpoint:
+    """An OpenAI-compatible chat endpoint for one model.
+
+    Args:
+        model: the model name the endpoint knows.
+        base_url: the API root (``…/v1``); ``None``: the SDK's default.
+        api_key: the key sent as ``Authorization: Bearer``; never stored elsewhere,
+            removed by value from every error message.
+        timeout_s: the default per-call time bound, seconds.
+        client: an ``openai.OpenAI`` to use as it is (tests: one over an in-process
+            transport); its own timeout and retries then apply, without the deadline
+            transport (each call's timeout is still the time left).
+        params: extra request fields (``temperature``, ``max_tokens``, ``seed``,
+            ``reasoning_effort``), sent only when not ``None``.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None,
+        api_key: str,
+        timeout_s: float,
+        client: Any = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        self.model = model
+        self._key = api_key
+        self._deadline = math.inf
+        self.params = {k: v for k, v in (params or {}).items() if v is not None}
+        self.owned = client is None
+        if client is None:
+            http = openai.DefaultHttpxClient(transport=_deadline_transport(self))
+            client = openai.OpenAI(
+                api_key=api_key,
+                base_url=base_url,
+                timeout=timeout_s,
+                max_retries=MAX_RETRIES,
+                http_client=http,
+            )
+        self.client = client
+
+    def _message(self, exc: BaseException) -> str:
+        text = f"{type(exc).__name__}: {exc}"
+        status = getattr(exc, "status_code", None)
+        if status is not None and str(status) not in text:
+            text = f"HTTP {status} {text}"
+        return clip(" ".join(scrub(text, [self._key]).split()))
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        deadline: float,
+        response_format: dict[str, Any] | None = None,
+    ) -> Reply:
+        """One chat completion that ends by ``deadline`` (a ``time.monotonic()`` value).
+
+        Raises:
+            EndpointError: no usable answer (see its ``kind``).
+        """
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise EndpointError("late", "no time left for the call")
+        extra: dict[str, Any] = dict(self.params)
+        if response_format is not None:
+            extra["response_format"] = response_format
+        self._deadline = deadline
+        start = time.monotonic()
+        try:
+            answer = self.client.chat.completions.create(
+                model=self.model, messages=messages, timeout=remaining, **extra
+            )
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            kind: Kind = "format" if response_format is not None else "fatal"
+            raise EndpointError(kind, self._message(exc)) from None
+        except (
+            openai.AuthenticationError,
+            openai.PermissionDeniedError,
+            openai.NotFoundError,
+        ) as exc:
+            raise EndpointError("fatal", self._message(exc)) from None
+        except (openai.APITimeoutError, _OutOfTime) as exc:
+            raise EndpointError("late", self._message(exc)) from None
+        except openai.OpenAIError as exc:
+            late = time.monotonic() >= deadline
+            raise EndpointError("late" if late else "failed", self._message(exc)) from None
+        finally:
+            self._deadline = math.inf
+        return _reply(answer, time.monotonic() - start)
+
+    def close(self) -> None:
+        """Close the HTTP client (only one this object made)."""
+        if self.owned:
+            self.client.close()
+
+
+def _reply(answer: Any, latency_s: float) -> Reply:
+    """The parts of a ``ChatCompletion`` the strategy records."""
+    choices = getattr(answer, "choices", None) or []
+    message = choices[0].message if choices else None
+    text = (getattr(message, "content", None) or "") if message is not None else ""
+    reasoning = None
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(message, name, None)
+        if isinstance(value, str) and value:
+            reasoning = value
+            break
+    usage = getattr(answer, "usage", None)
+    return Reply(
+        text=text if isinstance(text, str) else str(text),
+        reasoning=reasoning,
+        prompt_tokens=_count(getattr(usage, "prompt_tokens", None)),
+        completion_tokens=_count(getattr(usage, "completion_tokens", None)),
+        latency_s=latency_s,
+        finish_reason=choices[0].finish_reason if choices else None,
+        refusal=getattr(message, "refusal", None),
+    )
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None

@@ -1,0 +1,311 @@
+"""Answers of :class:`sunbot.agents.llm.LLMStrategy`: from a model's text to a legal action.
+
+Private helpers. :func:`extract` finds the action in the text (a fenced ``json`` block, the
+first balanced ``{...}`` object, or a number into the numbered list); :class:`Judge` checks
+it against the served action grammar and the legal actions and returns the legal action
+itself (a copy of the list's element), or the reason it was not accepted.
+:func:`response_format` builds the structured-output request for one decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, best_match
+
+from sunbot.observations.harvest_watch import DIARY_MAX, SPEECH_MAX
+from sunbot.probe_grammar import find_grammar
+
+log = logging.getLogger("sunbot.agents.llm")
+
+#: Legal actions up to which the response schema lists them one by one (else: the grammar).
+NARROW_MAX = 64
+#: Characters of a model's answer searched for an action.
+SCAN_MAX = 20_000
+#: Harvest Watch's text commands and their longest text (characters), from the rules.
+TEXT_LIMITS = {"speech": SPEECH_MAX, "diary": DIARY_MAX}
+#: Characters shared with the system prompt that make a text answer a leak.
+LEAK_WINDOW = 40
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_INDEX = re.compile(r"[\s*#(\[]*(\d{1,4})[\s*.)\]]*")
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TextCommand:
+    """A beat whose legal list holds one example text command (Harvest Watch's speech
+    and diary beats): any ``{key: text}`` of 1 to ``max`` characters is legal."""
+
+    key: str
+    max: int
+
+
+def text_command(game: str, legal_actions: list[Any]) -> TextCommand | None:
+    """The beat's text command, or ``None`` when the legal list is a list to pick from."""
+    if game != "harvest-watch" or len(legal_actions) != 1:
+        return None
+    only = legal_actions[0]
+    if isinstance(only, dict) and len(only) == 1:
+        key, value = next(iter(only.items()))
+        if key in TEXT_LIMITS and isinstance(value, str):
+            return TextCommand(key, TEXT_LIMITS[key])
+    return None
+
+
+def split_thinking(text: str) -> tuple[str, str | None]:
+    """``(answer, reasoning)``: ``<think>…</think>`` blocks some local models put in the
+    answer itself, moved out."""
+    found = _THINK.findall(text)
+    if not found:
+        return text, None
+    return _THINK.sub("", text), "\n".join(found)
+
+
+def _balanced(text: str, start: int) -> str | None:
+    """The ``{...}`` starting at ``start``, braces counted outside JSON strings."""
+    depth, in_string, escaped = 0, False, False
+    for i in range(start, len(text)):
+        c = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start : i + 1]
+    return None
+
+
+def extract(text: str) -> tuple[str, Any] | None:
+    """The action a model's text proposes: ``("index", n)`` (a 1-based number into the
+    numbered list), ``("json", value)`` (a fenced ``json`` block that parses, else the first
+    balanced ``{...}`` object that parses), or ``None``. Only the first
+    :data:`SCAN_MAX` characters are read."""
+    text, _ = split_thinking(text[:SCAN_MAX])
+    stripped = text.strip()
+    if (m := _INDEX.fullmatch(stripped)) is not None:
+        return "index", int(m.group(1))
+    for block in _FENCE.findall(text):
+        try:
+            return "json", json.loads(block)
+        except ValueError:
+            continue
+    tries = 0
+    start = text.find("{")
+    while start != -1 and tries < 50:
+        tries += 1
+        candidate = _balanced(text, start)
+        if candidate is not None:
+            try:
+                return "json", json.loads(candidate)
+            except ValueError:
+                pass
+        start = text.find("{", start + 1)
+    return None
+
+
+def _canonical(value: Any) -> str:
+    """JSON with sorted keys: ``1``, ``1.0`` and ``true`` stay different."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def leaks(text: str, secret: str, window: int = LEAK_WINDOW) -> bool:
+    """``True`` when ``text`` shares ``window`` consecutive characters (whitespace and case
+    folded) with ``secret`` (the system prompt)."""
+    a, b = _squash(text), _squash(secret)
+    if len(a) < window:
+        return False
+    return any(a[i : i + window] in b for i in range(len(a) - window + 1))
+
+
+class Judge:
+    """Checks proposed actions against one game's served grammar and the legal actions.
+
+    Args:
+        game: the game's slug.
+        spec: the served ``spec`` (its action grammar is found with
+            :func:`sunbot.probe_grammar.find_grammar`), or ``None``. A grammar that is not
+            a valid JSON Schema is ignored (with a warning).
+    """
+
+    def __init__(self, game: str, spec: Any) -> None:
+        self.game = game
+        _, grammar = find_grammar(spec)
+        self.grammar: dict[str, Any] | None = None
+        self.validator: Draft202012Validator | None = None
+        if grammar is not None:
+            try:
+                Draft202012Validator.check_schema(grammar)
+                self.grammar = grammar
+                self.validator = Draft202012Validator(grammar)
+            except SchemaError as exc:
+                log.warning("the served action grammar is not a JSON Schema (%s)", exc.message)
+
+    def judge(
+        self, text: str, legal_actions: list[Any], system_prompt: str
+    ) -> tuple[Any, str | None]:
+        """``(action, None)`` with the legal action ``text`` proposes, or ``(None, reason)``.
+
+        The action returned is a copy of an element of ``legal_actions``, except on a text
+        beat (:func:`text_command`), where it is ``{key: text}`` with the text on one line,
+        cut to the rules' limit, and refused when it repeats the system prompt.
+        """
+        found = extract(text)
+        if found is None:
+            return None, "no JSON action and no action number found in the answer"
+        kind, value = found
+        if kind == "index":
+            if not 1 <= value <= len(legal_actions):
+                return None, f"{value} is not a number from 1 to {len(legal_actions)}"
+            return copy.deepcopy(legal_actions[value - 1]), None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.judge(str(value), legal_actions, system_prompt)
+        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("action"), dict):
+            value = value["action"]  # the structured-output wrapper
+        if not isinstance(value, dict):
+            return None, "the answer is not a JSON object"
+        text_cmd = text_command(self.game, legal_actions)
+        if text_cmd is not None:
+            return self._text(value, text_cmd, system_prompt)
+        if self.validator is not None:
+            error = best_match(self.validator.iter_errors(value))
+            if error is not None:
+                return None, f"{_clip(value)} does not fit the action grammar: {error.message}"
+        wanted = _canonical(value)
+        for action in legal_actions:
+            if _canonical(action) == wanted:
+                return copy.deepcopy(action), None
+        return None, f"{_clip(value)} is not one of the legal actions"
+
+    def _text(
+        self, value: dict[str, Any], cmd: TextCommand, system_prompt: str
+    ) -> tuple[Any, str | None]:
+        said = value.get(cmd.key)
+        if set(value) != {cmd.key} or not isinstance(said, str):
+            return None, f'on this beat answer {{"{cmd.key}": "text"}} and nothing else'
+        flat = " ".join(said.split())[: cmd.max].strip()
+        if not flat:
+            return None, f"the {cmd.key} is empty"
+        if leaks(flat, system_prompt):
+            return None, f"the {cmd.key} repeats your instructions; write your own words"
+        action = {cmd.key: flat}
+        if self.validator is not None:
+            error = best_match(self.validator.iter_errors(action))
+            if error is not None:
+                return None, f"the {cmd.key} does not fit the command grammar: {error.message}"
+        return action, None
+
+    def legal(self, action: Any, legal_actions: list[Any], system_prompt: str) -> bool:
+        """Whether ``action`` (e.g. a fallback's) is acceptable as it is."""
+        got, _ = self.judge(_canonical(action), legal_actions, system_prompt)
+        return got is not None and _canonical(got) == _canonical(action)
+
+
+def _clip(value: Any, limit: int = 200) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _branch(action: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """A schema accepting exactly ``action``, and whether it suits strict mode."""
+    props: dict[str, Any] = {}
+    strict = True
+    for key, v in action.items():
+        if v is None:
+            props[key] = {"type": "null"}
+        elif isinstance(v, bool):
+            props[key] = {"type": "boolean", "enum": [v]}
+        elif isinstance(v, int):
+            props[key] = {"type": "integer", "enum": [v]}
+        elif isinstance(v, float):
+            props[key] = {"type": "number", "enum": [v]}
+        elif isinstance(v, str):
+            props[key] = {"type": "string", "enum": [v]}
+        else:
+            props[key] = {"const": v}
+            strict = False
+    schema = {
+        "type": "object",
+        "properties": props,
+        "required": list(action),
+        "additionalProperties": False,
+    }
+    return schema, strict
+
+
+def _any_of(schema: Any) -> Any:
+    """A copy of a grammar with ``oneOf`` read as ``anyOf`` (what structured-output
+    engines support; the branches of an action grammar do not overlap)."""
+    if isinstance(schema, dict):
+        return {("anyOf" if k == "oneOf" else k): _any_of(v) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_any_of(v) for v in schema]
+    return schema
+
+
+def action_schema(
+    game: str, legal_actions: list[Any], grammar: dict[str, Any] | None
+) -> tuple[dict[str, Any], bool] | None:
+    """``(schema, strict)`` of the answer ``{"action": ...}`` for one decision: the legal
+    actions one by one (``anyOf`` of exact objects) when there are at most
+    :data:`NARROW_MAX`, the text command's shape on a text beat, else the served grammar;
+    ``None`` when there is nothing to narrow to."""
+    cmd = text_command(game, legal_actions)
+    inner: dict[str, Any] | None
+    strict = True
+    if cmd is not None:
+        inner = {
+            "type": "object",
+            "properties": {cmd.key: {"type": "string"}},
+            "required": [cmd.key],
+            "additionalProperties": False,
+        }
+    elif 0 < len(legal_actions) <= NARROW_MAX and all(isinstance(a, dict) for a in legal_actions):
+        branches: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        for action in legal_actions:
+            if (key := _canonical(action)) in seen:
+                continue
+            seen.add(key)
+            branch, ok = _branch(action)
+            branches.append(branch)
+            strict = strict and ok
+        inner = {"anyOf": branches}
+    elif grammar is not None:
+        inner, strict = _any_of(grammar), False
+    else:
+        return None
+    schema = {
+        "type": "object",
+        "properties": {"action": inner},
+        "required": ["action"],
+        "additionalProperties": False,
+    }
+    return schema, strict
+
+
+def response_format(schema: dict[str, Any], strict: bool) -> dict[str, Any]:
+    """The ``response_format`` request field for ``schema``."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "action", "schema": schema, "strict": strict},
+    }

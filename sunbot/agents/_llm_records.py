@@ -1,0 +1,85 @@
+"""What :class:`sunbot.agents.llm.LLMStrategy` records: one decision's record (for the
+transcript's ``agent`` key) and the run's counters (for the summary). Private helpers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sunbot.agents._llm_parse import split_thinking
+
+if TYPE_CHECKING:  # the client module needs openai, imported only when a strategy is built
+    from sunbot.agents._llm_client import Reply
+
+#: Characters of an answer or reasoning text kept in a decision's record.
+RECORD_MAX = 4096
+#: The run's counters, in the order ``totals()`` lists them.
+COUNTERS = (
+    "calls",
+    "decisions",
+    "promptTokens",
+    "completionTokens",
+    "reasks",
+    "fallbacks",
+    "late",
+    "errors",
+    "latencyMs",
+)
+
+
+def new_record(model: str) -> dict[str, Any]:
+    """An empty decision record (``last_decision()``'s keys)."""
+    return {
+        "model": model,
+        "promptTokens": 0,
+        "completionTokens": 0,
+        "latencyMs": 0,
+        "attempts": 0,
+        "fallback": False,
+        "late": False,
+        "answer": None,
+        "reasoning": None,
+        "reason": None,
+    }
+
+
+class Tally:
+    """The run's counters (:data:`COUNTERS`, all zero at the start)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, Any] = dict.fromkeys(COUNTERS, 0)
+
+    def add_reply(self, reply: Reply, messages: list[dict[str, str]], rec: dict[str, Any]) -> None:
+        """Add one reply's tokens and time to the decision's record ``rec`` and the counters;
+        token counts the endpoint did not send are estimated (characters / 4)."""
+        sent = sum(len(m["content"]) for m in messages)
+        prompt = reply.prompt_tokens if reply.prompt_tokens is not None else sent // 4
+        done = reply.completion_tokens
+        done = done if done is not None else len(reply.text) // 4
+        ms = round(reply.latency_s * 1000, 3)
+        rec["promptTokens"] += prompt
+        rec["completionTokens"] += done
+        rec["latencyMs"] = round(rec["latencyMs"] + ms, 3)
+        rec["answer"] = reply.text[:RECORD_MAX]
+        reasoning = reply.reasoning or split_thinking(reply.text)[1]
+        rec["reasoning"] = reasoning[:RECORD_MAX] if reasoning else None
+        self.counts["promptTokens"] += prompt
+        self.counts["completionTokens"] += done
+        self.counts["latencyMs"] = round(self.counts["latencyMs"] + ms, 3)
+
+    def totals(
+        self, model: str, structured: bool, price: tuple[float, float] | None
+    ) -> dict[str, Any]:
+        """``{"kind": "llm", "model", **counters, "structured"}`` and, with a ``price``
+        (USD per million prompt and completion tokens), ``costUsd``."""
+        out: dict[str, Any] = {
+            "kind": "llm",
+            "model": model,
+            **self.counts,
+            "structured": structured,
+        }
+        if price is not None:
+            cost = (
+                self.counts["promptTokens"] * price[0] + self.counts["completionTokens"] * price[1]
+            )
+            out["costUsd"] = round(cost / 1e6, 6)
+        return out
