@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from rich.console import Console, RenderableType
 
 from sunbot import api, strategies
+from sunbot.agents.spec import check_strategy
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
 from sunbot.cli_console import Exit, make_console
@@ -94,7 +95,7 @@ def play_match_command(
         return Exit.USAGE
     name = strategy or strategies.default_name(game)
     try:
-        strategies.check(game, name)
+        check_strategy(game, name)
     except strategies.UnknownStrategy as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE

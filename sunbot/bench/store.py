@@ -44,6 +44,9 @@ _TYPES = {
     "seating": "TEXT NOT NULL DEFAULT ''",
     "lineup": "TEXT NOT NULL DEFAULT ''",
     "win_share": "REAL",
+    "timeouts": "INTEGER NOT NULL DEFAULT 0",
+    "tokens": "INTEGER",
+    "cost_usd": "REAL",
 }
 #: Column names of the ``results`` table, in order.
 COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")
