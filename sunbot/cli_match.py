@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 from rich.console import Console, RenderableType
 
 from sunbot import api, strategies
-from sunbot.agents.spec import check_strategy
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
+from sunbot.agents.spec import check_strategy
 from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import show_traceback
 from sunbot.cli_match_report import announce_match, print_summary
