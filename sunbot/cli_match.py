@@ -14,6 +14,7 @@ from rich.console import Console, RenderableType
 from sunbot import api, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
+from sunbot.agents.spec import check_strategy
 from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import show_traceback
 from sunbot.cli_match_report import announce_match, print_summary
@@ -94,7 +95,7 @@ def play_match_command(
         return Exit.USAGE
     name = strategy or strategies.default_name(game)
     try:
-        strategies.check(game, name)
+        check_strategy(game, name)
     except strategies.UnknownStrategy as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE

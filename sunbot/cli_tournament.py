@@ -194,7 +194,7 @@ def tournament_command(
                 f" {len(todo):,} to play on {backend.value} with {slots}"
             )
         )
-        elapsed = bench_cli.execute(
+        elapsed, _ = bench_cli.execute(
             store, label, todo, backend.value, workers, ray_address, out=shown
         )
         try:

@@ -232,3 +232,20 @@ def get_game(slug: str) -> GameInfo:
         names = ", ".join(g.slug for g in available())
         raise KeyError(f"unknown game {slug!r}; available: {names}")
     return game
+
+
+#: The most steps a run of a game sunbot does not know may be capped at, and its default.
+GENERIC_MAX_STEPS, GENERIC_DEFAULT_STEPS = 100_000, 1_000
+
+
+def generic_game(slug: str) -> GameInfo:
+    """An entry for a game sunbot has no engine for (any game a server lists): played on
+    the platform's loop alone, capped by steps (``--cap steps=N``; default
+    :data:`GENERIC_DEFAULT_STEPS`), checked by the generic checks. It is never in
+    :data:`GAMES`: code that asks ``GAMES.get(slug)`` treats the game as unknown."""
+    return GameInfo(
+        slug=slug, name=slug, genre="", description="", kind="single", hidden=True,
+        engine_ref="", spec_ref="", check_state_ref=None, mirror_ref=None, view_ref=None,
+        cap_field="step", cap_phase=None, end_action=None, default_strategy="random",
+        default_cap=GENERIC_DEFAULT_STEPS, max_cap=GENERIC_MAX_STEPS,
+    )  # fmt: skip

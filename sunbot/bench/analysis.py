@@ -157,6 +157,9 @@ def summary_rows(a: Analysis) -> Rows:
     if matches:
         head += ["rank 1", "rank-1 rate [95% Wilson]", "sole wins/draws", "win share"]
         head += ["mean rank"]
+    model = any(r.tokens is not None for s in a.strategies for r in s.results)
+    if model:
+        head += ["tokens/run", "USD/run"]
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -172,6 +175,11 @@ def summary_rows(a: Analysis) -> Rows:
             shares = [r.win_share for r in s.results if r.win_share is not None]
             share = _pct(float(np.mean(shares))) if shares else "-"
             row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
+        if model:
+            tokens = [r.tokens for r in s.results if r.tokens is not None]
+            costs = [r.cost_usd for r in s.results if r.cost_usd is not None]
+            row += [f"{np.mean(tokens):,.0f}" if tokens else "-"]
+            row += [f"{np.mean(costs):.4f}" if costs else "-"]
         rows.append(row)
     return head, rows
 

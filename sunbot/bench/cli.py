@@ -38,7 +38,7 @@ from collections.abc import Callable, Generator
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
@@ -46,6 +46,7 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
+from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
     HOUSE,
@@ -61,7 +62,8 @@ from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_fi
 from sunbot.bench.store import RunMismatch, Store, export_csv
 from sunbot.cli_console import Exit, make_console
 from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
-from sunbot.games import GameInfo, get_game
+from sunbot.games import GameInfo, generic_game, get_game
+from sunbot.generic.index import check_slug
 from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
 if TYPE_CHECKING:
@@ -246,6 +248,47 @@ def bench_command(
             " score) and the bench goes on.",
         ),
     ] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="Play every job on this Gameboard server (any game it lists; default: the"
+            " engines in-process, no HTTP)."
+        ),
+    ] = None,
+    move_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001, max=3600, help="Seconds one decision may take (the fallback is played)."
+        ),
+    ] = None,
+    isolate: Annotated[
+        bool, typer.Option("--isolate", help="Run each strategy or bot file in a child process.")
+    ] = False,
+    llm_url: Annotated[
+        str | None, typer.Option(help="llm:MODEL: the endpoint (default: OPENAI_BASE_URL).")
+    ] = None,
+    llm_price: Annotated[
+        str | None,
+        typer.Option(metavar="IN,OUT", help="llm:MODEL: USD per million input, output tokens."),
+    ] = None,
+    llm_concurrency: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=MAX_WORKERS,
+            help="llm:MODEL: at most this many jobs call the endpoint at once.",
+        ),
+    ] = 2,
+    budget_tokens: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Stop once the stored jobs used this many model tokens (rows kept)."
+        ),
+    ] = None,
+    budget_usd: Annotated[
+        float | None,
+        typer.Option(min=0, help="Stop once the stored jobs cost this many USD (--llm-price)."),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -260,9 +303,25 @@ def bench_command(
         raise fail("missing GAME (or --compare RUN_A RUN_B); see sunbot bench --help")
     try:
         info = get_game(game)
-    except KeyError as exc:
-        raise fail(str(exc.args[0])) from None
+    except KeyError:
+        if server is None:
+            raise fail(unknown_game(game)) from None
+        try:
+            check_server(server, "--server")
+            check_slug(game)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        info = generic_game(game)  # any game the server lists: generic checks, steps caps
+    if server is not None:
+        try:
+            check_server(server, "--server")
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     names = check_strategies(info, strategy or [])
+    llm = any(n.startswith("llm:") for n in names)
+    options = _agent_options(llm, llm_url, llm_price, budget_usd, isolate)
+    if llm:  # the endpoint's concurrency: one model call per job at a time
+        workers = llm_concurrency if workers is None else min(workers, llm_concurrency)
     tables = _tables(info, table or [], seating)
     seat_mode = (seating or Seating.shuffled).value if info.kind == "match" else ""
     seed_list = pick_seeds(seeds, seeds_file)
@@ -285,10 +344,21 @@ def bench_command(
         except RunMismatch as exc:
             raise fail(f"{exc}; choose another --run") from None
         jobs = [
-            Job(info.slug, s, seed, cap_value, t, seat_mode or Seating.shuffled.value, job_timeout)
+            Job(
+                info.slug,
+                s,
+                seed,
+                cap_value,
+                t,
+                seat_mode or Seating.shuffled.value,
+                job_timeout,
+                server,
+                move_timeout,
+                options,
+            )
+            for seed in seed_list.values  # seed by seed: a bench cut short stays paired
             for s in names
             for t in tables
-            for seed in seed_list.values
         ]
         stored = store.done(label)
         todo = [j for j in jobs if job_key(j) not in stored]
@@ -303,16 +373,19 @@ def bench_command(
             f"run [bold]{label}[/]: {plural(len(jobs), 'job')}, {len(jobs) - len(todo):,}"
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
-        elapsed = execute(store, label, todo, backend.value, workers, ray_address)
+        budget = Budget(budget_tokens, budget_usd)
+        elapsed, ran = execute(
+            store, label, todo, backend.value, workers, ray_address, budget=budget
+        )
         wanted = {job_key(j) for j in jobs}
         whole = store.results(label)  # the run's files cover the whole run
         results = [r for r in whole if (r.strategy, r.table, r.seed) in wanted]
         results.sort(key=lambda r: (names.index(r.strategy), r.table, r.seed))
         # in the command's order: strategies as given, then tables as given
         groups = list(dict.fromkeys(group_label(*job_key(j)[:2]) for j in jobs))
-    if todo:
+    if ran:
         console.print(
-            f"{plural(len(todo), 'job')} in {elapsed:.2f} s = {len(todo) / elapsed:,.1f} jobs/s"
+            f"{plural(ran, 'job')} in {elapsed:.2f} s = {ran / elapsed:,.1f} jobs/s"
             f" ({backend.value}, {slots})"
         )
     meta = {
@@ -360,21 +433,75 @@ def bench_command(
         raise typer.Exit(Exit.ERROR)
 
 
+class Budget:
+    """What the stored jobs of this bench may spend on a model: ``tokens`` (prompt +
+    completion) and ``usd``; :meth:`spend` says when either is reached."""
+
+    def __init__(self, tokens: int | None, usd: float | None) -> None:
+        self.tokens, self.usd = tokens, usd
+        self.used_tokens, self.used_usd = 0, 0.0
+
+    def spend(self, result: Result) -> bool:
+        """Count ``result``'s tokens and cost; true once the budget is reached."""
+        self.used_tokens += result.tokens or 0
+        self.used_usd += result.cost_usd or 0.0
+        return (self.tokens is not None and self.used_tokens >= self.tokens) or (
+            self.usd is not None and self.used_usd >= self.usd
+        )
+
+    def said(self) -> str:
+        """``"12,400 of 10,000 tokens"``-style words for what was spent."""
+        parts = []
+        if self.tokens is not None:
+            parts.append(f"{self.used_tokens:,} of {self.tokens:,} tokens")
+        if self.usd is not None:
+            parts.append(f"${self.used_usd:.4f} of ${self.usd:.4f}")
+        return ", ".join(parts)
+
+
+def _agent_options(
+    llm: bool, url: str | None, price: str | None, usd: float | None, isolate: bool
+) -> tuple[tuple[str, Any], ...]:
+    """The jobs' agent options (``Job.options``); usage errors for ``--llm-*`` without an
+    ``llm:`` strategy, a malformed ``--llm-price``, ``--budget-usd`` without a price."""
+    given = [n for n, v in (("--llm-url", url), ("--llm-price", price)) if v is not None]
+    if given and not llm:
+        raise fail(f"{', '.join(given)} apply to -s llm:MODEL")
+    if usd is not None and price is None:
+        raise fail("--budget-usd needs --llm-price (the cost of a token)")
+    out: list[tuple[str, Any]] = []
+    if url is not None:
+        out.append(("base_url", url))
+    if price is not None:
+        try:
+            cost = tuple(float(p) for p in price.split(","))
+        except ValueError:
+            cost = ()
+        if len(cost) != 2 or not all(0 <= c < 1e6 for c in cost):
+            raise fail("--llm-price: give IN,OUT in USD per million tokens, e.g. 0.15,0.60")
+        out.append(("price", cost))
+    if isolate:
+        out.append(("isolate", True))
+    return tuple(out)
+
+
 def check_strategies(info: GameInfo, given: list[str]) -> list[str]:
     """``given`` without repeats (the game's default strategy when empty), each checked to
-    build for ``info``'s game (a bot file is loaded once here, so a broken one fails up
-    front).
+    build for ``info``'s game (:func:`sunbot.agents.spec.check_strategy`: a bot file is
+    loaded once here, so a broken one fails up front).
 
     Raises:
         typer.Exit: usage error (2) naming an unknown strategy, or a game without any.
     """
+    from sunbot.agents.spec import check_strategy
+
     valid = strategies.names(info.slug)
     if not valid:
         raise fail(f"no strategies for {info.slug} yet")
     chosen = list(dict.fromkeys(given)) or [valid[0]]
     for name in chosen:  # a bot file is loaded here once, so a broken one fails up front
         try:
-            strategies.check(info.slug, name)
+            check_strategy(info.slug, name)
         except strategies.UnknownStrategy as exc:
             raise fail(str(exc)) from None
     return chosen
@@ -482,11 +609,13 @@ def execute(
     workers: int | None,
     ray_address: str | None,
     out: Console | None = None,
-) -> float:
+    budget: Budget | None = None,
+) -> tuple[float, int]:
     """Run ``todo`` on ``backend`` (:func:`~sunbot.bench.backends.run_jobs`), storing each
     row under ``label`` as it arrives, with a progress bar on ``out`` (default: standard
-    output); returns the seconds spent. SIGINT and SIGTERM stop it, keeping the stored
-    rows.
+    output). SIGINT and SIGTERM stop it, keeping the stored rows. Once the stored rows
+    reach ``budget`` (model tokens or USD), the running jobs are stopped and the command
+    goes on with the rows it has. Returns ``(seconds spent, jobs stored)``.
 
     Raises:
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
@@ -496,7 +625,7 @@ def execute(
 
     started = time.perf_counter()
     if not todo:
-        return 0.0
+        return 0.0, 0
     done = 0
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     results = run_jobs(todo, backend, workers, ray_address)
@@ -508,6 +637,12 @@ def execute(
                     store.add(label, result)
                     done += 1
                     bar.advance(task)
+                    if budget is not None and budget.spend(result):
+                        err_console.print(
+                            f"[yellow]budget reached[/] ({escape(budget.said())}): {done:,}"
+                            f" of {plural(len(todo), 'job')} stored; the rest not run"
+                        )
+                        break
             finally:
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
@@ -526,7 +661,7 @@ def execute(
             f" continue with the same command plus --resume --run {label}"
         )
         raise typer.Exit(exit_code(stop.signum)) from None
-    return time.perf_counter() - started
+    return time.perf_counter() - started, done
 
 
 def _show(

@@ -18,6 +18,7 @@ Like :mod:`sunbot.bench.jobs`, imported by workers: no SciPy, no openskill.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import time
@@ -94,7 +95,8 @@ def play_seats(
         seed: the match seed (``engine.init(seed, 6)``; ``on_start`` is told it).
         match_rng: the match RNG, after the caller's seat draw (the house bots' source).
         builds: ``(seat, rng seed)`` of each strategy seat, in the order to build them; the
-            seat's strategy gets ``random.Random(rng seed)``.
+            seat's strategy (any ``--strategy`` text:
+            :func:`sunbot.agents.spec.create_agent`) gets ``random.Random(rng seed)``.
         watch: the seat whose ``choose`` time goes into ``timings`` and whose commands are
             counted in ``steps`` and ``refused``.
         timings: gets one entry (seconds) per ``choose`` of the watched seat.
@@ -104,13 +106,16 @@ def play_seats(
     Returns:
         The :class:`EngineMatch`; ``on_end`` and ``close`` have been called.
     """
+    from sunbot.agents.spec import create_agent
     from sunbot.engines import harvest_watch as engine
 
     played = EngineMatch(tuple(lineup))
     try:
         for s, rng_seed in builds:
             name = played.lineup[s]
-            bot = _guarded(s, name, "build", strategies.create, GAME, name, random.Random(rng_seed))
+            rng = random.Random(rng_seed)
+            build = functools.partial(create_agent, seed=seed)
+            bot = _guarded(s, name, "build", build, GAME, name, rng)
             played.bots[s] = bot
         for s, bot in played.bots.items():
             _guarded(s, played.lineup[s], "start", strategies.notify_start, bot, GAME, seed, None)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 import sunbot
@@ -34,7 +34,7 @@ from sunbot.bench.engine_match import HOUSE as HOUSE  # re-exported: the table's
 from sunbot.bench.engine_match import MATCH_SEATS as MATCH_SEATS
 from sunbot.bench.engine_match import MAX_MATCH_BEATS as MAX_MATCH_BEATS
 from sunbot.bench.engine_match import MatchTooLong, SeatError, play_seats
-from sunbot.games import GameInfo, get_game
+from sunbot.games import GAMES, GameInfo, generic_game, get_game
 
 EndedBy = Literal["rules", "cap", "error", "timeout"]
 #: Fields of a :class:`Result` that are measurements and differ from run to run.
@@ -64,6 +64,13 @@ class Job:
         seating: match games: one of :data:`SEATINGS` (default ``shuffled``).
         timeout_s: stop the job after this many seconds of wall time (``sunbot bench
             --job-timeout``); its row then says ``ended_by == "timeout"`` and has no score.
+        server: play on this Gameboard server (a URL, or ``"embedded"``) through the client
+            with the game's mirror (the generic checks for a game sunbot does not know);
+            ``None``: the engine in-process. A game sunbot does not know needs one.
+        move_timeout: seconds one decision may take (the fallback action is played after).
+        options: an agent's options as ``(name, value)`` pairs (``llm:MODEL``: ``base_url``,
+            ``price``, ...), built in the worker (an agent holds connections).
+        max_steps: end the run after this many steps (a game sunbot does not know).
         lineup: match games: the strategy in each of seats 0-5, played as given (names may
             repeat; :data:`HOUSE` is a house bot); ``strategy`` must be one of them: the
             row reports on its first seat. ``table`` and ``seating`` are then ignored: the
@@ -78,6 +85,10 @@ class Job:
     table: tuple[str, ...] = ()
     seating: str = "shuffled"
     timeout_s: float | None = None
+    server: str | None = None
+    move_timeout: float | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    max_steps: int | None = None
     lineup: tuple[str, ...] = ()
 
 
@@ -113,17 +124,20 @@ class Result:
             (``None`` without decisions).
         wall_s: the job's wall time in seconds.
         version: ``sunbot.__version__`` of the process that ran the job.
+        timeouts: decisions past the move timeout (the fallback action played).
+        tokens: a language-model agent's prompt + completion tokens (``None`` otherwise).
+        cost_usd: its cost, when a price was given (``None`` otherwise).
         ranks: Harvest Watch: every seat's final rank, seats 0-5, comma-separated
             (``"1,3,3,2,5,6"``; 1 best, equal ranks a tie); ``""`` when the match did not
-            finish, and for single-player games. The last field, with a default, so code
-            that builds rows without it keeps working (the store adds the column).
+            finish, and for single-player games. With a default, as the fields above, so
+            code that builds rows without it keeps working (the store adds the column).
     """
 
     game: str
     strategy: str
     seed: int
     cap: int | None
-    score: int
+    score: int | float
     progress: int
     progress_field: str
     cause: str | None
@@ -142,6 +156,9 @@ class Result:
     decision_p95_ms: float | None
     wall_s: float
     version: str
+    timeouts: int = 0
+    tokens: int | None = None
+    cost_usd: float | None = None
     ranks: str = ""
 
     def to_row(self) -> dict[str, Any]:
@@ -168,6 +185,8 @@ class _Tally:
     lineup: tuple[str, ...] = ()
     ranks: tuple[int, ...] = ()
     bot: Any = None
+    timeouts: int = 0
+    agent: dict[str, Any] = field(default_factory=dict)
 
 
 def job_key(job: Job) -> tuple[str, str, int]:
@@ -175,7 +194,8 @@ def job_key(job: Job) -> tuple[str, str, int]:
 
     ``table`` is :func:`table_of` comma-joined for a match game, ``""`` otherwise.
     """
-    match = get_game(job.game).kind == "match"
+    info = GAMES.get(job.game)
+    match = info is not None and info.kind == "match"
     return job.strategy, ",".join(table_of(job)) if match else "", job.seed
 
 
@@ -245,7 +265,7 @@ def run_job(job: Job) -> Result:
 
 def _timed_out(job: Job, wall_s: float) -> Result:
     """The row of a job stopped at its ``timeout_s``: no score, no progress."""
-    info = get_game(job.game)
+    info = GAMES.get(job.game) or generic_game(job.game)
     match = info.kind == "match"
     return Result(
         game=job.game, strategy=job.strategy, seed=job.seed, cap=job.cap, score=0,
@@ -258,24 +278,26 @@ def _timed_out(job: Job, wall_s: float) -> Result:
 
 
 def _run_job(job: Job) -> Result:
-    info = get_game(job.game)
+    info = GAMES.get(job.game)
+    if info is None and job.server is None:
+        raise KeyError(f"unknown game {job.game!r}: a game sunbot does not know needs a server")
+    if info is not None:
+        get_game(job.game)  # an unavailable game is a bad job (KeyError)
     started = time.perf_counter()
     timings: list[float] = []
     tally = _Tally()
-    if info.kind == "match":
+    share = None
+    score: int | float
+    if info is not None and info.kind == "match":
         final = run_match(info, job, timings, tally)
         score, progress, cause = _match_outcome(final, tally)
         share = _win_share(final, tally)
     else:
-        final = _run_single(info, job, timings, tally)
-        engine = info.engine
-        score = int(engine.score(final)) if final is not None else 0
-        field = info.cap_field or "day"
-        progress = int(final.get(field, 0)) if final is not None else 0
-        raw = (final.get("cause") or final.get("result")) if final is not None else None
-        cause = str(raw) if raw is not None else None
-        share = None
+        score, progress, cause = _run_single(info, job, timings, tally)
+    match = info is not None and info.kind == "match"
     p50, p95 = _percentiles(timings)
+    agent = tally.agent
+    tokens = agent.get("promptTokens", 0) + agent.get("completionTokens", 0) if agent else 0
     return Result(
         game=job.game,
         strategy=job.strategy,
@@ -283,7 +305,7 @@ def _run_job(job: Job) -> Result:
         cap=job.cap,
         score=score,
         progress=progress,
-        progress_field=info.cap_field or "day",
+        progress_field=(info.cap_field or "day") if info is not None else "step",
         cause=cause,
         ended_by=tally.ended_by,
         error=tally.error,
@@ -292,8 +314,8 @@ def _run_job(job: Job) -> Result:
         decisions=len(timings),
         seat=tally.seat,
         rank=tally.rank,
-        table=",".join(table_of(job)) if info.kind == "match" else "",
-        seating=_seating_of(job) if info.kind == "match" else "",
+        table=",".join(table_of(job)) if match else "",
+        seating=_seating_of(job) if match else "",
         lineup=",".join(tally.lineup),
         ranks=",".join(map(str, tally.ranks)),
         win_share=share,
@@ -301,6 +323,9 @@ def _run_job(job: Job) -> Result:
         decision_p95_ms=p95,
         wall_s=time.perf_counter() - started,
         version=sunbot.__version__,
+        timeouts=tally.timeouts,
+        tokens=int(tokens) if agent.get("kind") == "llm" else None,
+        cost_usd=agent.get("costUsd") if agent.get("kind") == "llm" else None,
     )
 
 
@@ -330,30 +355,86 @@ def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
     from sunbot.agents.spec import create_agent
 
-    return create_agent(job.game, job.strategy, random.Random(job.seed), seed=job.seed)
+    return create_agent(
+        job.game, job.strategy, random.Random(job.seed), seed=job.seed, **dict(job.options)
+    )
 
 
 def _run_single(
-    info: GameInfo, job: Job, timings: list[float], tally: _Tally
-) -> dict[str, Any] | None:
-    """The one loop on the engine backend; returns the last state reached."""
-    from sunbot.runs.backends import EngineBackend, drive
+    info: GameInfo | None, job: Job, timings: list[float], tally: _Tally
+) -> tuple[int | float, int, str | None]:
+    """The one run loop on the engine backend (or on ``job.server``); returns the row's
+    ``(score, progress, cause)``."""
     from sunbot.runs.loop import Run, play_loop
 
-    run = Run(EngineBackend(info), job.game, job.seed, strategy_name=job.strategy, cap=job.cap)
     try:
         bot = tally.bot = _start(job)
+        backend, checks = _backend(info, job)
     except Exception as exc:  # a failing run is a row saying why, not a lost benchmark
         tally.ended_by, tally.error = "error", f"{type(exc).__name__}: {exc}"
-        return None
-    summary = drive(play_loop(run, bot, timings=timings))  # the engine never suspends
-    tally.steps, tally.refused = summary.steps, summary.refused
+        return 0, 0, None
+    run = Run(backend, job.game, job.seed, strategy_name=job.strategy, cap=job.cap, checks=checks)
+    steps = job.max_steps or (job.cap if info is None else None)  # an unknown game: steps
+    loop = play_loop(run, bot, timings=timings, move_timeout=job.move_timeout, step_cap=steps)
+    if backend.trusted and job.move_timeout is None and not getattr(bot, "blocking", False):
+        from sunbot.runs.backends import drive
+
+        summary = drive(loop)  # the engine never suspends: no event loop needed
+    else:
+        import asyncio
+
+        summary = asyncio.run(_closing(loop, backend))
+    tally.steps, tally.refused, tally.timeouts = summary.steps, summary.refused, summary.timeouts
+    tally.agent = summary.agent
     if summary.ended_by == "error":
         tally.ended_by, tally.error = "error", summary.error
+    elif summary.divergences:  # a server's answer the rules (or the platform) do not allow
+        first = summary.divergences[0]
+        tally.ended_by = "error"
+        tally.error = f"{len(summary.divergences)} divergence(s); first: {first}"
     elif summary.ended_by == "cap":
         tally.ended_by = "cap"
     pos = run.position
-    return pos.state if pos is not None else None
+    if pos is None:
+        return 0, 0, None
+    if info is None:
+        return summary.score, summary.steps, None
+    state = pos.state if isinstance(pos.state, dict) else pos.observation
+    progress = state.get(info.cap_field or "day", 0)
+    raw = state.get("cause") or state.get("result")
+    return summary.score, int(progress) if isinstance(progress, int) else 0, _str(raw)
+
+
+def _str(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+async def _closing(loop: Any, backend: Any) -> Any:
+    """Await the run, then close the backend's connections."""
+    try:
+        return await loop
+    finally:
+        await backend.aclose()
+
+
+def _backend(info: GameInfo | None, job: Job) -> tuple[Any, Any]:
+    """``(backend, checks)`` of a job: the engine (trusted, unchecked), or ``job.server``
+    through the client with the game's mirror (the generic checks for an unknown game)."""
+    if job.server is None:
+        from sunbot.runs.backends import EngineBackend
+
+        assert info is not None
+        return EngineBackend(info), None
+    from sunbot.api import open_backend
+
+    backend = open_backend(None if job.server == "embedded" else job.server, info)
+    if info is not None:
+        from sunbot.mirror import Mirror
+
+        return backend, Mirror(info.slug)
+    from sunbot.generic.checks import GenericChecks
+
+    return backend, GenericChecks(job.game)
 
 
 def table_of(job: Job) -> tuple[str, ...]:

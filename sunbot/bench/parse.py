@@ -17,7 +17,10 @@ MAX_SEEDS = 1_000_000
 #: Seeds are stored as SQLite INTEGERs: signed 64-bit (as everywhere, ``sunbot.games``).
 MIN_SEED, MAX_SEED = games.MIN_SEED, games.MAX_SEED
 #: ``--cap`` keys -> the games table's ``cap_field``.
-CAP_KEYS: dict[str, str] = {"voyages": "voyage", "voyage": "voyage", "days": "day", "day": "day"}
+CAP_KEYS: dict[str, str] = {
+    "voyages": "voyage", "voyage": "voyage", "days": "day", "day": "day",
+    "steps": "step", "step": "step",
+}  # fmt: skip
 #: A seed ``N`` or a range ``A-B``; each may be negative (``-3``, ``-5--1``, ``-2-2``).
 _ITEM = re.compile(r"^(-?[0-9]+)(?:-(-?[0-9]+))?$")
 
@@ -149,7 +152,7 @@ def parse_cap(text: str) -> Cap:
     key, sep, value = text.partition("=")
     key = key.strip().lower()
     if not sep or key not in CAP_KEYS:
-        raise ValueError(f"{text!r}: expected voyages=N or days=N")
+        raise ValueError(f"{text!r}: expected voyages=N, days=N or steps=N")
     try:
         n = int(value)
     except ValueError:

@@ -46,6 +46,9 @@ _TYPES = {
     "lineup": "TEXT NOT NULL DEFAULT ''",
     "ranks": "TEXT NOT NULL DEFAULT ''",
     "win_share": "REAL",
+    "timeouts": "INTEGER NOT NULL DEFAULT 0",
+    "tokens": "INTEGER",
+    "cost_usd": "REAL",
 }
 #: Column names of the ``results`` table, in order.
 COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")

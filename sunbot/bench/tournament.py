@@ -27,7 +27,6 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sunbot import strategies
 from sunbot.bench.jobs import HOUSE, MATCH_SEATS, MAX_MATCH_BEATS, Job, Result, run_job
 from sunbot.games import MAX_SEED, MIN_SEED
 
@@ -252,9 +251,11 @@ def play_table(lineup: Sequence[str], seed: int) -> list[int]:
     if len(names) != MATCH_SEATS or not all(isinstance(n, str) and n for n in names):
         raise ValueError(f"a Harvest Watch lineup is {MATCH_SEATS} strategy names, got {names!r}")
     _check_seed(seed)
+    from sunbot.agents.spec import check_strategy
+
     for name in dict.fromkeys(names):
         if name != HOUSE:
-            strategies.check(GAME, name)
+            check_strategy(GAME, name)
     row = run_job(Job(GAME, names[0], seed, lineup=names))
     if row.ended_by == "error":
         raise TableError(row.error or "the match ended on an error")

@@ -190,7 +190,7 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
     [
         (["keelhold", "--seeds", "5-1"], "Invalid value for '--seeds': range '5-1' runs backwards"),
         (["keelhold", "--cap", "days=3"], "--cap days=3 does not apply to keelhold: use voyages=N"),
-        (["keelhold", "--cap", "laps=3"], "expected voyages=N or days=N"),
+        (["keelhold", "--cap", "laps=3"], "expected voyages=N, days=N or steps=N"),
         (
             ["keelhold", "-s", "nope"],
             "unknown strategy 'nope' for keelhold; valid: planner, safe-greedy",

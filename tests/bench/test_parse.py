@@ -128,8 +128,8 @@ def test_caps(text, cap):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("20", "expected voyages=N or days=N"),
-        ("turns=5", "expected voyages=N or days=N"),
+        ("20", "expected voyages=N, days=N or steps=N"),
+        ("turns=5", "expected voyages=N, days=N or steps=N"),
         ("days=x", "'x' is not an integer"),
         ("days=0", "at least 1"),
     ],

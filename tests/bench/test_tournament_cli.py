@@ -238,3 +238,18 @@ def test_listed_in_the_sunbot_help():
     assert res.exit_code == 0 and "tournament" in res.output
     res = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "160"})
     assert res.exit_code == 0 and "--matches" in res.output and "<bool>" not in res.output
+
+
+def test_an_agent_in_another_process_is_an_entrant(tmp_path, monkeypatch):
+    import sys
+    from pathlib import Path
+
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    bot = Path(__file__).resolve().parents[2] / "examples" / "bots" / "first_legal.py"
+    agent = f"exec:{sys.executable} {bot}"
+    res = tournament("harvest-watch", "-s", "guard", "-s", agent, "--matches", "2", "--json",
+                     "--out", str(tmp_path), "--run", "agent")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    doc = _json(res)
+    assert {r["strategy"]: r["matches"] for r in doc["ratings"]} == {"guard": 2, agent: 2}
+    assert doc["matches"] == {"scheduled": 2, "rated": 2, "errored": 0}
