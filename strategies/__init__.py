@@ -299,6 +299,8 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
 __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "Action",
+    "Observation",
     "Outcome",
     "Strategy",
     "UnknownStrategy",

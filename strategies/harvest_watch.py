@@ -28,7 +28,8 @@ from typing import Any, ClassVar
 
 from sunbot.engines.harvest_watch import house_command
 from sunbot.mirror.harvest_watch import state_from_summary
-from sunbot.strategies.harvest_watch_coalition import (
+
+from .harvest_watch_coalition import (
     Coalition,
     Command,
     Data,

@@ -38,9 +38,10 @@ import random
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies import harvest_watch_planner as plan
-from sunbot.strategies.harvest_watch_coalition import Coalition, Command, Data, richest
-from sunbot.strategies.harvest_watch_model import TableModel
+
+from . import harvest_watch_planner as plan
+from .harvest_watch_coalition import Coalition, Command, Data, richest
+from .harvest_watch_model import TableModel
 
 
 class Adaptive(Coalition):

@@ -53,8 +53,9 @@ from collections import Counter
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies import harvest_watch_house_watch as hwatch
-from sunbot.strategies import harvest_watch_planner as plan
+
+from . import harvest_watch_house_watch as hwatch
+from . import harvest_watch_planner as plan
 
 Command = dict[str, Any]
 Data = dict[str, Any]

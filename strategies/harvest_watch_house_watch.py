@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines.harvest_watch_house import STEAL_CHANCE
-from sunbot.strategies.harvest_watch_planner import (
+
+from .harvest_watch_planner import (
     COOP,
     FARM,
     GUARD,

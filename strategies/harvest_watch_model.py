@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies.harvest_watch_house_watch import after_night, tenths
+
+from .harvest_watch_house_watch import after_night, tenths
 
 
 @dataclass

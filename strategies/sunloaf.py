@@ -28,8 +28,9 @@ from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import DayCtx, FastState
 from sunbot.engines.sunloaf_read import readable
-from sunbot.strategies import Action, Observation
-from sunbot.strategies.sunloaf_planner import (
+
+from . import Action, Observation
+from .sunloaf_planner import (
     Budget,
     DayTables,
     Line,

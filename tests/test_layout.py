@@ -54,10 +54,7 @@ def modules() -> dict[str, Path]:
             parts = list(path.relative_to(folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            name = ".".join([prefix, *parts])
-            if name.startswith("sunbot.strategies") and prefix == "sunbot":
-                continue  # a leftover link into strategies/: that folder is read as itself
-            out[name] = path
+            out[".".join([prefix, *parts])] = path
     return out
 
 
