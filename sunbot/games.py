@@ -37,7 +37,7 @@ class GameInfo:
     """One game's entry.
 
     Attributes:
-        slug: platform slug (``shared/spec/README.md``).
+        slug: platform slug (``/api/games``).
         kind: ``"single"`` for the stateless init/action games, ``"match"`` for the
             real-time multi-seat ones.
         hidden: the state has hidden parts: the token is the only carrier, ``state`` equals
@@ -97,7 +97,7 @@ class GameInfo:
 
     @property
     def engine(self) -> ModuleType:
-        """The engine module (engine API of ``shared/spec/README.md``)."""
+        """The engine module (the engine API of :mod:`sunbot.engines`)."""
         return importlib.import_module(self.engine_ref)
 
     @property

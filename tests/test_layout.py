@@ -307,3 +307,33 @@ def test_one_console_factory_and_one_exit_code_enum() -> None:
         ("OK", 0), ("ERROR", 1), ("USAGE", 2), ("DIVERGED", 3), ("CUT", 4), ("CORRUPT", 5),
         ("INTERRUPTED", 130), ("TERMINATED", 143),
     ]  # fmt: skip
+
+
+#: The rule texts and specifications the project was built from live outside the repository:
+#: a path to them helps no reader. Cite a section name or ``docs/rules/<game>.md`` instead.
+OUTSIDE_PATH = "shared" + "/"
+#: Files of the run path's restructure that still cite such a path.
+KNOWN_OUTSIDE_PATHS = {"sunbot/match_play.py"}
+_NOT_SOURCE = {".git", "__pycache__", "build", "dist", "node_modules"}
+
+
+def _repository_files() -> Iterator[Path]:
+    for path in sorted(ROOT.rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        if any(p in _NOT_SOURCE or p.startswith(".") or p.endswith(".egg-info") for p in parts):
+            continue
+        if path.is_file():
+            yield path
+
+
+def test_no_path_outside_the_repository_is_cited() -> None:
+    citing = set()
+    for path in _repository_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # an image
+            continue
+        if OUTSIDE_PATH in text:
+            citing.add(str(path.relative_to(ROOT)))
+    assert citing - KNOWN_OUTSIDE_PATHS == set(), sorted(citing)
+    assert not KNOWN_OUTSIDE_PATHS - citing, "remove them from KNOWN_OUTSIDE_PATHS"

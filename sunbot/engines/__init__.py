@@ -1,4 +1,4 @@
-"""Pure rules engines, one module per game (engine API of ``shared/spec/README.md``).
+"""Pure rules engines, one module per game (the engine API, below).
 
 Every engine module exposes, on plain JSON-compatible dicts in its game's wire schema:
 
