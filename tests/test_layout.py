@@ -337,3 +337,24 @@ def test_no_path_outside_the_repository_is_cited() -> None:
             citing.add(str(path.relative_to(ROOT)))
     assert citing - KNOWN_OUTSIDE_PATHS == set(), sorted(citing)
     assert not KNOWN_OUTSIDE_PATHS - citing, "remove them from KNOWN_OUTSIDE_PATHS"
+
+
+#: Where a table keyed by game slugs may stand: the games table, and the other server of the
+#: tests, whose own choices are the point of it.
+GAME_TABLES = {"sunbot.games"}
+
+
+def test_the_games_table_is_the_only_table_of_games() -> None:
+    from sunbot.games import GAMES
+
+    slugs = set(GAMES)
+    tables = []
+    for name, path in modules().items():
+        if name in GAME_TABLES or name.startswith("sunbot.testing.otherserver"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if len(keys & slugs) >= 2:
+                    tables.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not tables, f"per-game tables outside sunbot/games.py: {tables}"

@@ -12,6 +12,7 @@ import sunbot
 from sunbot import strategies
 from sunbot.bench.jobs import RESULT_FIELDS, TIMING_FIELDS, Job, run_job
 from sunbot.client import GameboardClient
+from sunbot.games import GAMES
 from sunbot.runner import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.match_state import DEFAULT_BEAT_MS, Match
@@ -30,7 +31,7 @@ def fakes(monkeypatch):
         ("harvest-watch", "guard-seat", "tests.bench.fakes:GuardSeat"),
         ("harvest-watch", "bad-seat", "tests.bench.fakes:BadSeat"),
     ]:
-        monkeypatch.setitem(strategies.BUILTIN[game], name, ref)
+        monkeypatch.setitem(GAMES[game].strategies, name, ref)
 
 
 def test_keelhold_safe_greedy_seed_7_matches_the_play_figures():
