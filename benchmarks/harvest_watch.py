@@ -17,7 +17,7 @@ Rows:
 3. ``--six``: ``coalition`` in all six seats (every seat's finish is counted: six per match).
 
 Per row: the **rank-1 rate** (sole wins and shared rank 1 both count: a draw is a rank-1
-finish for every seat in it, ``shared/spec/harvest-watch.md`` §3.9) and the **sole-win
+finish for every seat in it, Harvest Watch §3.9, "Ranks") and the **sole-win
 rate**, each with its 95% Wilson interval, and the **win share** (a draw among k seats
 counts 1/k, so a table of identical strategies averages exactly 1/6 per seat) with a
 normal 95% interval. ``--timing`` adds the wall time of each of our ``choose`` calls on

@@ -1,4 +1,4 @@
-"""A provable upper bound on a Naptuft run's score (``shared/spec/naptuft.md`` §6.2, §9).
+"""A provable upper bound on a Naptuft run's score (Naptuft §6.2 "Care", §9).
 
 REFERENCE ONLY, LOCAL DECK ONLY: the bound reads the whole deck of the run's seed
 (:func:`sunbot.engines.naptuft.descriptor`), which is our local server's hidden future. A live

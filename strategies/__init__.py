@@ -5,7 +5,8 @@ seeded run replays exactly) and answers ``choose(observation, legal_actions) -> 
 every game, Harvest Watch included (there the observation is the view's ``data`` and
 ``legal_actions`` comes from :func:`sunbot.observations.harvest_watch.legal_actions`).
 The contract and its optional hooks are described once, on :class:`Strategy`.
-Built-in strategies are listed per game in :data:`BUILTIN`; third-party ones are found
+Built-in strategies are listed per game in the games table (``GameInfo.strategies`` of
+:mod:`sunbot.games`, the first being the default); third-party ones are found
 through the entry-point group ``sunbot.strategies``: the entry point's name is the strategy
 name and the object it loads is a factory (usually a class) taking ``rng`` with an attribute
 ``game`` (a slug, or ``games``, a tuple of slugs).
@@ -29,6 +30,7 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from sunbot import bots
 from sunbot.bots import UnknownStrategy
+from sunbot.games import GAMES
 
 ENTRY_POINT_GROUP = "sunbot.strategies"
 log = logging.getLogger("sunbot.strategies")
@@ -149,36 +151,12 @@ def notify_end(strategy: object, observation: Observation | None, outcome: Outco
 
 StrategyFactory = Callable[[random.Random], Strategy]
 
-#: game slug -> strategy name -> ``"module:attribute"`` of its factory. First is the default.
-BUILTIN: dict[str, dict[str, str]] = {
-    "keelhold": {
-        "planner": "sunbot.strategies.keelhold_planner:Planner",
-        "safe-greedy": "sunbot.strategies.keelhold:SafeGreedy",
-        "first-safe": "sunbot.strategies.keelhold:FirstSafe",
-        "random": "sunbot.strategies.baselines:RandomLegal",
-        "clairvoyant": "sunbot.strategies.keelhold_clairvoyant:Clairvoyant",
-    },
-    "sunloaf": {
-        "planner": "sunbot.strategies.sunloaf:Planner",
-        "reference": "sunbot.strategies.sunloaf:Reference",
-        "rest": "sunbot.strategies.sunloaf:Rest",
-        "random": "sunbot.strategies.baselines:RandomLegal",
-    },
-    "naptuft": {
-        "balancer": "sunbot.strategies.naptuft:Balancer",
-        "rotation": "sunbot.strategies.naptuft:Rotation",
-        "random": "sunbot.strategies.baselines:RandomLegal",
-        "clairvoyant": "sunbot.strategies.naptuft:Clairvoyant",
-    },
-    "harvest-watch": {
-        "adaptive": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
-        "coalition": "sunbot.strategies.harvest_watch:Coalition",
-        "guard": "sunbot.strategies.harvest_watch:Guard",
-        "farmer": "sunbot.strategies.harvest_watch:Farmer",
-        "random": "sunbot.strategies.harvest_watch:RandomSeat",
-        "house": "sunbot.strategies.harvest_watch:House",
-    },
-}
+
+def _table(game: str) -> dict[str, str]:
+    """The games table's built-ins of ``game`` (:data:`GENERIC` for a game it does not
+    list: any game a server lists)."""
+    info = GAMES.get(game)
+    return info.strategies if info is not None else GENERIC
 
 
 #: The strategies of a game sunbot has no engine for (any game a server lists): they read
@@ -193,7 +171,7 @@ def _builtin(game: str) -> dict[str, str]:
     """The built-ins of ``game`` whose module exists (games are built one at a time); a
     game sunbot does not know gets :data:`GENERIC`."""
     out: dict[str, str] = {}
-    for name, ref in BUILTIN.get(game, GENERIC).items():
+    for name, ref in _table(game).items():
         module = ref.partition(":")[0]
         try:
             importlib.import_module(module)
@@ -240,7 +218,7 @@ def _warn_shadowed(game: str, name: str, source: str) -> None:
 def _plugins(game: str) -> dict[str, Any]:
     """Plug-ins that play ``game``, by name; one named like a built-in is left out, with a
     warning (once per process)."""
-    builtin = BUILTIN.get(game, GENERIC)
+    builtin = _table(game)
     found: dict[str, Any] = {}
     for name, source, obj in _loaded_plugins():
         if game not in _games_of(obj) and "*" not in _games_of(obj):
@@ -263,7 +241,7 @@ def _unknown(game: str, name: str) -> UnknownStrategy:
     """The error for a ``name`` ``game`` has no strategy of: ``my-bot plays keelhold, not
     naptuft`` when a built-in or plug-in of that name plays other games (as a bot file's
     error says), else the list of valid names."""
-    elsewhere = [g for g, table in BUILTIN.items() if g != game and name in table]
+    elsewhere = [g.slug for g in GAMES.values() if g.slug != game and name in g.strategies]
     for plugin, _, obj in _loaded_plugins():
         if plugin == name:
             elsewhere += [g for g in _games_of(obj) if g != game and g not in elsewhere]
@@ -280,11 +258,16 @@ def names(game: str) -> list[str]:
 
 
 def default_name(game: str) -> str:
-    """The default strategy of ``game``.
+    """The default strategy of ``game``: the games table's ``default_strategy`` (the first
+    built-in); for a game without a built-in that loads, the first of :func:`names`.
 
     Raises:
         UnknownStrategy: the game has no strategy at all.
     """
+    info = GAMES.get(game)
+    default = info.default_strategy if info is not None else None
+    if default is not None and default in _builtin(game):
+        return default
     options = names(game)
     if not options:
         raise UnknownStrategy(f"no strategies for game {game!r}")
@@ -331,8 +314,10 @@ def create(game: str, name: str, rng: random.Random) -> Strategy:
 
 
 __all__ = [
-    "BUILTIN",
     "ENTRY_POINT_GROUP",
+    "GENERIC",
+    "Action",
+    "Observation",
     "Outcome",
     "Strategy",
     "UnknownStrategy",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from sunbot.strategies import Action, Observation
+from . import Action, Observation
 
 
 class RandomLegal:

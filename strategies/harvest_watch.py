@@ -1,4 +1,4 @@
-"""Harvest Watch strategies (``shared/spec/harvest-watch.md``; §7 notes for bot designers).
+"""Harvest Watch strategies (Harvest Watch §7, "Notes for bot designers").
 
 **The contract** is every game's (:class:`sunbot.strategies.Strategy`): a class built with
 ``rng: random.Random`` (its only randomness) that keeps its own memory and answers, once per
@@ -28,7 +28,8 @@ from typing import Any, ClassVar
 
 from sunbot.engines.harvest_watch import house_command
 from sunbot.mirror.harvest_watch import state_from_summary
-from sunbot.strategies.harvest_watch_coalition import (
+
+from .harvest_watch_coalition import (
     Coalition,
     Command,
     Data,

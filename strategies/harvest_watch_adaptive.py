@@ -11,7 +11,7 @@ ballots, coops with a partner that confirmed) with a model of every other seat
 house bot or *quiet* (seen for a night at least, only plain -1.0 nights, never robbed by
 us; played in the rollouts as
 a farmer that blocks thefts, the worst of a guard and a farmer for us) and one at least is a
-house bot. At any other table these rules decide (``shared/spec/harvest-watch.md`` §3.5, §7):
+house bot. At any other table these rules decide (Harvest Watch §3.5, §7):
 
 1. a confirmed coop partner: ``farm_coop`` with it (the only act better than -1.0 a day);
 2. prey: living seats outside the bloc that did not announce a guard and that the model
@@ -38,9 +38,10 @@ import random
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies import harvest_watch_planner as plan
-from sunbot.strategies.harvest_watch_coalition import Coalition, Command, Data, richest
-from sunbot.strategies.harvest_watch_model import TableModel
+
+from . import harvest_watch_planner as plan
+from .harvest_watch_coalition import Coalition, Command, Data, richest
+from .harvest_watch_model import TableModel
 
 
 class Adaptive(Coalition):

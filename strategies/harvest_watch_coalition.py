@@ -9,7 +9,7 @@ none): the tag marks a bloc member, ``coop`` the partner it will farm with, ``ta
 seat it proposes to fine, ``ring`` the members in giveTo order. :func:`parse_speech` also
 reads the §2.7 house templates, so house partners and house guards are known each day.
 
-**Play** (``shared/spec/harvest-watch.md`` §3, §7):
+**Play** (Harvest Watch §3 "Game rules", §7 "Notes for bot designers"):
 
 - *Bloc.* Members are the living seats whose speech carries the tag and who never defected.
   Members sorted ascending pair off (m0, m1), (m2, m3)...; a member farms ``farm_coop`` with
@@ -53,8 +53,9 @@ from collections import Counter
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies import harvest_watch_house_watch as hwatch
-from sunbot.strategies import harvest_watch_planner as plan
+
+from . import harvest_watch_house_watch as hwatch
+from . import harvest_watch_planner as plan
 
 Command = dict[str, Any]
 Data = dict[str, Any]

@@ -2,8 +2,8 @@
 
 Split from :mod:`sunbot.strategies.harvest_watch_planner` (the model and the rollouts):
 the nights our seat acted on, replayed against the stores it then sees to tell who a
-guarding house bot caught (its memory drives its ballots, ``shared/spec/harvest-watch.md``
-§2.7), corrected by the public ballots. Everything comes from the seat's own view.
+guarding house bot caught (its memory drives its ballots, Harvest Watch
+§2.7 "House bots"), corrected by the public ballots. Everything comes from the seat's own view.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines.harvest_watch_house import STEAL_CHANCE
-from sunbot.strategies.harvest_watch_planner import (
+
+from .harvest_watch_planner import (
     COOP,
     FARM,
     GUARD,

@@ -1,6 +1,6 @@
 """What one Harvest Watch seat can tell about every other seat from the published summaries.
 
-Acts are secret (``shared/spec/harvest-watch.md`` §4), so a seat's act shows only through
+Acts are secret (Harvest Watch §4; the rule text's Secrets), so a seat's act shows only through
 the public foods, its speeches and ballots, and our own ``collided``. This module keeps, per
 other seat, the evidence that matters for choosing our act:
 
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
-from sunbot.strategies.harvest_watch_house_watch import after_night, tenths
+
+from .harvest_watch_house_watch import after_night, tenths
 
 
 @dataclass

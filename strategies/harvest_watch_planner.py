@@ -1,6 +1,6 @@
 """Rollout planner for a Harvest Watch seat that is alone among house bots.
 
-The house-bot policy is public (``shared/spec/harvest-watch.md`` §2.7) and house bots say
+The house-bot policy is public (Harvest Watch §2.7 "House bots") and house bots say
 so in their speeches, so a seat that sees only house bots around it can model the rest of
 the match exactly except for the bots' 0.1 steal draws. This module holds that model and a
 planner on top of it; :class:`sunbot.strategies.harvest_watch_coalition.Coalition` calls it.

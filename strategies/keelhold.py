@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sunbot.engines import keelhold as kh
-from sunbot.strategies import Action, Observation
+
+from . import Action, Observation
 
 CAST_OFF: Action = {"type": "CAST_OFF"}
 END_RUN: Action = {"type": "END_RUN"}

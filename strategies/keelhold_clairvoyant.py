@@ -18,8 +18,9 @@ from typing import Any
 from sunbot.engines import IllegalAction
 from sunbot.engines import keelhold as kh
 from sunbot.engines import keelhold_fast as kf
-from sunbot.strategies import Action, Observation
-from sunbot.strategies.keelhold_planner import DEAD, Planner
+
+from . import Action, Observation
+from .keelhold_planner import DEAD, Planner
 
 _OPEN = 10**6
 #: Fields a shadow run must share with the observation it stands behind.

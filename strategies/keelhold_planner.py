@@ -19,8 +19,9 @@ from __future__ import annotations
 import random
 
 from sunbot.engines import keelhold_fast as kf
-from sunbot.strategies import Action, Observation
-from sunbot.strategies.keelhold_eval import DEFAULT_WEIGHTS, Evaluator, Weights
+
+from . import Action, Observation
+from .keelhold_eval import DEFAULT_WEIGHTS, Evaluator, Weights
 
 CAST_OFF: Action = {"type": "CAST_OFF"}
 END_RUN: Action = {"type": "END_RUN"}

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sunbot.engines import naptuft as nt
-from sunbot.strategies import Action, Observation
+
+from . import Action, Observation
 
 NEXT_DAY: Action = {"type": "next-day"}
 _CARE_INDEX: dict[str, int] = {c: i for i, c in enumerate(nt.CARES)}

@@ -1,7 +1,7 @@
 """Sunloaf strategies: ``planner`` (default), ``reference`` and ``rest``.
 
 - :class:`Planner` plans each day over the engine's fast form (everything within a day is
-  known in advance, ``shared/spec/sunloaf.md`` §5-§7) with a time-budgeted beam search
+  known in advance, Sunloaf §5-§7) with a time-budgeted beam search
   (:mod:`sunbot.strategies.sunloaf_planner`). Quota first: it keeps the §10 reference policy's own
   line from the day start as its fallback, and only switches to a line whose exact day total
   also reaches ``dayQuota`` and scores more, so it never ends a day below quota (the
@@ -28,8 +28,9 @@ from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import DayCtx, FastState
 from sunbot.engines.sunloaf_read import readable
-from sunbot.strategies import Action, Observation
-from sunbot.strategies.sunloaf_planner import (
+
+from . import Action, Observation
+from .sunloaf_planner import (
     Budget,
     DayTables,
     Line,

@@ -1,6 +1,6 @@
 """The Sunloaf day planner's search: a beam search over one day in the engine's fast form.
 
-Everything within a Sunloaf day is known in advance (``shared/spec/sunloaf.md`` §5 band,
+Everything within a Sunloaf day is known in advance (Sunloaf §5 band,
 shade and clouds, §7 bowl serves and dog steps), so a day is a deterministic planning
 problem: pick one action per turn to maximise the day's score, never ending below
 ``dayQuota``. This module holds the pieces :class:`sunbot.strategies.sunloaf.Planner` uses:

@@ -25,7 +25,12 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from sunbot._checkout import find_checkout_strategies
+
+find_checkout_strategies(Path(__file__).parent)  # sunbot.strategies in a checkout, uninstalled
 
 try:
     __version__ = version("sunbot")

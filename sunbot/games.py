@@ -1,14 +1,15 @@
 """The one table of games: where each game's engine, served spec, plain-state check, mirror
-hooks, view and run caps live. Everything else looks games up here by slug.
+hooks, terminal view, replay page, built-in strategies, environment and codec live, and how
+a run cap ends a run. Everything else looks games up here by slug.
 
-References are ``"module:attribute"`` strings imported on first use, so a game whose engine
-is not built yet simply does not appear in :func:`available`.
+References are ``"module:attribute"`` (or ``"module"``) strings imported on first use, so a
+game whose engine is not built yet simply does not appear in :func:`available`.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any, Literal
@@ -37,7 +38,8 @@ class GameInfo:
     """One game's entry.
 
     Attributes:
-        slug: platform slug (``shared/spec/README.md``).
+        slug: platform slug (``/api/games``).
+        engine_ref: the engine module (:attr:`engine`); ``spec_ref``: the served ``spec``.
         kind: ``"single"`` for the stateless init/action games, ``"match"`` for the
             real-time multi-seat ones.
         hidden: the state has hidden parts: the token is the only carrier, ``state`` equals
@@ -59,6 +61,22 @@ class GameInfo:
         answer_fields: observation fields every answer of this game carries by its published
             rules; an answer without them is not an answer of this game (the runner then
             blames the server, not the strategy, for a strategy that cannot read it).
+        mirror_ref: the mirror hooks module (:mod:`sunbot.mirror`); ``None``: the game is
+            mirrored otherwise (Harvest Watch: per seat, :mod:`sunbot.mirror.harvest_watch`).
+        view_ref: ``"module:render"`` of the terminal view (:mod:`sunbot.views`).
+        page_ref: the replay page's module (:mod:`sunbot.html`): ``frame`` and ``progress``
+            of a position (a match's: of a seat's view, and ``food``), drawn by the script
+            of the same name in ``sunbot/html/assets/``.
+        strategies: built-in strategy name -> ``"module:attribute"`` of its factory
+            (:mod:`sunbot.strategies`); the first is the default (:attr:`default_strategy`).
+        env_id, env_ref: the Gymnasium id and ``"module:class"`` of the game's environment
+            (:mod:`sunbot.envs`), both or neither.
+        codec_ref: ``"module:class"`` of the observation/action encoding a trained policy
+            plays through (:mod:`sunbot.envs.policy`).
+        fallback_ref: ``"module:function"`` ``(observation, legal_actions) -> action``: the
+            cheap, safe action a decision past its move deadline plays
+            (:mod:`sunbot.agents.fallbacks`); ``None``: the first legal action (a match:
+            nothing is sent, the beat's default applies).
     """
 
     slug: str
@@ -75,10 +93,15 @@ class GameInfo:
     cap_field: str | None
     cap_phase: str | None
     end_action: dict[str, Any] | None
-    default_strategy: str
     default_cap: int | None = None
     max_cap: int | None = None
     answer_fields: tuple[str, ...] = ()
+    page_ref: str | None = None
+    strategies: dict[str, str] = field(default_factory=dict)
+    env_id: str | None = None
+    env_ref: str | None = None
+    codec_ref: str | None = None
+    fallback_ref: str | None = None
 
     def check_cap(self, value: int, option: str) -> None:
         """Refuse a run cap (``option``: the option's name, for the message) below 1 or
@@ -97,8 +120,13 @@ class GameInfo:
 
     @property
     def engine(self) -> ModuleType:
-        """The engine module (engine API of ``shared/spec/README.md``)."""
+        """The engine module (the engine API of :mod:`sunbot.engines`)."""
         return importlib.import_module(self.engine_ref)
+
+    @property
+    def default_strategy(self) -> str | None:
+        """The default built-in strategy: the first of :attr:`strategies` (``None``: none)."""
+        return next(iter(self.strategies), None)
 
     @property
     def spec(self) -> dict[str, Any]:
@@ -140,10 +168,21 @@ GAMES: dict[str, GameInfo] = {
         cap_field="voyage",
         cap_phase="port",
         end_action={"type": "END_RUN"},
-        default_strategy="planner",
         default_cap=30,  # the planner's runs last hundreds of voyages (docs/decisions.md)
         max_cap=20_000,  # the engine's placement guard (GUARD_TURNS) ends a run before that
         answer_fields=("hold", "queue"),
+        page_ref="sunbot.html.keelhold",
+        fallback_ref="sunbot.agents.fallbacks:keelhold",
+        strategies={
+            "planner": "sunbot.strategies.keelhold_planner:Planner",
+            "safe-greedy": "sunbot.strategies.keelhold:SafeGreedy",
+            "first-safe": "sunbot.strategies.keelhold:FirstSafe",
+            "random": "sunbot.strategies.baselines:RandomLegal",
+            "clairvoyant": "sunbot.strategies.keelhold_clairvoyant:Clairvoyant",
+        },
+        env_id="sunbot/Keelhold-v0",
+        env_ref="sunbot.envs.keelhold:KeelholdEnv",
+        codec_ref="sunbot.envs.keelhold:KeelholdCodec",
     ),
     "sunloaf": GameInfo(
         slug="sunloaf",
@@ -160,10 +199,20 @@ GAMES: dict[str, GameInfo] = {
         cap_field="day",
         cap_phase="sunset",
         end_action={"type": "END_RUN"},
-        default_strategy="planner",
         default_cap=40,
         max_cap=1_000,
         answer_fields=("cats",),
+        page_ref="sunbot.html.sunloaf",
+        fallback_ref="sunbot.agents.fallbacks:sunloaf",
+        strategies={
+            "planner": "sunbot.strategies.sunloaf:Planner",
+            "reference": "sunbot.strategies.sunloaf:Reference",
+            "rest": "sunbot.strategies.sunloaf:Rest",
+            "random": "sunbot.strategies.baselines:RandomLegal",
+        },
+        env_id="sunbot/Sunloaf-v0",
+        env_ref="sunbot.envs.sunloaf:SunloafEnv",
+        codec_ref="sunbot.envs.sunloaf:SunloafCodec",
     ),
     "naptuft": GameInfo(
         slug="naptuft",
@@ -180,10 +229,20 @@ GAMES: dict[str, GameInfo] = {
         cap_field="day",
         cap_phase="dayBreak",
         end_action={"type": "end-run"},
-        default_strategy="balancer",
         default_cap=10,
         max_cap=1_000,
         answer_fields=("needs",),
+        page_ref="sunbot.html.naptuft",
+        fallback_ref="sunbot.agents.fallbacks:naptuft",
+        strategies={
+            "balancer": "sunbot.strategies.naptuft:Balancer",
+            "rotation": "sunbot.strategies.naptuft:Rotation",
+            "random": "sunbot.strategies.baselines:RandomLegal",
+            "clairvoyant": "sunbot.strategies.naptuft:Clairvoyant",
+        },
+        env_id="sunbot/Naptuft-v0",
+        env_ref="sunbot.envs.naptuft:NaptuftEnv",
+        codec_ref="sunbot.envs.naptuft:NaptuftCodec",
     ),
     "harvest-watch": GameInfo(
         slug="harvest-watch",
@@ -200,7 +259,16 @@ GAMES: dict[str, GameInfo] = {
         cap_field=None,
         cap_phase=None,
         end_action=None,
-        default_strategy="adaptive",
+        page_ref="sunbot.html.harvest_watch",
+        strategies={
+            "adaptive": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
+            "coalition": "sunbot.strategies.harvest_watch:Coalition",
+            "guard": "sunbot.strategies.harvest_watch:Guard",
+            "farmer": "sunbot.strategies.harvest_watch:Farmer",
+            "random": "sunbot.strategies.harvest_watch:RandomSeat",
+            "house": "sunbot.strategies.harvest_watch:House",
+        },
+        codec_ref="sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
     ),
 }
 
@@ -246,6 +314,6 @@ def generic_game(slug: str) -> GameInfo:
     return GameInfo(
         slug=slug, name=slug, genre="", description="", kind="single", hidden=True,
         engine_ref="", spec_ref="", check_state_ref=None, mirror_ref=None, view_ref=None,
-        cap_field="step", cap_phase=None, end_action=None, default_strategy="random",
-        default_cap=GENERIC_DEFAULT_STEPS, max_cap=GENERIC_MAX_STEPS,
+        cap_field="step", cap_phase=None, end_action=None, default_cap=GENERIC_DEFAULT_STEPS,
+        max_cap=GENERIC_MAX_STEPS, page_ref="sunbot.html.generic",
     )  # fmt: skip

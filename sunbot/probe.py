@@ -34,7 +34,7 @@ from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
 from sunbot.probe_grammar import GrammarDiff, compare
 
-#: Envelope fields of the protocol (``shared/spec/README.md``).
+#: Envelope fields of the platform protocol.
 ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
 #: Seat-summary fields the rule text of Harvest Watch promises on every beat.
 SUMMARY = ("you", "day", "phase", "food", "foods", "alive", "aliveSeats", "lastPublic")

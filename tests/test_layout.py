@@ -52,10 +52,7 @@ def modules() -> dict[str, Path]:
             parts = list(path.relative_to(folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
-            name = ".".join([prefix, *parts])
-            if name.startswith("sunbot.strategies") and prefix == "sunbot":
-                continue  # a leftover link into strategies/: that folder is read as itself
-            out[name] = path
+            out[".".join([prefix, *parts])] = path
     return out
 
 
@@ -308,3 +305,54 @@ def test_one_console_factory_and_one_exit_code_enum() -> None:
         ("OK", 0), ("ERROR", 1), ("USAGE", 2), ("DIVERGED", 3), ("CUT", 4), ("CORRUPT", 5),
         ("INTERRUPTED", 130), ("TERMINATED", 143),
     ]  # fmt: skip
+
+
+#: The rule texts and specifications the project was built from live outside the repository:
+#: a path to them helps no reader. Cite a section name or ``docs/rules/<game>.md`` instead.
+OUTSIDE_PATH = "shared" + "/"
+#: Files of the run path's restructure that still cite such a path.
+KNOWN_OUTSIDE_PATHS: set[str] = set()
+_NOT_SOURCE = {".git", "__pycache__", "build", "dist", "node_modules"}
+
+
+def _repository_files() -> Iterator[Path]:
+    for path in sorted(ROOT.rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        if any(p in _NOT_SOURCE or p.startswith(".") or p.endswith(".egg-info") for p in parts):
+            continue
+        if path.is_file():
+            yield path
+
+
+def test_no_path_outside_the_repository_is_cited() -> None:
+    citing = set()
+    for path in _repository_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # an image
+            continue
+        if OUTSIDE_PATH in text:
+            citing.add(str(path.relative_to(ROOT)))
+    assert citing - KNOWN_OUTSIDE_PATHS == set(), sorted(citing)
+    assert not KNOWN_OUTSIDE_PATHS - citing, "remove them from KNOWN_OUTSIDE_PATHS"
+
+
+#: Where a table keyed by game slugs may stand: the games table, and the other server of the
+#: tests, whose own choices are the point of it.
+GAME_TABLES = {"sunbot.games"}
+
+
+def test_the_games_table_is_the_only_table_of_games() -> None:
+    from sunbot.games import GAMES
+
+    slugs = set(GAMES)
+    tables = []
+    for name, path in modules().items():
+        if name in GAME_TABLES or name.startswith("sunbot.testing.otherserver"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if len(keys & slugs) >= 2:
+                    tables.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not tables, f"per-game tables outside sunbot/games.py: {tables}"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from importlib.metadata import EntryPoint
 
 import pytest
 
 from sunbot import strategies
 from sunbot.engines import keelhold as kh
+from sunbot.games import GAMES
 
 
 class PluginBot:
@@ -24,6 +26,22 @@ class PluginBot:
 def test_builtin_names_and_default():
     assert strategies.names("keelhold")[:4] == ["planner", "safe-greedy", "first-safe", "random"]
     assert strategies.default_name("keelhold") == "planner"
+
+
+def test_the_default_is_the_games_tables_first_strategy(monkeypatch):
+    defaults = {slug: g.default_strategy for slug, g in GAMES.items()}
+    assert defaults == {
+        "keelhold": "planner", "sunloaf": "planner", "naptuft": "balancer",
+        "harvest-watch": "adaptive",
+    }  # fmt: skip
+    assert all(strategies.default_name(slug) == name for slug, name in defaults.items())
+    # the table decides: another first entry is another default
+    reordered = {"random": "sunbot.strategies.baselines:RandomLegal", **GAMES["naptuft"].strategies}
+    monkeypatch.setitem(GAMES, "naptuft", replace(GAMES["naptuft"], strategies=reordered))
+    assert strategies.default_name("naptuft") == "random"
+    assert strategies.names("naptuft")[:2] == ["random", "balancer"]
+    with pytest.raises(strategies.UnknownStrategy, match="no strategies for game 'chess'"):
+        strategies.default_name("chess")
 
 
 def test_unknown_strategy_lists_valid_names():

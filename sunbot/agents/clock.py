@@ -27,7 +27,6 @@ import functools
 import logging
 import math
 import queue
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -308,33 +307,6 @@ class Decider:
 # ---------------------------------------------------------------- fallbacks
 
 
-def _keelhold(observation: Any, legal: list[Any]) -> Any:
-    from sunbot.strategies.keelhold import FirstSafe
-
-    return FirstSafe(random.Random(0)).choose(observation, legal)
-
-
-def _sunloaf(observation: Any, legal: list[Any]) -> Any:
-    from sunbot.strategies.sunloaf import Reference
-
-    return Reference(random.Random(0)).choose(observation, legal)
-
-
-def _naptuft(observation: Any, legal: list[Any]) -> Any:
-    from sunbot.strategies.naptuft import _lowest_legal
-
-    if observation.get("phase") != "care":
-        return legal[0]  # dayBreak: next-day comes first
-    return _lowest_legal(observation, legal)
-
-
-_SAFE: dict[str, Callable[[Any, list[Any]], Any]] = {
-    "keelhold": _keelhold,
-    "sunloaf": _sunloaf,
-    "naptuft": _naptuft,
-}
-
-
 def default_fallback(game: str, observation: Any, legal_actions: list[Any]) -> Action | None:
     """The action to play when a bot missed its deadline: a cheap, safe one.
 
@@ -348,11 +320,14 @@ def default_fallback(game: str, observation: Any, legal_actions: list[Any]) -> A
     Raises:
         ValueError: ``legal_actions`` is empty (outside Harvest Watch): nothing to fall back on.
     """
-    if game == "harvest-watch":
+    from sunbot.games import GAMES, resolve
+
+    info = GAMES.get(game)
+    if info is not None and info.kind == "match":
         return None
     if not legal_actions:
         raise ValueError(f"no legal action to fall back on in {game}")
-    safe = _SAFE.get(game)
+    safe = resolve(info.fallback_ref) if info is not None and info.fallback_ref else None
     if safe is not None:
         try:
             action = safe(observation, legal_actions)

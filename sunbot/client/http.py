@@ -1,4 +1,4 @@
-"""Async client for the platform's stateless single-player API (``shared/spec/README.md``).
+"""Async client for the platform's stateless single-player API (the platform protocol).
 
 The transport is injected (httpx): the same code talks to the embedded server in-process
 (``httpx.ASGITransport``), to ``sunbot serve`` on loopback, or to the live service. Every

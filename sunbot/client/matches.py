@@ -1,5 +1,5 @@
-"""Async client of the match protocol and the seat loop (``shared/spec/harvest-watch.md``
-§2, §2.8, and the Platform section of the published rules).
+"""Async client of the match protocol and the seat loop (Harvest Watch
+§2 "Match protocol over HTTP", §2.8 "Client loop", and the rule text's Platform section).
 
 :class:`MatchClient` calls the four match routes of :data:`~sunbot.client.routes.ROUTES`
 through :class:`~sunbot.client.http.GameboardClient`, so answers are read, capped and

@@ -1,4 +1,5 @@
-"""Pydantic models of what the platform answers (``docs/architecture.md``, the platform protocol).
+"""Pydantic models of what the platform answers (the platform protocol; per game:
+``docs/rules/<game>.md``, "Envelope").
 
 A success envelope and a refusal share the ``ok`` field; :data:`ActionAnswer` tells them
 apart. The models accept extra fields (a live server may add some) but insist on the types

@@ -1,12 +1,12 @@
 """How often a seat polls a match view, and when it gives up on a server that stopped
-advancing (``shared/spec/harvest-watch.md`` §2.3 ``pollAfterMs``, §2.8 the client loop).
+advancing (Harvest Watch §2.3 ``pollAfterMs``, §2.8 "Client loop").
 
-``pollAfterMs`` is the server's pacing, a local choice within the protocol's bounds
-(``shared/spec/README.md``): we honour it inside a fixed window, [:data:`POLL_MIN_MS`,
-:data:`POLL_MAX_MS`], whatever ``remainMs`` says, so no answer can make us poll faster
-than 20 times a second or sleep through a match. A stall is judged on the round (and the
-one move from the countdown to play), on the time that really passed, and on the deadline
-the views announced; a status that flips back and forth is not progress.
+``pollAfterMs`` is the server's pacing, a local choice within the protocol's bounds (the
+platform protocol, "What is known about the live platform"): we honour it inside a fixed
+window, [:data:`POLL_MIN_MS`, :data:`POLL_MAX_MS`], whatever ``remainMs`` says, so no answer
+can make us poll faster than 20 times a second or sleep through a match. A stall is judged
+on the round (and the one move from the countdown to play), on the time that really passed,
+and on the deadline the views announced; a status that flips back and forth is not progress.
 """
 
 from __future__ import annotations

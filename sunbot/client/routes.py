@@ -1,5 +1,5 @@
-"""Every platform endpoint the client calls, in one table (``shared/spec/README.md``,
-``shared/spec/harvest-watch.md`` §2). Live endpoints may differ from the local server's:
+"""Every platform endpoint the client calls, in one table (the platform protocol,
+Harvest Watch §2 "Match protocol over HTTP"). Live endpoints may differ from the local server's:
 change them here and nowhere else."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Harvest Watch rules engine: pure, no clock, no I/O (``shared/spec/harvest-watch.md``).
+"""Harvest Watch rules engine: pure, no clock, no I/O (Harvest Watch §3
+"Game rules"; ``docs/rules/harvest-watch.md``).
 
 One call of :func:`resolve_beat` resolves one beat for every seat at once (spec README,
 engine API). Food is kept in integer tenths; :func:`view` shows it as ``tenths / 10``.

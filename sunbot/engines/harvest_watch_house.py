@@ -1,4 +1,4 @@
-"""House-bot policy for Harvest Watch (``shared/spec/harvest-watch.md`` §2.7).
+"""House-bot policy for Harvest Watch (Harvest Watch §2.7, "House bots").
 
 A house bot sees only what its own seat sees (the ``summary`` of
 :func:`sunbot.engines.harvest_watch.view`), plus which seats are house seats (the server

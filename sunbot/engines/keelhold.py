@@ -1,9 +1,9 @@
-"""Keelhold rules engine: pure functions on the wire state of ``shared/spec/keelhold.md``.
+"""Keelhold rules engine: pure functions on the wire state of Keelhold (its "State").
 
-The engine API (``shared/spec/README.md``): :func:`init`, :func:`legal_actions`,
+The engine API (:mod:`sunbot.engines`): :func:`init`, :func:`legal_actions`,
 :func:`step`, :func:`observation`, :func:`score`, :func:`is_over`. Nothing is hidden but the
 random cursor, so the observation is the whole state. Section names in docstrings refer to
-``shared/spec/keelhold.md``; the generation ramp (a local choice) is in
+Keelhold's rules; the generation ramp (a local choice) is in
 :mod:`sunbot.engines.keelhold_gen` and ``docs/rules/keelhold.md``.
 
 For planners, :func:`preview` resolves steps 1-4 of a placement (squall, land, manifest,
@@ -459,7 +459,7 @@ def planning_state(observation: State) -> State:
 def observation(state: State) -> State:
     """What the player sees: the whole state but the random cursor ``rng``.
 
-    ``shared/spec/README.md`` ("Where two faithful servers may differ"): Keelhold hides
+    The platform protocol ("Where two faithful servers may differ"): Keelhold hides
     nothing but the cursor, so its observation is the state without ``rng`` (which would
     tell a bot the crates after the queue).
     """

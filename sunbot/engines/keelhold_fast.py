@@ -1,4 +1,4 @@
-"""Keelhold's fast internal form, for planners (``shared/spec/keelhold.md``).
+"""Keelhold's fast internal form, for planners (Keelhold's rules).
 
 The dict API of :mod:`sunbot.engines.keelhold` is the contract; this module is a second,
 independent implementation of what a player can resolve without any unseen draw: placing a

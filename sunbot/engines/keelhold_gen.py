@@ -1,6 +1,6 @@
 """Keelhold generation: the voyage ramp and the random draws (local choices).
 
-Everything here is a *local choice* of ``shared/spec/keelhold.md`` ("Generation"): the
+Everything here is a *local choice* of Keelhold's rules ("Generation"): the
 numbers live in one table, ``docs/rules/keelhold.md``, and in :func:`params_for`. The
 rules engine (:mod:`sunbot.engines.keelhold`) never draws randomness itself: it asks a
 :class:`Draws` object, so the same rules code serves normal play (:class:`RngDraws`, the

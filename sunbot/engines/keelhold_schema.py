@@ -1,7 +1,7 @@
 """Keelhold wire schema (pydantic) and the consistency check of a client-sent state.
 
 The local server accepts the documented ``{state, action}`` form with a whole plain state
-(``shared/spec/README.md``, "The local server"); :func:`check_state` decides whether such a
+(the platform protocol, "The local server"); :func:`check_state` decides whether such a
 state is well formed and internally consistent. The mirror uses the same models to check
 the shape of what a server draws (crates, voyage terms).
 """

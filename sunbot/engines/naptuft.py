@@ -1,6 +1,6 @@
 """Naptuft rules engine: one cat, four needs, a hidden descriptor deck (spec ``naptuft.md``).
 
-Pure functions on plain JSON dicts (engine API of ``shared/spec/README.md``). The engine state
+Pure functions on plain JSON dicts (the engine API of :mod:`sunbot.engines`). The engine state
 is the §3 observation then the hidden ``seed``, ``cursor``, ``version``; descriptor ``k`` is
 recomputed from ``(seed, k)`` (§4). A care reads the state's own ``forecast``, so the same
 resolver serves a player who sees only the observation (:func:`step_observation`); only

@@ -1,8 +1,9 @@
 """mulberry32, the 32-bit random generator whose cursor lives in the game state.
 
-Pinned in ``shared/spec/sunloaf.md`` §9 (test vectors there); Keelhold uses the same
-generator for its local generation (``docs/rules/keelhold.md``). The cursor is a uint32;
-every draw returns the new cursor and a uint32 value, so states stay plain JSON.
+Pinned by Sunloaf §9, "Day generation" (its test vectors: ``tests/engines/test_rng.py``);
+Keelhold uses the same generator for its local generation (``docs/rules/keelhold.md``). The
+cursor is a uint32; every draw returns the new cursor and a uint32 value, so states stay
+plain JSON.
 """
 
 from __future__ import annotations

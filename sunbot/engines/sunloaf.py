@@ -1,4 +1,4 @@
-"""Sunloaf rules engine on plain wire dicts (``shared/spec/sunloaf.md``; engine API of its README).
+"""Sunloaf rules engine on plain wire dicts (engine API of :mod:`sunbot.engines`).
 
 The functions here are the contract. :mod:`sunbot.engines.sunloaf_fast` holds a faster form
 for planners (tested to agree turn for turn) and :mod:`sunbot.engines.sunloaf_gen` the ramp,

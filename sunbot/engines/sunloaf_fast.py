@@ -1,4 +1,4 @@
-"""Sunloaf's fast internal form, for planners (``shared/spec/sunloaf.md`` §5-§8).
+"""Sunloaf's fast internal form, for planners (Sunloaf §5-§8).
 
 The dict API of :mod:`sunbot.engines.sunloaf` is the contract; this module is a second,
 independent implementation of one day's turns tuned for speed, and the tests check that both

@@ -1,7 +1,8 @@
 """Sunloaf's per-day parameters, room generator and reference policy.
 
-- The difficulty ramp and the day's multiplier, quota ratio and bonus: ``shared/spec/sunloaf.md``
-  §2 (roster) and §4; the ramp is also the one table in ``docs/rules/sunloaf.md``.
+- The difficulty ramp and the day's multiplier, quota ratio and bonus: Sunloaf
+  §2 (roster) and §4 "Per-day parameters"; the ramp is also the one table in
+  ``docs/rules/sunloaf.md``.
 - The room generator: §9 steps G1-G8, drawing from the mulberry32 cursor in ``state.rng``.
 - The reference policy and ``dayPar``: §10, run on the fast form of
   :mod:`sunbot.engines.sunloaf_fast`.

@@ -1,4 +1,4 @@
-"""What a plain Sunloaf state says of the run behind it (``shared/spec/sunloaf.md`` §2-§8).
+"""What a plain Sunloaf state says of the run behind it (Sunloaf §2-§8).
 
 A client may send the local server a plain state instead of a token; the server plays it and
 signs the result into its next token, which then vouches for it. ``score``, ``dayCosyRaw``

@@ -1,8 +1,8 @@
 """Reading a Sunloaf position served by any Gameboard server.
 
-The rule text (``shared/seeds/sunloaf.txt``) promises what a position holds, not our key for
+The rule text promises what a position holds, not our key for
 each quantity. A faithful server may leave out keys that our spec adds (``layout.dogSpeed``,
-``shared/spec/sunloaf.md`` §3) or that the text never names (the band's width, which cat is
+§3 "Wire state schema") or that the text never names (the band's width, which cat is
 big, the dogs' tiles, the result while the day runs): the field table of
 ``docs/rules/sunloaf.md`` lists them. The engine needs every key, so the strategies, the view
 and the mirror read a served position through :func:`readable`.

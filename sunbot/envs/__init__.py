@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import gymnasium as gym
 
-#: Gymnasium id -> ``"module:class"`` of the environment.
+from sunbot.games import GAMES
+
+#: Gymnasium id -> ``"module:class"`` of the environment, as the games table gives them
+#: (``GameInfo.env_id`` and ``env_ref``).
 ENV_IDS: dict[str, str] = {
-    "sunbot/Keelhold-v0": "sunbot.envs.keelhold:KeelholdEnv",
-    "sunbot/Sunloaf-v0": "sunbot.envs.sunloaf:SunloafEnv",
-    "sunbot/Naptuft-v0": "sunbot.envs.naptuft:NaptuftEnv",
+    g.env_id: g.env_ref for g in GAMES.values() if g.env_id is not None and g.env_ref is not None
 }
 
 

@@ -16,7 +16,6 @@ the mask from ``legal_actions``, asks the policy, and answers the action object:
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -24,30 +23,23 @@ from typing import Any
 import numpy as np
 
 from sunbot.envs.core import Codec, Mask, legal_table
+from sunbot.games import GAMES, resolve
 
 #: ``policy(encoded observation, action mask) -> action index``.
 Policy = Callable[[Any, Mask], int]
 
-#: Game slug -> ``"module:class"`` of its codec.
-CODECS: dict[str, str] = {
-    "keelhold": "sunbot.envs.keelhold:KeelholdCodec",
-    "sunloaf": "sunbot.envs.sunloaf:SunloafCodec",
-    "naptuft": "sunbot.envs.naptuft:NaptuftCodec",
-    "harvest-watch": "sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
-}
-
 
 def codec_for(game: str) -> Codec:
-    """A fresh codec of ``game``.
+    """A fresh codec of ``game`` (the games table's ``GameInfo.codec_ref``).
 
     Raises:
         KeyError: no environment encoding for ``game``; the message lists those there are.
     """
-    ref = CODECS.get(game)
-    if ref is None:
-        raise KeyError(f"no environment encoding for {game!r}; there are: {', '.join(CODECS)}")
-    module, _, name = ref.partition(":")
-    codec: Codec = getattr(importlib.import_module(module), name)()
+    info = GAMES.get(game)
+    if info is None or info.codec_ref is None:
+        there = ", ".join(g.slug for g in GAMES.values() if g.codec_ref is not None)
+        raise KeyError(f"no environment encoding for {game!r}; there are: {there}")
+    codec: Codec = resolve(info.codec_ref)()
     return codec
 
 

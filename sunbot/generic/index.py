@@ -25,7 +25,7 @@ from sunbot._text.terminal import printable, printable_lines
 from sunbot.client import GameboardClient, MalformedResponse, ServerRefused
 from sunbot.client.retry import TransientHTTPError
 from sunbot.generic.grammar import find_grammar
-from sunbot.strategies.generic import GENERIC_STRATEGIES
+from sunbot.strategies import GENERIC as GENERIC_STRATEGIES
 
 __all__ = [
     "RULES_SEED",

@@ -7,7 +7,8 @@ jammed, 0 when free), ``hold`` (7 hatches, bottom first), ``queue`` (queue[0] is
 ``conditions``, and at port ``castOffSafe`` and ``next`` (the next voyage's tolerance, quota,
 wind and conditions). A crate is ``[cargo, weight, due]``: cargo ``null`` for ballast, ``due``
 the turn a rush crate must ship by (``-1`` for a rush crate not yet placed, ``null`` for an
-ordinary crate). Field names follow ``shared/spec/keelhold.md``.
+ordinary crate). Field names follow Keelhold's wire state
+(``docs/rules/keelhold.md``, "Fields: determined, chosen, not promised").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a Naptuft replay page draws of an observation (spec ``shared/spec/naptuft.md`` §3).
+"""What a Naptuft replay page draws of an observation (Naptuft §3, "Observation schema").
 
 A frame: ``day``, ``moment`` and ``window`` (0-based, as published), ``phase``, ``needs``
 (food, joy, cleanliness, energy: 0..100), ``wish`` (``{actions, progress}`` or null),

@@ -19,18 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from sunbot._text.atomic_write import write_atomic
-from sunbot.games import GAMES
-from sunbot.html.steps import build, our_seats
+from sunbot.html.steps import build, our_seats, page_module
 from sunbot.mirror import Divergence
 from sunbot.transcripts import Transcript
 
-#: Game slug -> its script in ``assets/``.
-SCRIPTS = {
-    "keelhold": "keelhold.js",
-    "sunloaf": "sunloaf.js",
-    "naptuft": "naptuft.js",
-    "harvest-watch": "harvest_watch.js",
-}
 _ESCAPES = {
     "<": "\\u003c",
     ">": "\\u003e",
@@ -136,15 +128,15 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
         KeyError: a match game sunbot has no page for.
     """
     game = str(t.header["game"])
+    info, drawing = page_module(game)
     steps, frames = build(t, extra)
     meta = _meta(t)
     _count_found(meta, steps, rechecked)
-    info = GAMES.get(game)
     seats = our_seats(t) if t.is_match else []
     label = "score" if not t.is_match else "our food" if len(seats) <= 1 else "our seats' food"
     data = {
         "game": game,
-        "name": info.name if info is not None else game,
+        "name": info.name,
         "header": {"seed": t.header.get("seed")},
         "meta": meta + ([["our seats", ", ".join(map(str, seats))]] if seats else []),
         "cut": t.error,
@@ -153,7 +145,9 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
         "steps": steps,
         "frames": frames,
     }
-    own = SCRIPTS.get(game, "generic.js")  # a game sunbot does not know: the generic board
+    # the game's script is named like its drawing module: sunbot.html.harvest_watch draws
+    # with assets/harvest_watch.js
+    own = f"{drawing.__name__.rpartition('.')[2]}.js"
     script = "\n".join([_asset("page.js"), _asset(own), "SB.start();"])
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     csp = (

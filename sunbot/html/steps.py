@@ -13,24 +13,17 @@ server that leaves a drawn field out), with the reason.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
-import sunbot.html.harvest_watch as harvest_watch
-import sunbot.html.keelhold as keelhold
-import sunbot.html.naptuft as naptuft
-import sunbot.html.sunloaf as sunloaf
+from sunbot.games import GAMES, GameInfo, generic_game
 from sunbot.mirror import Divergence
 from sunbot.transcripts import Transcript
 
 Frame = dict[str, Any]
-#: Per single-player game: (frame of a state, progress text of a state).
-SINGLE: dict[str, tuple[Callable[[dict[str, Any]], Frame], Callable[[dict[str, Any]], str]]] = {
-    "keelhold": (keelhold.frame, keelhold.progress),
-    "sunloaf": (sunloaf.frame, sunloaf.progress),
-    "naptuft": (naptuft.frame, naptuft.progress),
-}
 #: Prefixes dropped from a divergence path to name the field it is in.
 _PREFIXES = ("response.", "answer.", "body.", "state.", "observation.", "data.", "summary.")
 _SHORT = 160
@@ -132,12 +125,30 @@ def _drawable(
     return None, None, why
 
 
-def single_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
-    """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft)."""
-    from sunbot.html.generic import frame as generic_frame
-    from sunbot.html.generic import progress as generic_progress
+def page_module(game: str) -> tuple[GameInfo, ModuleType]:
+    """The games table's entry of ``game`` and its replay page's drawing module
+    (``GameInfo.page_ref``: ``frame`` and ``progress``, and ``food`` for a match). A game
+    sunbot does not know (any game a server lists) is drawn by :mod:`sunbot.html.generic`
+    under :func:`sunbot.games.generic_game`'s entry.
 
-    make, progress = SINGLE.get(str(t.header["game"]), (generic_frame, generic_progress))
+    Raises:
+        KeyError: a game of the table that has no replay page.
+    """
+    info = GAMES.get(game)
+    if info is None:
+        return generic_game(game), importlib.import_module("sunbot.html.generic")
+    if info.page_ref is None:
+        raise KeyError(f"no replay page for game {game!r}")
+    return info, importlib.import_module(info.page_ref)
+
+
+def single_steps(
+    t: Transcript, drawing: ModuleType
+) -> tuple[list[dict[str, Any]], list[Frame | None]]:
+    """Steps and frames of an init/step transcript (Keelhold, Sunloaf, Naptuft), drawn by
+    the game's ``drawing`` module."""
+    make: Callable[[dict[str, Any]], Frame] = drawing.frame
+    progress: Callable[[dict[str, Any]], str] = drawing.progress
     steps: list[dict[str, Any]] = []
     frames: list[Frame | None] = []
     last_progress = ""
@@ -174,8 +185,11 @@ def our_seats(t: Transcript) -> list[int]:
     )
 
 
-def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]]:
-    """Steps and frames of a match transcript: the first view, then one step per command
+def match_steps(
+    t: Transcript, drawing: ModuleType
+) -> tuple[list[dict[str, Any]], list[Frame | None]]:
+    """Steps and frames of a match transcript, drawn by the game's ``drawing`` module (a
+    seat view's ``frame``, ``food`` and ``progress``): the first view, then one step per command
     (drawn from its answer, or from that seat's next view when the answer carries no
     position). A view's divergences go on the step whose position it shows.
 
@@ -193,15 +207,15 @@ def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]
         if rec["type"] == "view":
             body = rec.get("body") or {}
             if not steps or seat in waiting:
-                frame, obj, why = _drawable(harvest_watch.frame, [body])
+                frame, obj, why = _drawable(drawing.frame, [body])
                 if not steps:
                     steps.append(_step(0, None, None, ""))
                     frames.append(None)
                 k = waiting.pop(seat, len(steps) - 1)
                 frames[k] = frame
                 if obj is not None:
-                    steps[k]["s"] = harvest_watch.food(obj)
-                    steps[k]["p"] = harvest_watch.progress(obj)
+                    steps[k]["s"] = drawing.food(obj)
+                    steps[k]["p"] = drawing.progress(obj)
                 elif why is not None:
                     steps[k]["nf"] = why
             if steps:
@@ -216,10 +230,10 @@ def match_steps(t: Transcript) -> tuple[list[dict[str, Any]], list[Frame | None]
             step["s"] = steps[-1]["s"] if steps else None
             frame = None
             if isinstance(answer, dict) and answer.get("ok") is not False and "data" in answer:
-                frame, obj, why = _drawable(harvest_watch.frame, [answer])
+                frame, obj, why = _drawable(drawing.frame, [answer])
                 if obj is not None:
-                    step["s"] = harvest_watch.food(obj)
-                    step["p"] = harvest_watch.progress(obj)
+                    step["s"] = drawing.food(obj)
+                    step["p"] = drawing.progress(obj)
                 waiting.pop(seat, None)
             else:
                 waiting[seat] = len(steps)
@@ -267,17 +281,13 @@ def build(
         KeyError: a match game sunbot has no page for.
     """
     game = str(t.header["game"])
-    if game == "harvest-watch":
-        steps, frames = match_steps(t)
-    elif game in SINGLE:
-        steps, frames = single_steps(t)
-    elif t.is_match:
-        raise KeyError(f"no replay page for the match game {game!r}")
-    else:  # a game sunbot does not know: the generic board, what changed marked
-        from sunbot.html.generic import mark_changes
-
-        steps, frames = single_steps(t)
-        frames = mark_changes(frames)
+    info, drawing = page_module(game)
+    if info.kind == "match":
+        steps, frames = match_steps(t, drawing)
+    else:
+        steps, frames = single_steps(t, drawing)
+    if game not in GAMES:  # the generic board marks what changed since the last position
+        frames = drawing.mark_changes(frames)
     prev: float | None = None
     for step in steps:
         score = step["s"]

@@ -1,4 +1,4 @@
-"""What a Sunloaf replay page draws of a position (spec ``shared/spec/sunloaf.md`` §3, §5).
+"""What a Sunloaf replay page draws of a position (Sunloaf §3, §5).
 
 The room is drawn as the last turn resolved left it: ``lightTurn`` is that turn (``turn - 1``,
 0 before the day's first turn), ``lit`` the tiles lit then and ``band`` the tiles the band

@@ -87,7 +87,7 @@ _MISSING = "<missing>"
 #: Notes :func:`diff` gives a field only one side has; the mirror filters on them.
 MISSING_FIELD = "field missing"
 UNKNOWN_FIELD = "unknown field"
-#: The envelope fields of the protocol (``shared/spec/README.md``); others are unknown.
+#: The envelope fields of the platform protocol; others are unknown.
 ENVELOPE_KEYS = frozenset(
     ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")
 ) | {"reason"}

@@ -1,7 +1,7 @@
 """Which fields of an answer the mirror knows, and how it reads a server it did not write.
 
 Another Gameboard server may add fields we have never seen and leave out fields the rule texts
-never promise (``shared/spec/README.md``, "Where two faithful servers may differ"). The mirror
+never promise (the platform protocol, "Where two faithful servers may differ"). The mirror
 therefore never hands a server's state to the engine as it came:
 
 - :class:`KeyTemplate` learns the keys of every object in our own engine's states, by path

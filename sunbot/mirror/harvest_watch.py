@@ -7,7 +7,7 @@ eyes, so this module has its own checker, :class:`MatchMirror`, and the games ta
 :class:`~sunbot.mirror.Divergence` record; ``step`` is the round of the beat whose answer
 diverged.
 
-What is checked (``shared/spec/harvest-watch.md``; the rule text is the authority):
+What is checked (Harvest Watch §3, §4; the rule text is the authority):
 
 - every view: ``pollAfterMs`` shorter than ``remainMs`` while the clock runs, ``pending``
   equal to what we stored while that beat is still open, the §4 field table, ``nightCost``

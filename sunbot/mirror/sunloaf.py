@@ -1,4 +1,4 @@
-"""Sunloaf mirror hooks (see :mod:`sunbot.mirror`); rules in ``shared/spec/sunloaf.md``.
+"""Sunloaf mirror hooks (see :mod:`sunbot.mirror`); rules: Sunloaf §3-§8.
 
 Within a day nothing is left to chance, so every MOVE, REST, DOZE and END_RUN answer is
 recomputed whole by :func:`sunbot.engines.sunloaf.step` and compared field by field.

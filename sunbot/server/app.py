@@ -1,4 +1,4 @@
-"""The local Gameboard-compatible server (FastAPI), ``shared/spec/README.md`` "The local server".
+"""The local Gameboard-compatible server (FastAPI): the platform protocol's "The local server".
 
 Routes: ``GET /api/games``, ``GET /api/games/{slug}/init?seed=N``,
 ``POST /api/games/{slug}/action`` (``{stateToken, action}`` or, for games without hidden

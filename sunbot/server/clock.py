@@ -1,4 +1,4 @@
-"""Time sources for the match server (``shared/spec/harvest-watch.md`` §2.5).
+"""Time sources for the match server (Harvest Watch §2.5, "Clock, early resolution, defaults").
 
 Every match deadline is an integer number of milliseconds on one :class:`Clock`. The
 server reads the clock once per request; nothing in the match code sleeps, so a test that

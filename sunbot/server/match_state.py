@@ -1,6 +1,6 @@
 """One Harvest Watch match on the server: seats, clock, stored commands, house bots.
 
-Pure and synchronous (``shared/spec/harvest-watch.md`` §2): every method takes the current
+Pure and synchronous (Harvest Watch §2): every method takes the current
 time in integer ms and never sleeps or awaits, so a whole match can be driven by a fake
 clock. The HTTP layer (:mod:`sunbot.server.matches`) holds :attr:`Match.lock` around every
 call, and calls :meth:`Match.catch_up` before answering anything.

@@ -1,4 +1,4 @@
-"""Match routes of the local server (``shared/spec/harvest-watch.md`` §2): create, join,
+"""Match routes of the local server (Harvest Watch §2): create, join,
 view, commands. The rules of time and seats live in :mod:`sunbot.server.match_state`.
 
 Every handler takes the match's ``asyncio.Lock``, reads the injected clock once and calls

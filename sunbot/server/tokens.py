@@ -1,4 +1,4 @@
-"""Opaque, authenticated state tokens (``shared/spec/README.md``, "The local server").
+"""Opaque, authenticated state tokens (the platform protocol, "The local server").
 
 A token is Fernet (AES-128-CBC + HMAC-SHA256, from ``cryptography``) over the zlib-compressed
 JSON of ``{"g": slug, "v": 1, "s": state}``: the server detects any change, a token from

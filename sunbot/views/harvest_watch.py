@@ -1,4 +1,4 @@
-"""Harvest Watch view: the table seen by one seat (``shared/spec/harvest-watch.md`` §2.3, §4).
+"""Harvest Watch view: the table seen by one seat (Harvest Watch §2.3, §4).
 
 :func:`render` takes a whole match view (``{status, remainMs, data, ...}``) or just its
 ``data`` and draws: day, phase, round and clock; one row per seat with its food, whether it

@@ -1,6 +1,6 @@
 """Sunloaf view: the day's header (turn, cosy against quota, mult, score, chain) and the 7x7
 room at the next turn to resolve: the band and its shade, furniture, the hearth, cats with
-their settled streak, dogs, and mats with their countdowns (``shared/spec/sunloaf.md`` §3, §5).
+their settled streak, dogs, and mats with their countdowns (Sunloaf §3, §5).
 
 Each tile is four characters wide:
 

@@ -12,11 +12,10 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sunbot import strategies
 from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import Job, run_job
 from sunbot.bench.store import Store
-from sunbot.games import get_game
+from sunbot.games import GAMES, get_game
 
 runner = CliRunner()
 app = typer.Typer()
@@ -176,7 +175,7 @@ def test_worker_counts_give_identical_rows(tmp_path):
 
 
 def test_job_errors_exit_1(tmp_path, monkeypatch):
-    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "crash", "tests.bench.fakes:Crash")
+    monkeypatch.setitem(GAMES["keelhold"].strategies, "crash", "tests.bench.fakes:Crash")
     monkeypatch.setattr(bench_cli, "run_jobs", _inline)
     res = bench("keelhold", "-s", "crash", "--seeds", "1-2", "--out", str(tmp_path))
     assert res.exit_code == 1
@@ -223,7 +222,7 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
 )
 def test_bad_usage_exits_2_with_a_clear_message(tmp_path, monkeypatch, args, message):
     monkeypatch.setitem(
-        strategies.BUILTIN["harvest-watch"], "guard-seat", "tests.bench.fakes:GuardSeat"
+        GAMES["harvest-watch"].strategies, "guard-seat", "tests.bench.fakes:GuardSeat"
     )
     res = bench(*args, "--out", str(tmp_path))
     assert res.exit_code == 2, res.output
@@ -391,7 +390,7 @@ def test_ray_install_hint_keeps_its_brackets(tmp_path, monkeypatch):
 
 
 def test_counts_of_one_are_singular(tmp_path, monkeypatch):
-    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "crash", "tests.bench.fakes:Crash")
+    monkeypatch.setitem(GAMES["keelhold"].strategies, "crash", "tests.bench.fakes:Crash")
     monkeypatch.setattr(bench_cli, "run_jobs", _inline)
     res = bench(
         "keelhold",

@@ -12,6 +12,7 @@ import sunbot
 from sunbot import strategies
 from sunbot.bench.jobs import RESULT_FIELDS, TIMING_FIELDS, Job, run_job
 from sunbot.client import GameboardClient
+from sunbot.games import GAMES
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.match_state import DEFAULT_BEAT_MS, Match
@@ -30,7 +31,7 @@ def fakes(monkeypatch):
         ("harvest-watch", "guard-seat", "tests.bench.fakes:GuardSeat"),
         ("harvest-watch", "bad-seat", "tests.bench.fakes:BadSeat"),
     ]:
-        monkeypatch.setitem(strategies.BUILTIN[game], name, ref)
+        monkeypatch.setitem(GAMES[game].strategies, name, ref)
 
 
 def test_keelhold_safe_greedy_seed_7_matches_the_play_figures():
@@ -199,7 +200,7 @@ class Illegal:
 def test_refusal_limit_is_the_loops(monkeypatch):
     from sunbot.runs.loop import MAX_REFUSALS_IN_A_ROW
 
-    monkeypatch.setitem(strategies.BUILTIN["keelhold"], "illegal", "tests.bench.test_jobs:Illegal")
+    monkeypatch.setitem(GAMES["keelhold"].strategies, "illegal", "tests.bench.test_jobs:Illegal")
     r = run_job(Job("keelhold", "illegal", 1))
     assert r.ended_by == "error" and r.refused == MAX_REFUSALS_IN_A_ROW == r.steps
     assert r.error.startswith(f"RuntimeError: {MAX_REFUSALS_IN_A_ROW} refused actions in a row")

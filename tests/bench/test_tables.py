@@ -14,7 +14,7 @@ from sunbot.bench import cli as bench_cli
 from sunbot.bench import jobs
 from sunbot.bench.jobs import HOUSE_TABLE, Job, group_of, run_job, seating, table_of
 from sunbot.bench.store import COLUMNS, Store
-from sunbot.games import get_game
+from sunbot.games import GAMES, get_game
 
 GUARDS = ("guard",) * 5
 runner = CliRunner()
@@ -93,9 +93,8 @@ def test_server_seating_with_house_bots_is_the_old_match():
 
 
 def test_a_failing_table_strategy_is_an_error_row_naming_its_seat(monkeypatch):
-    from sunbot import strategies
 
-    monkeypatch.setitem(strategies.BUILTIN["harvest-watch"], "crash", "tests.bench.fakes:Crash")
+    monkeypatch.setitem(GAMES["harvest-watch"].strategies, "crash", "tests.bench.fakes:Crash")
     r = run_job(Job("harvest-watch", "guard", 3, table=("crash",)))
     seat = r.lineup.split(",").index("crash")
     assert r.ended_by == "error" and f"table seat {seat} (crash)" in (r.error or "")

@@ -1,4 +1,4 @@
-"""The seat loop (shared/spec/harvest-watch.md §2.8): poll-after, one store per beat,
+"""The seat loop (Harvest Watch §2.8, "Client loop"): poll-after, one store per beat,
 refusals answered by a fresh GET, transport errors, several seats at once."""
 
 from __future__ import annotations

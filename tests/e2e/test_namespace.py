@@ -25,6 +25,7 @@ def test_python_m_sunbot_runs_beside_a_user_strategies_package(tmp_path: Path) -
 
 def test_nothing_called_strategies_is_a_top_level_package_of_ours() -> None:
     import sunbot.strategies as ours
+    from sunbot.games import GAMES
 
     assert ours.__name__ == "sunbot.strategies"
-    assert "sunbot.strategies.keelhold:SafeGreedy" in ours.BUILTIN["keelhold"].values()
+    assert "sunbot.strategies.keelhold:SafeGreedy" in GAMES["keelhold"].strategies.values()

@@ -1,4 +1,4 @@
-"""Hand-built Keelhold states for the worked examples of shared/spec/keelhold.md."""
+"""Hand-built Keelhold states for the worked examples of Keelhold's rules."""
 
 from __future__ import annotations
 

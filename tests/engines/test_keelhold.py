@@ -1,4 +1,4 @@
-"""Keelhold worked examples (shared/spec/keelhold.md) and hand-computed cases."""
+"""Keelhold worked examples (its "Worked examples") and hand-computed cases."""
 
 from __future__ import annotations
 
@@ -383,7 +383,7 @@ def test_every_cast_off_raises_the_tolerance_and_the_quota():
 
 
 def test_observation_is_the_state_without_the_cursor():
-    """shared/spec/README.md: Keelhold hides nothing but the cursor, so the observation (and
+    """The platform protocol: Keelhold hides nothing but the cursor, so the observation (and
     the server's ``observation``) is the state without ``rng``; the served ``state`` keeps it."""
     from sunbot.games import get_game
     from sunbot.server.app import served_fields

@@ -1,4 +1,4 @@
-"""Keelhold properties over random play on many seeds (shared/spec/keelhold.md)."""
+"""Keelhold properties over random play on many seeds (Keelhold's rules)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Naptuft engine: hand-computed values from shared/spec/naptuft.md (§3-§8) and our own."""
+"""Naptuft engine: hand-computed values from Naptuft §3-§8 and our own."""
 
 import copy
 import hashlib

@@ -10,7 +10,7 @@ def _first(seed: int, n: int) -> list[int]:
 
 
 def test_mulberry32_vectors_from_spec():
-    # shared/spec/sunloaf.md §9
+    # Sunloaf §9, "Day generation"
     assert _first(7, 4) == [50271532, 266108690, 4195786334, 3002305430]
     assert _first(0, 4) == [1144304738, 1416247, 958946056, 627933444]
 

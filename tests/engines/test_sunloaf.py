@@ -1,4 +1,4 @@
-"""Sunloaf engine: every worked example of shared/spec/sunloaf.md §11, the §12 edge cases,
+"""Sunloaf engine: every worked example of Sunloaf §11, the §12 edge cases,
 hand-computed cases of our own, the plain-state check and the fast form's agreement."""
 
 from __future__ import annotations

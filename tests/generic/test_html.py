@@ -1,5 +1,5 @@
 """The generic replay board: the observation as rows, what changed, and a page built the way
-the lead will wire it (steps.SINGLE and page.SCRIPTS fall back to the generic board)."""
+html.steps.page_module gives a game sunbot does not know the generic board)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sunbot.html import generic, page, steps
+from sunbot.html import generic, page
 from sunbot.transcripts import read_transcript
 
 
@@ -72,12 +72,8 @@ def transcript(path: Path) -> Path:
 
 
 @pytest.fixture
-def wired(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What the lead adds: the generic board for a game without one of its own."""
-    monkeypatch.setitem(steps.SINGLE, "take-away", (generic.frame, generic.progress))
-    monkeypatch.setitem(page.SCRIPTS, "take-away", "generic.js")
-    compact = steps.compact
-    monkeypatch.setattr(steps, "compact", lambda frames: compact(generic.mark_changes(frames)))
+def wired() -> None:
+    """The generic board draws a game without one of its own (wired in html.steps)."""
 
 
 def test_a_page_of_a_generic_game(tmp_path: Path, wired: None):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sunbot.html.page import SCRIPTS
+from sunbot.games import GAMES
 from tests.html.conftest import GOLDEN, Browser, drawn_views, lines, write_lines
 
 pytestmark = pytest.mark.browser
@@ -69,7 +69,7 @@ def positions(game: str, path: Path) -> list[tuple[Any, float, str]]:
     return out
 
 
-@pytest.mark.parametrize("game", sorted(SCRIPTS))
+@pytest.mark.parametrize("game", sorted(g.slug for g in GAMES.values() if g.page_ref))
 def test_golden_page_shows_the_transcript(game: str, browser: Browser, make_page: Any) -> None:
     expected = positions(game, GOLDEN[game])
     page = make_page(GOLDEN[game])

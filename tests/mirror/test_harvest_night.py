@@ -17,7 +17,7 @@ COOP_1 = {"act": "farm_coop", "with": 1}
 
 
 def test_e1_mutual_coop_one_sided_coop_and_guard_are_explained() -> None:
-    # shared/spec/harvest-watch.md E1: 0<->1 mutual (4.5), 2 one-sided, 3 farm, 4 guard, 5 -> 4
+    # Harvest Watch worked example E1: 0<->1 mutual (4.5), 2 one-sided, 3 farm, 4 guard, 5 -> 4
     night = Night((50,) * 6, (45, 45, 40, 40, 40, 40), SIX, 0, COOP_1, (), ())
     verdict = explain_night(night)
     assert verdict.acts is not None and not verdict.exhausted

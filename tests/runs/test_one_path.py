@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot
-from sunbot import strategies
 from sunbot.bench.jobs import Job, run_job
 from sunbot.cli import app
+from sunbot.games import GAMES
 from sunbot.runs import loop
 
 
@@ -47,7 +47,7 @@ def steps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
         return await real(self, action, agent_record)
 
     monkeypatch.setattr(loop.Run, "step", counted)
-    monkeypatch.setitem(strategies.BUILTIN["naptuft"], "probe", "tests.runs.test_one_path:Probe")
+    monkeypatch.setitem(GAMES["naptuft"].strategies, "probe", "tests.runs.test_one_path:Probe")
     Probe.seen.clear()
     return calls
 

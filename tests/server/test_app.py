@@ -1,4 +1,4 @@
-"""The local server's protocol (shared/spec/README.md, "The local server")."""
+"""The local server's protocol (the platform protocol, "The local server")."""
 
 from __future__ import annotations
 

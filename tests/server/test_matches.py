@@ -1,4 +1,4 @@
-"""The match routes (shared/spec/harvest-watch.md §2) through HTTP, on a fake clock."""
+"""The match routes (Harvest Watch §2) through HTTP, on a fake clock."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sunloaf on the local server: the generic routes with the engine, tokens and plain states
-(shared/spec/README.md "The local server"; shared/spec/sunloaf.md §3 envelope, §6 refusals)."""
+(the platform protocol's "The local server"; Sunloaf §3 envelope, §6 refusals)."""
 
 from __future__ import annotations
 

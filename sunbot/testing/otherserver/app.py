@@ -1,6 +1,6 @@
 """The other Gameboard-compatible server (FastAPI): :func:`create_other_app`.
 
-Same protocol as ours (``shared/spec/README.md``), every local choice made another way:
+Same protocol as ours (the platform protocol), every local choice made another way:
 generation and draws (:mod:`.keelhold`, :mod:`.sunloaf`, :mod:`.naptuft`), carry forms
 (:mod:`.carry`), wording, pacing and bots (:mod:`.matches`), unknown extra fields in every
 answer, no ``rng`` anywhere, 429s on every route (:mod:`.throttle`), and optional planted

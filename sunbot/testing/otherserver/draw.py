@@ -2,7 +2,7 @@
 
 Every draw is ``blake2b`` of the game, the seed and a label naming what is drawn (a crate
 id, a turn, a voyage, a day), so a draw needs no cursor at all: the other server keeps no
-``rng`` anywhere, which is the point (``shared/spec/README.md``, "Where two faithful
+``rng`` anywhere, which is the point (the platform protocol, "Where two faithful
 servers may differ": another generator, or no visible cursor).
 """
 

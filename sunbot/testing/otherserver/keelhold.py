@@ -1,6 +1,6 @@
 """Keelhold on the other server: another ramp, hashed draws, no cursor, the ``{state}`` form.
 
-Local choices made another way (``shared/spec/keelhold.md`` "Generation"; the text fixes
+Local choices made another way (Keelhold's "Generation"; the text fixes
 only what :func:`other_params` keeps): capacity 7, four crates ahead (shortCrew: three),
 tolerance ``5 + 3 * voyage``, quota ``2 + voyage`` (both rise every voyage, as the text
 says), cargo types 3/4/5, weights 1-3 then 2-4 then 2-5, wind up to ``min(voyage - 1, 6)``,

@@ -1,7 +1,7 @@
 """Harvest Watch on the other server: its own pacing, wording, numbering and house bots.
 
 The match protocol's routes and the rules are ours (:class:`~sunbot.server.match_state.Match`
-and the engine); the local choices differ (``shared/spec/harvest-watch.md`` marks them
+and the engine); the local choices differ (Harvest Watch §2 marks them
 [PIN]): beats of 12/9/14/6 s and a 1.5 s countdown by default, ``pollAfterMs`` of
 ``min(300, remainMs // 3)`` (50 at 0: still shorter than the time left, as the platform
 requires), rounds numbered from 41 (one more per beat), other ``lastPublic`` lines and

@@ -1,6 +1,6 @@
 """Naptuft on the other server: another deck, another starting need, other ``cause`` words.
 
-Local choices made another way (``shared/spec/naptuft.md`` §3, §4): every need starts at
+Local choices made another way (Naptuft §3, §4 "Deck generation"): every need starts at
 80; descriptor ``k`` is drawn from a hash of the seed and ``k`` (a shuffled care order, the
 wish its first 1-2 cares on days 1-3, 1-3 on days 4-8, 2-4 later; pressure 0 to
 ``min(3, 1 + (day - 1) // 4)``); a finished run's ``cause`` reads ``"ended by the player"``

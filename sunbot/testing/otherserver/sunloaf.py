@@ -1,6 +1,6 @@
 """Sunloaf on the other server: another ramp, room generator and par, no cursor.
 
-Local choices made another way (``shared/spec/sunloaf.md`` §4, §9, §10); what the rule
+Local choices made another way (Sunloaf §4, §9, §10); what the rule
 text fixes is kept: the roster opens with 2 cats and grows to 5 (here on days 2, 4 and
 6), one dog from day 6 and a second from day 20, dogs twice as fast from day 24, the
 lattice from day 16, double serves on every second serve from day 15, the band's dwell
