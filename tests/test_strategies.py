@@ -40,8 +40,9 @@ def test_the_default_is_the_games_tables_first_strategy(monkeypatch):
     monkeypatch.setitem(GAMES, "naptuft", replace(GAMES["naptuft"], strategies=reordered))
     assert strategies.default_name("naptuft") == "random"
     assert strategies.names("naptuft")[:2] == ["random", "balancer"]
-    with pytest.raises(strategies.UnknownStrategy, match="no strategies for game 'chess'"):
-        strategies.default_name("chess")
+    # a game sunbot does not know (any game a server lists) gets the generic strategies
+    assert strategies.default_name("chess") == "random"
+    assert strategies.names("chess") == ["random", "first"]
 
 
 def test_unknown_strategy_lists_valid_names():
