@@ -12,9 +12,9 @@ Harvest Watch is the exception (a simultaneous-move match), :class:`MatchEngine`
 and the house bots' ``house_command``. Both are protocols, so mypy holds each engine module
 to its own (:mod:`sunbot.testing.conformance`).
 
-Which module plays which game is the games table's (``GameInfo.engine_ref`` of
-:mod:`sunbot.games`); each is imported on first use, so importing ``sunbot.engines`` stays
-cheap.
+Which module plays which game is the games table's: ``get_game(slug).engine`` (or
+``.match_engine``) of :mod:`sunbot.games`, imported on first use, so importing
+``sunbot.engines`` stays cheap.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Collection
 from typing import Any, Protocol
-
-from sunbot.games import available, get_game
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -112,27 +110,10 @@ class IllegalAction(ValueError):
     """
 
 
-def available_slugs() -> list[str]:
-    """Slugs whose engine module is importable, in the games table's order."""
-    return [g.slug for g in available()]
-
-
-def get_engine(slug: str) -> Engine:
-    """Return the engine module for ``slug`` (``get_game(slug).engine``).
-
-    Raises:
-        KeyError: unknown slug, or a game whose engine is not built yet; the message lists
-            the available slugs.
-    """
-    return get_game(slug).engine
-
-
 __all__ = [
     "Action",
     "Engine",
     "IllegalAction",
     "MatchEngine",
     "State",
-    "available_slugs",
-    "get_engine",
 ]
