@@ -11,8 +11,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # the engines and the mirror import this table, not the reverse
+    from sunbot.engines import Engine, MatchEngine
+    from sunbot.mirror.hooks import MirrorHooks
 
 #: Names this project's local choices (generation ramps, decks, draws: ``docs/rules/``). Our
 #: server announces it in ``GET /api/games`` (``localChoices``); a transcript recorded from a
@@ -119,9 +122,29 @@ class GameInfo:
             )
 
     @property
-    def engine(self) -> ModuleType:
-        """The engine module (the engine API of :mod:`sunbot.engines`)."""
+    def engine(self) -> Engine:
+        """The engine module of an init/step game (:class:`~sunbot.engines.Engine`).
+
+        A match game's module is typed by :attr:`match_engine`; this gives the same module.
+        """
         return importlib.import_module(self.engine_ref)
+
+    @property
+    def match_engine(self) -> MatchEngine:
+        """The engine module of a match game (:class:`~sunbot.engines.MatchEngine`).
+
+        Raises:
+            ValueError: the game is not a match game.
+        """
+        if self.kind != "match":
+            raise ValueError(f"{self.slug} is not a match game; its engine is GameInfo.engine")
+        return importlib.import_module(self.engine_ref)
+
+    @property
+    def mirror(self) -> MirrorHooks | None:
+        """The mirror hooks module (:class:`~sunbot.mirror.hooks.MirrorHooks`); ``None`` for a
+        game mirrored otherwise (:attr:`mirror_ref` unset)."""
+        return importlib.import_module(self.mirror_ref) if self.mirror_ref is not None else None
 
     @property
     def default_strategy(self) -> str | None:

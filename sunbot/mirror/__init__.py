@@ -5,27 +5,12 @@ game's engine play it (adopting only what the rules leave to chance: newly drawn
 rooms, forecasts, jams, the cursor), and compares every field the rules determine, plus
 the envelope's ``legalActions``, ``score``, ``gameOver`` and ``observation``. A divergence
 is a record ``(step, path, expected, got, note)``; the server stays authoritative and play
-continues from its answer. Game-specific hooks live in ``sunbot/mirror/<game>.py``.
-
-Hooks module protocol (all take and return plain JSON values):
-
-- ``check_initial(state) -> list[Finding]``: the opening position's shape and the fields the
-  rules derive from it.
-- ``expected_after(prev_state, action, got_state) -> (expected_state, list[Finding])``:
-  raises :class:`~sunbot.engines.IllegalAction` when the rules refuse ``action``.
-- ``expected_envelope(expected_state) -> dict``: optional; the envelope fields to compare
-  (default: ``legalActions``, ``score``, ``gameOver``, ``observation`` from the engine).
-- ``our_spelling(position) -> None``: optional; rewrites in place a server's state or
-  observation (already stripped of unknown keys) where the rule text allows two spellings of
-  the same thing (a null field left out, a list in another order), so that only real
-  differences reach the comparison.
-- ``legal_order(got_legal) -> list[Finding]``: optional; what the rule text fixes of the
-  order of ``legalActions`` (checked once the set is right; by default order is free).
+continues from its answer. Game-specific hooks live in ``sunbot/mirror/<game>.py``; what
+they give the mirror is :mod:`sunbot.mirror.hooks`.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -34,6 +19,7 @@ from sunbot._text.safe import MAX_TEXT, describe, safe
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
 from sunbot.mirror.fields import KeyTemplate, is_int, merge, pattern, under
+from sunbot.mirror.hooks import MirrorHooks
 
 
 class Finding(NamedTuple):
@@ -155,9 +141,10 @@ class Mirror:
 
     def __init__(self, slug: str) -> None:
         self.game: GameInfo = get_game(slug)
-        if self.game.mirror_ref is None:
+        hooks = self.game.mirror
+        if hooks is None:
             raise KeyError(f"no mirror for {slug}")
-        self.hooks = importlib.import_module(self.game.mirror_ref)
+        self.hooks: MirrorHooks = hooks
         self.responses_checked = 0
         self.unchecked = 0
         self.divergences: list[Divergence] = []

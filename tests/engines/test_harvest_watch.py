@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from sunbot.engines import IllegalAction, get_engine
+from sunbot.engines import IllegalAction
 from sunbot.engines import harvest_watch as hw
+from sunbot.games import get_game
 
 E = "\u2026"
 FARM = {"act": "farm"}
@@ -86,7 +87,7 @@ def foods(state: dict[str, Any]) -> list[float]:
 
 
 def test_registry_and_names() -> None:
-    assert get_engine("harvest-watch") is hw
+    assert get_game("harvest-watch").match_engine is hw
     assert hw.SLUG == "harvest-watch"
     assert hw.NAME == "Harvest Watch"
     assert set(hw.SPEC) >= {"goal", "scoring", "rules", "commandSchema"}

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from sunbot.engines import IllegalAction, get_engine
+from sunbot.engines import IllegalAction
 from sunbot.engines import naptuft as N
+from sunbot.games import get_game
 
 FEED, PLAY, BRUSH, NAP = ({"type": "care", "care": c} for c in N.CARES)
 NEXT_DAY, END_RUN = {"type": "next-day"}, {"type": "end-run"}
@@ -59,7 +60,7 @@ def code_of(s: dict[str, Any], a: Any) -> str:
 
 
 def test_registry_and_names():
-    assert get_engine("naptuft") is N
+    assert get_game("naptuft").engine is N
     assert (N.SLUG, N.NAME) == ("naptuft", "Naptuft")
 
 

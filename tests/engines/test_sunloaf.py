@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from sunbot.engines import IllegalAction, get_engine
+from sunbot.engines import IllegalAction
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines import sunloaf_gen as gen
 from sunbot.engines.rng import next_u32
+from sunbot.games import get_game
 
 REST = {"type": "REST"}
 DOZE = {"type": "DOZE"}
@@ -112,7 +113,7 @@ def gained(before: dict[str, Any], after: dict[str, Any]) -> tuple[int, int]:
 
 
 def test_registry_and_names():
-    assert get_engine("sunloaf") is sl
+    assert get_game("sunloaf").engine is sl
     assert (sl.SLUG, sl.NAME) == ("sunloaf", "Sunloaf")
 
 

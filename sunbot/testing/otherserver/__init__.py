@@ -9,7 +9,8 @@ fields in every answer, 429s on every route. Planted rule bugs are opt-in.
 Serve it on loopback for manual trials: ``python -m sunbot.testing.otherserver --help``.
 """
 
-from sunbot.testing.otherserver.app import OtherOptions, create_other_app, inner
+from sunbot.testing.otherserver.app import create_other_app, inner
 from sunbot.testing.otherserver.bugs import BUGS
+from sunbot.testing.otherserver.options import OtherOptions
 
 __all__ = ["BUGS", "OtherOptions", "create_other_app", "inner"]

@@ -6,8 +6,9 @@ from typing import Annotated
 
 import typer
 
-from sunbot.testing.otherserver.app import OtherOptions, create_other_app
+from sunbot.testing.otherserver.app import create_other_app
 from sunbot.testing.otherserver.bugs import BUGS
+from sunbot.testing.otherserver.options import OtherOptions
 from sunbot.testing.otherserver.variants import VARIANTS
 
 

@@ -27,7 +27,7 @@ from sunbot.server.match_state import Match
 from sunbot.testing.otherserver.draw import below
 
 if TYPE_CHECKING:
-    from sunbot.testing.otherserver.app import OtherOptions
+    from sunbot.testing.otherserver.options import OtherOptions
 
 BEAT_MS = {"speech": 12000, "vote": 9000, "action": 14000, "diary": 6000}
 START_MS = 1500
