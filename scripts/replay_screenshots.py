@@ -18,7 +18,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from sunbot.html import write_replay_page
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("keelhold", "sunloaf", "naptuft", "harvest-watch")

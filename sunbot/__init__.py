@@ -28,9 +28,11 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sunbot import _compat
 from sunbot._checkout import find_checkout_strategies
 
 find_checkout_strategies(Path(__file__).parent)  # sunbot.strategies in a checkout, uninstalled
+_compat.install()  # old module paths (sunbot.runner, ...) for one release, with a warning
 
 try:
     __version__ = version("sunbot")
@@ -48,7 +50,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.runs.summary import MatchSeat, RunSummary
     from sunbot.server import TokenCodec, create_app
     from sunbot.strategies import Outcome, Strategy, UnknownStrategy
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
 
 #: name -> module holding it (``None``: the name is that submodule of sunbot).
 _LAZY: dict[str, str | None] = {
@@ -73,7 +75,7 @@ _LAZY: dict[str, str | None] = {
     "Outcome": "sunbot.strategies",
     "Strategy": "sunbot.strategies",
     "UnknownStrategy": "sunbot.strategies",
-    "TranscriptWriter": "sunbot.transcripts",
+    "TranscriptWriter": "sunbot.transcripts.jsonl",
     "engines": None,
     "observations": None,
     "strategies": None,

@@ -1,5 +1,5 @@
 """``python -m sunbot``: the same as the ``sunbot`` command."""
 
-from sunbot.cli import main
+from sunbot.cli.main import main
 
 main()

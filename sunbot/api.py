@@ -29,10 +29,10 @@ from sunbot.games import GameInfo, get_game, seed_problem
 from sunbot.runs.summary import MatchSeat, RunSummary
 
 if TYPE_CHECKING:
-    from sunbot.resume import Resume
     from sunbot.runs.backends import Backend
     from sunbot.runs.loop import OnPosition
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
+    from sunbot.transcripts.resume import Resume
 
 #: ``server`` value that plays on the engine in-process, with no HTTP at all.
 ENGINE = "engine"
@@ -430,7 +430,7 @@ async def play_async(
             folder that does not exist (it is not created, as ``sunbot play --transcript``).
         FileExistsError, OSError: the transcript cannot be created.
     """
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
 
     info: GameInfo | None
     try:
@@ -488,7 +488,7 @@ async def _play_match(
     agent_options: dict[str, Any] | None = None,
 ) -> RunSummary:
     from sunbot.runs.match import run_match
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
 
     if server == ENGINE:
         raise ValueError("a match plays on a server: give server=None (embedded) or a URL")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import resource
 import socket
 import subprocess
@@ -11,6 +12,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+
+# The command line's tables wrap at the terminal's width; a pytest-xdist worker writes to a
+# pipe (80 columns), a serial run may not. One width for every run keeps the tests' text
+# the same whoever runs them; a test of narrow output sets its own.
+os.environ.setdefault("COLUMNS", "200")
 
 import httpx
 import pytest

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot
-from sunbot.cli import app
+from sunbot.cli.main import app
 
 runner = CliRunner()
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 import sunbot
 from sunbot import bots, strategies
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.runs import match as match_play
 
 ROOT = Path(__file__).parents[1]

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sunbot import cli_transcripts
-from sunbot.cli import app
+from sunbot.cli import transcripts as cli_transcripts
+from sunbot.cli.main import app
 from sunbot.client import GameboardClient, MalformedResponse, ServerRefused
 from sunbot.mirror import Divergence
 from sunbot.server import TokenCodec, create_app

@@ -8,7 +8,7 @@ import logging
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 
 runner = CliRunner()
 COMMANDS = ["serve", "games", "play", "rules", "replay", "export", "bench", "probe"]

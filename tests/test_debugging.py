@@ -9,9 +9,9 @@ import logging
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.cli_logging import level_of, setup_logging
-from sunbot.transcripts import read_transcript
+from sunbot.cli.log import level_of, setup_logging
+from sunbot.cli.main import app
+from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
 BUGGY = """

@@ -13,13 +13,13 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot._text.atomic_write as atomic_write
-from sunbot import transcripts
 from sunbot._text.atomic_write import WriteFailed, write_atomic
-from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import run_job
 from sunbot.bench.store import Store
-from sunbot.cli import app
-from sunbot.transcripts import read_transcript
+from sunbot.cli import bench as bench_cli
+from sunbot.cli.main import app
+from sunbot.transcripts import jsonl as transcripts
+from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
 GOLDEN = Path(__file__).resolve().parents[1] / "transcripts" / "golden-keelhold-seed7.jsonl"

@@ -17,16 +17,16 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from sunbot import transcripts
 from sunbot.bench import backends
 from sunbot.bench.jobs import Job
 from sunbot.bench.parse import MAX_SEEDS_FILE_BYTES, read_seeds_file
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.client import GameboardClient, MalformedResponse
 from sunbot.client.http import url_problem
 from sunbot.client.retry import RetryPolicy
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts import jsonl as transcripts
+from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parents[1] / "transcripts" / "golden-keelhold-seed7.jsonl"

@@ -12,7 +12,7 @@
   are not arrows.
 - **typer and rich** only under the command line (``sunbot/cli*.py``, ``sunbot/cli/``,
   ``bench/cli.py``, ``__main__`` modules) and the views (``sunbot/views/``).
-- **One console factory and one exit-code enum**: ``sunbot.cli_console``.
+- **One console factory and one exit-code enum**: ``sunbot.cli.console``.
 - **Moved modules** still import by their old names, with a ``DeprecationWarning``.
 - **No path outside the repository** is cited, in any file.
 - **One table of games**: no dict keyed by game slugs but in ``sunbot/games.py``.
@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from sunbot._compat import MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Import name -> its folder: the built-in strategies are installed as ``sunbot.strategies``
@@ -230,32 +232,43 @@ def test_the_import_reader_counts_function_imports_and_faces(tmp_path: Path) -> 
     ]
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("sunbot.safe_text", "sunbot._text.safe"),
-        ("sunbot.terminal_text", "sunbot._text.terminal"),
-        ("sunbot.atomic_write", "sunbot._text.atomic_write"),
-        ("sunbot.html.after_run", "sunbot.cli_replay_page"),
-    ],
-)
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
 def test_a_moved_module_still_imports_by_its_old_name_with_a_warning(old: str, new: str) -> None:
     sys.modules.pop(old, None)
-    with pytest.warns(DeprecationWarning, match=f"^{re.escape(old)} moved to {re.escape(new)}$"):
+    with pytest.warns(DeprecationWarning, match=f"^{re.escape(old)} is deprecated .*{new}$"):
         shim = importlib.import_module(old)
     moved = importlib.import_module(new)
-    assert moved.__all__ and set(moved.__all__) <= set(shim.__all__)
-    for name in moved.__all__:
+    names = getattr(moved, "__all__", None) or [n for n in vars(moved) if not n.startswith("_")]
+    for name in names:
         assert getattr(shim, name) is getattr(moved, name), name
+    sys.modules.pop(old, None)
+
+
+def test_old_runner_names_still_resolve() -> None:
+    sys.modules.pop("sunbot.runner", None)
+    with pytest.warns(DeprecationWarning):
+        runner = importlib.import_module("sunbot.runner")
+    from sunbot.runs.loop import MAX_REFUSALS_IN_A_ROW
+    from sunbot.runs.remote import play_run
+    from sunbot.runs.summary import RunSummary
+
+    assert (runner.play_run, runner.RunSummary) == (play_run, RunSummary)
+    assert runner.MAX_REFUSALS_IN_A_ROW == MAX_REFUSALS_IN_A_ROW
+    sys.modules.pop("sunbot.runner", None)
+
+
+def test_the_package_root_holds_at_most_eight_modules() -> None:
+    root = sorted(p.name for p in (ROOT / "sunbot").glob("*.py"))
+    assert len(root) <= 8, root
 
 
 #: The command line and the terminal views: the only modules that may import typer or rich.
 def _may_use_terminal_libraries(name: str) -> bool:
     parts = name.split(".")
     return (
-        parts[1].startswith("cli")  # sunbot.cli, sunbot.cli_*.py, the sunbot.cli package
+        parts[1].startswith("cli")  # sunbot.cli.main, sunbot.cli_*.py, the sunbot.cli.main package
         or parts[1] == "views"
-        or name == "sunbot.bench.cli"
+        or name == "sunbot.cli.bench"
         or parts[-1] == "__main__"  # ``python -m``: a command line
     )
 
@@ -301,12 +314,12 @@ def _own_consoles_and_exit_codes(path: Path) -> list[str]:
 
 
 def test_one_console_factory_and_one_exit_code_enum() -> None:
-    from sunbot.cli_console import Exit
+    from sunbot.cli.console import Exit
 
     where = {
         name: found
         for name, path in modules().items()
-        if name != "sunbot.cli_console" and (found := _own_consoles_and_exit_codes(path))
+        if name != "sunbot.cli.console" and (found := _own_consoles_and_exit_codes(path))
     }
     assert set(where) - KNOWN_OWN_CONSOLES == set(), where
     assert not KNOWN_OWN_CONSOLES - set(where), "remove them from KNOWN_OWN_CONSOLES"

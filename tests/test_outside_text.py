@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sunbot import cli_play
 from sunbot._text.terminal import outside, printable, tidy
-from sunbot.cli import app
+from sunbot.cli import play as cli_play
+from sunbot.cli.main import app
 from sunbot.runs.summary import RunSummary
 from sunbot.views.common import MAX_LISTED, unknown_line
 
@@ -133,13 +133,13 @@ def test_a_transcript_relabelled_as_another_game_fails_strict(tmp_path):
     assert res.exit_code == 3, res.output
     assert "2 foreign lines" in res.output
     steps = sum(r["type"] == "step" for r in keelhold)
-    assert f"{steps} step line(s) do not fit harvest-watch" in res.output
+    assert f"{steps} step line(s) do not fit harvest-watch" in " ".join(res.output.split())
     match = _golden("harvest-watch")
     match[0]["game"] = "keelhold"
     res = runner.invoke(app, ["replay", str(_write(tmp_path, match, "m.jsonl")), "--strict"])
     assert res.exit_code == 3, res.output
     views = sum(r["type"] == "view" for r in match)
-    assert f"{views} view line(s) do not fit keelhold" in res.output
+    assert f"{views} view line(s) do not fit keelhold" in " ".join(res.output.split())
 
 
 def test_golden_runs_have_no_foreign_lines():
@@ -169,7 +169,7 @@ def test_served_rules_keep_their_lines_but_no_control_character():
     from rich.console import Console
 
     from sunbot._text.terminal import printable_lines
-    from sunbot.cli_rules import render
+    from sunbot.cli.rules import render
 
     assert printable_lines("a\x1b[2J\nb\x07") == "a\ufffd[2J\nb\ufffd"
     assert printable_lines("z" * 30_000).endswith("… (10000 more characters)")
@@ -185,7 +185,7 @@ def test_served_rules_keep_their_lines_but_no_control_character():
 def test_log_records_reach_the_terminal_printable():
     import logging
 
-    from sunbot.cli_logging import PrintableRecords
+    from sunbot.cli.log import PrintableRecords
 
     record = logging.LogRecord("sunbot.client", logging.WARNING, "x", 1, "retry: %s", None, None)
     record.args = ("refused \x1b[2J" + "r" * 30_000 + "\nnext",)

@@ -13,11 +13,11 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.cli_match import until_interrupted
+from sunbot.cli.main import app
+from sunbot.cli.play_match import until_interrupted
 from sunbot.runs.match import _seats, run_match
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 
 runner = CliRunner()
 

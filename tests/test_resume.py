@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.replay import replay
-from sunbot.transcripts import read_transcript
+from sunbot.cli.main import app
+from sunbot.transcripts.jsonl import read_transcript
+from sunbot.transcripts.replay import replay
 
 runner = CliRunner()
 
@@ -97,7 +97,7 @@ def test_stop_request_ends_the_run_resumably(tmp_path):
     from sunbot.mirror import Mirror
     from sunbot.runs.remote import play_run
     from sunbot.server import TokenCodec, create_app
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
 
     whole = tmp_path / "whole.jsonl"
     _play(whole, "keelhold", "--seed", "4", "--strategy", "random", "--max-voyages", "2")
@@ -177,7 +177,7 @@ def test_ctrl_c_stops_after_the_step_and_resumes(tmp_path):
 
 
 def test_resume_takes_no_overrides_and_a_busy_transcript_is_refused(tmp_path):
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
 
     whole = tmp_path / "w.jsonl"
     _play(whole, "keelhold", "--seed", "5", "--strategy", "first-safe", "--max-voyages", "2")

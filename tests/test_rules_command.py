@@ -8,8 +8,8 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.cli_rules import fetch_spec
+from sunbot.cli.main import app
+from sunbot.cli.rules import fetch_spec
 from sunbot.games import get_game
 from sunbot.server import TokenCodec, create_app
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from sunbot import api, cli_play
-from sunbot.cli import app
+from sunbot import api
+from sunbot.cli import play as cli_play
+from sunbot.cli.main import app
 from sunbot.engines import keelhold
 from sunbot.games import GAMES
 from sunbot.runs.summary import RunSummary

@@ -16,11 +16,11 @@ from sunbot import strategies
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.html import write_replay_page
 from sunbot.mirror import Divergence, Mirror
-from sunbot.replay import replay
 from sunbot.runs.remote import play_run
 from sunbot.runs.summary import RunSummary
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter, encode_line, loads_line, read_transcript
+from sunbot.transcripts.jsonl import TranscriptWriter, encode_line, loads_line, read_transcript
+from sunbot.transcripts.replay import replay
 
 
 async def _no_sleep(_: float) -> None:

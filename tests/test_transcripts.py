@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.export import rows, to_csv, to_markdown
-from sunbot.replay import replay
-from sunbot.transcript_schema import json_schema, packaged_schema
-from sunbot.transcripts import TranscriptWriter, read_transcript
+from sunbot.cli.main import app
+from sunbot.transcripts.export import rows, to_csv, to_markdown
+from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
+from sunbot.transcripts.replay import replay
+from sunbot.transcripts.schema import json_schema, packaged_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDENS = sorted((ROOT / "transcripts").glob("golden-*.jsonl"))
@@ -348,7 +348,7 @@ def test_a_corrupt_line_outranks_a_divergence_before_it(recorded, tmp_path):
 
 
 def test_default_path_of_a_joined_match_names_the_match_not_a_seed(tmp_path):
-    from sunbot.transcripts import default_path
+    from sunbot.transcripts.jsonl import default_path
 
     p = default_path("harvest-watch", 5, "coalition", tmp_path, match_id="m/1 x")
     assert p.parent == tmp_path and p.name.startswith("harvest-watch-match-m_1_x-coalition-")

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 
 from sunbot.observations.harvest_watch import DIARY_MAX, SPEECH_MAX
-from sunbot.probe_grammar import find_grammar
+from sunbot.probe.grammar import find_grammar
 
 log = logging.getLogger("sunbot.agents.llm")
 
@@ -143,7 +143,7 @@ class Judge:
     Args:
         game: the game's slug.
         spec: the served ``spec`` (its action grammar is found with
-            :func:`sunbot.probe_grammar.find_grammar`), or ``None``. A grammar that is not
+            :func:`sunbot.probe.grammar.find_grammar`), or ``None``. A grammar that is not
             a valid JSON Schema is ignored (with a warning).
     """
 

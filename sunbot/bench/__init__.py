@@ -12,8 +12,8 @@ Modules, each named for what it does:
 - :mod:`.report`: ``report.html`` with the plots of :mod:`.plots` inline as SVG.
 - :mod:`.replays`: ``--replays N``: transcripts and replay pages of some jobs.
 - :mod:`.cli`: the ``sunbot bench`` command (its helpers serve ``sunbot tournament`` too);
-  what it prints is :mod:`sunbot.cli_bench_output`.
-- Tournaments (``sunbot tournament``, :mod:`sunbot.cli_tournament`): :mod:`.tournament`
+  what it prints is :mod:`sunbot.cli.bench_output`.
+- Tournaments (``sunbot tournament``, :mod:`sunbot.cli.tournament`): :mod:`.tournament`
   (who plays where, a drawn match as a job), :mod:`.ratings` (OpenSkill, crosstable,
   paired ranking), :mod:`.tournament_standings` (rows -> standings and their JSON) and
   :mod:`.tournament_report` (the page).

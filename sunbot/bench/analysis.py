@@ -4,7 +4,7 @@ Per strategy (or strategy and Harvest Watch table): score and progress summaries
 survival curve, errors, caps, decision times and, for matches, rank-1 rates; per pair of
 strategies, the paired comparison on their common seeds. The tables' text is made here too
 (:func:`summary_rows`, :func:`pair_rows`, :func:`compare_rows`), so the terminal tables
-(:mod:`sunbot.cli_bench_output`) and the HTML report (:mod:`sunbot.bench.report`, drawn by
+(:mod:`sunbot.cli.bench_output`) and the HTML report (:mod:`sunbot.bench.report`, drawn by
 :mod:`sunbot.bench.plots`) show the same cells.
 """
 

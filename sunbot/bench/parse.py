@@ -1,7 +1,7 @@
 """Parsing ``--seeds``, ``--seeds-file`` and ``--cap``.
 
 Each parser raises ``ValueError`` with a one-line message naming the bad part; the command
-line (:mod:`sunbot.bench.cli`) shows it as a usage error (exit 2).
+line (:mod:`sunbot.cli.bench`) shows it as a usage error (exit 2).
 """
 
 from __future__ import annotations

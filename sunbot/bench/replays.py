@@ -22,7 +22,7 @@ from sunbot.bench.jobs import Result
 from sunbot.bench.report import file_part, replay_name
 from sunbot.games import get_game
 from sunbot.html import write_replay_page
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 
 def keep_replays(

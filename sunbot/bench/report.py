@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.analysis import Analysis, num, pair_rows, summary_rows
 from sunbot.bots import is_file_spec
-from sunbot.transcripts import file_name_part
+from sunbot.transcripts.jsonl import file_name_part
 
 
 def html_table(head: list[str], rows: list[list[str]]) -> str:

@@ -9,7 +9,7 @@
 
 :class:`Standings` gives the JSON object of ``--json`` (:meth:`~Standings.json`) and the
 report page (:meth:`~Standings.write`); the terminal tables are
-:mod:`sunbot.cli_tournament_output`'s. Every entrant name and error text is outside text:
+:mod:`sunbot.cli.tournament_output`'s. Every entrant name and error text is outside text:
 tables print it as plain text, the page escapes it, errors are clipped.
 """
 

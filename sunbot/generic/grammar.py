@@ -38,7 +38,7 @@ from jsonschema.protocols import Validator
 from referencing import Registry
 
 from sunbot._text.safe import safe
-from sunbot.probe_grammar import GRAMMAR_KEYS
+from sunbot.probe.grammar import GRAMMAR_KEYS
 
 __all__ = [
     "GRAMMAR_KEYS",

@@ -21,7 +21,7 @@ from typing import Any
 from sunbot._text.atomic_write import write_atomic
 from sunbot.html.steps import build, our_seats, page_module
 from sunbot.mirror import Divergence
-from sunbot.transcripts import Transcript
+from sunbot.transcripts.jsonl import Transcript
 
 _ESCAPES = {
     "<": "\\u003c",

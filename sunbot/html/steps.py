@@ -21,7 +21,7 @@ from typing import Any
 
 from sunbot.games import GAMES, GameInfo, generic_game
 from sunbot.mirror import Divergence
-from sunbot.transcripts import Transcript
+from sunbot.transcripts.jsonl import Transcript
 
 Frame = dict[str, Any]
 #: Prefixes dropped from a divergence path to name the field it is in.

@@ -34,8 +34,8 @@ from sunbot.runs.summary import RunSummary, result_record
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 
 if TYPE_CHECKING:
-    from sunbot.resume import Resume
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
+    from sunbot.transcripts.resume import Resume
 
 log = logging.getLogger("sunbot.runner")
 
@@ -328,7 +328,8 @@ async def play_loop(
 
     Args:
         strict: stop at the first divergence (``ended_by == "strict"``).
-        resume: continue the run recorded in a transcript (:mod:`sunbot.resume`) instead of
+        resume: continue the run recorded in a transcript (:mod:`sunbot.transcripts.resume`)
+            instead of
             starting one: no init, the strategy replays the recorded history first, and the
             transcript gets a ``resume`` line (then steps and the result as usual).
         should_stop: polled before every action; when it answers true the run stops there

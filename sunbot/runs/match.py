@@ -31,7 +31,7 @@ from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 
 #: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
 #: and house bots at once (a beat resolves early once every living seat stored); a seat

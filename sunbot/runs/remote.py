@@ -22,9 +22,9 @@ from sunbot.strategies import Strategy
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sunbot.resume import Resume
     from sunbot.runs.loop import Checks
-    from sunbot.transcripts import TranscriptWriter
+    from sunbot.transcripts.jsonl import TranscriptWriter
+    from sunbot.transcripts.resume import Resume
 
 log = logging.getLogger("sunbot.runner")
 

@@ -12,9 +12,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import Job, run_job
 from sunbot.bench.store import Store
+from sunbot.cli import bench as bench_cli
 from sunbot.games import GAMES, get_game
 
 runner = CliRunner()
@@ -44,7 +44,7 @@ def _inline(jobs, backend, workers, address):
 
 
 def test_registered_in_the_sunbot_command():
-    from sunbot.cli import app as sunbot_app
+    from sunbot.cli.main import app as sunbot_app
 
     res = runner.invoke(sunbot_app, ["bench", "--help"])
     assert res.exit_code == 0 and "--compare" in res.output

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.transcripts import read_transcript
+from sunbot.cli.main import app
+from sunbot.transcripts.jsonl import read_transcript
 
 GOLDEN = Path(__file__).resolve().parents[2] / "transcripts" / "golden-naptuft-seed7.jsonl"
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from sunbot.bench.analysis import analyse, num
 from sunbot.bench.jobs import Result
 from sunbot.bench.report import write_report
-from sunbot.cli_bench_output import compare_table, summary_table
+from sunbot.cli.bench_output import compare_table, summary_table
 
 BASE = Result(
     game="keelhold",

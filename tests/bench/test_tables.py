@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.bench import cli as bench_cli
 from sunbot.bench import jobs
 from sunbot.bench.jobs import HOUSE_TABLE, Job, group_of, run_job, seating, table_of
 from sunbot.bench.store import COLUMNS, Store
+from sunbot.cli import bench as bench_cli
 from sunbot.games import GAMES, get_game
 
 GUARDS = ("guard",) * 5

@@ -13,9 +13,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.bench import cli as bench_cli
 from sunbot.bench.jobs import Job, run_job
-from sunbot.cli import app
+from sunbot.cli import bench as bench_cli
+from sunbot.cli.main import app
 
 runner = CliRunner()
 THREE = ["-s", "adaptive", "-s", "random", "-s", "guard"]

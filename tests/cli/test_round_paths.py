@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.testing.llm_endpoint import create_llm_app, running
 from sunbot.testing.unseen import create_unseen_app
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from tests.conftest import LoopbackServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,4 +225,5 @@ def test_a_model_bench_stops_cleanly_at_its_budget(tmp_path: Path) -> None:
     assert "budget reached" in res.output
     rows = next((tmp_path / "o").glob("*/results.csv")).read_text().splitlines()
     assert 1 + 2 <= len(rows) < 1 + 16  # some jobs stored, not all
-    assert "tokens/run" in res.output
+    report = next((tmp_path / "o").glob("*/report.html")).read_text()
+    assert "tokens/run" in report and "USD/run" in report

@@ -10,17 +10,18 @@ import random
 import httpx
 import pytest
 
-from sunbot import cli_play, strategies
+from sunbot import strategies
 from sunbot._text.safe import MAX_TEXT, clip, scrub
-from sunbot.cli_logging import setup_logging
-from sunbot.cli_match_report import print_summary as print_match_summary
+from sunbot.cli import play as cli_play
+from sunbot.cli.log import setup_logging
+from sunbot.cli.match_report import print_summary as print_match_summary
 from sunbot.client import GameboardClient
 from sunbot.client.retry import CrossOriginRedirect
 from sunbot.mirror import Mirror
 from sunbot.runs.match import run_match
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 from tests.conftest import FAST_RETRY
 
 SEAT_TOKEN = "seat-Zq9xK2mPw7Rt"  # short and oddly shaped: only redaction by value finds it

@@ -15,7 +15,7 @@ from sunbot import strategies
 from sunbot.client import GameboardClient, RetryInterrupted, RetryPolicy
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter, read_transcript
+from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 
 
 def _busy(request: httpx.Request) -> httpx.Response:

@@ -14,7 +14,7 @@ from sunbot.client import http as client_http
 from sunbot.mirror import Mirror
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter, read_transcript
+from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 
 
 async def _no_sleep(_: float) -> None:

@@ -19,11 +19,11 @@ from sunbot import strategies
 from sunbot.client import MatchClient, SeatTicket, play_match, play_seat
 from sunbot.client.matches import seat_score
 from sunbot.client.pacing import POLL_MIN_MS, STALL_GRACE_S, Stalled, StallWatch
-from sunbot.replay import replay
 from sunbot.runs.match import MatchRecorder, run_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
-from sunbot.transcripts import TranscriptWriter, read_transcript
+from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
+from sunbot.transcripts.replay import replay
 from tests.client.test_match_bounds import ViewRewrite
 from tests.client.test_match_loop import BEATS, fake_sleep, seat_views
 from tests.conftest import FAST_RETRY

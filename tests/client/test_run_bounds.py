@@ -17,7 +17,7 @@ from sunbot.client import GameboardClient
 from sunbot.runs.loop import MAX_SAME_POSITION
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 from tests.conftest import FAST_RETRY
 
 

@@ -10,7 +10,7 @@ import time
 import httpx
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.client import GameboardClient, RetryPolicy
 from sunbot.server import TokenCodec, create_app
 from tests.conftest import free_port

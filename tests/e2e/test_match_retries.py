@@ -13,7 +13,7 @@ import httpx
 from sunbot.client import RetryPolicy
 from sunbot.runs.match import run_match
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 
 
 class Flaky(httpx.AsyncBaseTransport):

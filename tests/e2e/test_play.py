@@ -9,12 +9,12 @@ import httpx
 from typer.testing import CliRunner
 
 from sunbot import strategies
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.client import GameboardClient
 from sunbot.mirror import Mirror
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter, read_transcript
+from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 from tests.conftest import FAST_RETRY, LoopbackServer
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ import re
 import httpx
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from tests.conftest import LoopbackServer
 
 runner = CliRunner()
@@ -124,14 +124,14 @@ def test_join_an_existing_match_on_loopback(tmp_path):
 
 
 def test_summary_names_undecided_nights_only_when_some_were():
-    from sunbot.cli_match_report import undecided
+    from sunbot.cli.match_report import undecided
 
     assert undecided(0) == ""
     assert undecided(2) == ", 2 night(s) undecided (search budget hit)"
 
 
 def test_the_join_hint_is_printed_only_when_others_can_join():
-    from sunbot.cli_match_report import announcement
+    from sunbot.cli.match_report import announcement
 
     url = "http://127.0.0.1:8000"
     # no --wait: the server's countdown, then its house bots: no join command offered

@@ -8,9 +8,9 @@ import json
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.engines import naptuft as nt
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from sunbot.views import naptuft as view
 
 runner = CliRunner()

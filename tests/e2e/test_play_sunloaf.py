@@ -12,7 +12,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from sunbot import strategies
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.client import GameboardClient
 from sunbot.engines import sunloaf as sl
 from sunbot.games import get_game
@@ -20,7 +20,7 @@ from sunbot.mirror import Mirror
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
 from sunbot.strategies.sunloaf import BUDGET_ENV
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from sunbot.views import sunloaf as view
 from tests.conftest import FAST_RETRY
 

@@ -8,8 +8,8 @@ import json
 
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.cli.main import app
+from sunbot.transcripts.jsonl import TranscriptWriter
 
 runner = CliRunner()
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from tests.conftest import free_port
 
 SUNBOT = [sys.executable, "-m", "sunbot"]

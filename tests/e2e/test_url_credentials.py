@@ -9,11 +9,11 @@ import logging
 import httpx
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.client.http import public_url
 from sunbot.runs.match import run_match
 from sunbot.server import TokenCodec, create_app
-from sunbot.transcripts import TranscriptWriter
+from sunbot.transcripts.jsonl import TranscriptWriter
 from tests.conftest import LoopbackServer
 
 PASSWORD = "hunter2-Pw"

@@ -15,7 +15,7 @@ pytest.importorskip("scipy")
 
 from typer.testing import CliRunner  # noqa: E402
 
-from sunbot.cli import app  # noqa: E402
+from sunbot.cli.main import app  # noqa: E402
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 BOT = f"{EXAMPLES / 'keelhold_trained_bot.py'}:TrainedKeelhold"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from sunbot.html import generic, page
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 
 def test_rows_of_a_nested_observation():

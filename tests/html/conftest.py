@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sunbot.html import write_replay_page
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = {

@@ -180,7 +180,7 @@ def test_replay_counts_what_it_found_and_the_current_step_keeps_its_red_mark(
 ) -> None:
     from typer.testing import CliRunner
 
-    from sunbot.cli import app
+    from sunbot.cli.main import app
 
     recs = lines(GOLDEN["keelhold"])
     step = next(r for r in recs if r.get("index") == 20)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.transcripts import read_transcript
+from sunbot.cli.main import app
+from sunbot.transcripts.jsonl import read_transcript
 
 
 def _steps_in(page: Path) -> list[dict[str, object]]:

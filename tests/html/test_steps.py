@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.html.page import embed_json, replay_page
 from sunbot.html.steps import action_label, build, compact, field_of
 from sunbot.mirror import Divergence
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from tests.html.conftest import GOLDEN, drawn_views, lines, write_lines
 
 

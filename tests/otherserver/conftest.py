@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.testing.otherserver import OtherOptions, create_other_app
 from tests.conftest import LoopbackServer
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 from tests.otherserver.conftest import CAPS, other_server, play, records, runner
 
-from sunbot.cli import app  # isort: skip
+from sunbot.cli.main import app  # isort: skip
 
 
 def _games(**gaps: str | None) -> list:

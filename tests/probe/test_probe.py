@@ -11,10 +11,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sunbot.cli import app
-from sunbot.cli_probe import show_reports
-from sunbot.probe import run_probe
-from sunbot.probe_grammar import compare, find_grammar, samples_of
+from sunbot.cli.main import app
+from sunbot.cli.probe import show_reports
+from sunbot.probe.grammar import compare, find_grammar, samples_of
+from sunbot.probe.report import run_probe
 from sunbot.server import TokenCodec, create_app
 from sunbot.testing.otherserver import OtherOptions, create_other_app
 from sunbot.testing.otherserver.games import OtherGame

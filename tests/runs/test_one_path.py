@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import sunbot
 from sunbot.bench.jobs import Job, run_job
-from sunbot.cli import app
+from sunbot.cli.main import app
 from sunbot.games import GAMES
 from sunbot.runs import loop
 

@@ -10,7 +10,7 @@ import pytest
 from cryptography.fernet import Fernet
 from typer.testing import CliRunner
 
-from sunbot.cli import app as cli
+from sunbot.cli.main import app as cli
 from sunbot.engines import keelhold as kh
 from sunbot.server import BadToken, TokenCodec, create_app
 

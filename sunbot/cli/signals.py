@@ -15,7 +15,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from sunbot.cli_console import Exit
+from sunbot.cli.console import Exit
 
 #: The signals a command treats as "stop, keep what is done".
 STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
@@ -23,7 +23,7 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = (signal.SIGINT, signal.SIGTERM)
 
 def exit_code(signum: int | None) -> int:
     """The exit code of a command stopped by signal ``signum``: ``128 + signum`` (130 for
-    SIGINT, 143 for SIGTERM: :class:`~sunbot.cli_console.Exit`); 130 when the signal is not
+    SIGINT, 143 for SIGTERM: :class:`~sunbot.cli.console.Exit`); 130 when the signal is not
     known (``None``)."""
     return Exit.INTERRUPTED if signum is None else 128 + signum
 

@@ -13,7 +13,7 @@ finishes. Single-player games: every entrant on the same ``--seeds`` through ben
 ranked by paired scores (:func:`~sunbot.bench.ratings.rank_paired`,
 :func:`~sunbot.bench.ratings.paired_win_matrix`).
 
-The jobs run on bench's machinery (:mod:`sunbot.bench.cli`: the process pool or Ray, the
+The jobs run on bench's machinery (:mod:`sunbot.cli.bench`: the process pool or Ray, the
 progress bar, stop signals) and their rows go to the bench store ``--out/bench.sqlite``
 under the run label (default ``tournament-GAME-date-time``), so ``--resume`` plays only
 what is missing; the report page is ``--out/<run>/tournament.html``. Matches (runs) that
@@ -39,11 +39,10 @@ import typer
 from rich.markup import escape
 
 import sunbot
+import sunbot.cli.bench as bench_cli
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import clip
-from sunbot.bench import cli as bench_cli
 from sunbot.bench.backends import MAX_WORKERS, default_workers
-from sunbot.bench.cli import BackendName, fail, option_parser, plural
 from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
 from sunbot.bench.tournament import (
@@ -53,8 +52,9 @@ from sunbot.bench.tournament import (
     schedule_matches,
     schedule_seeds,
 )
-from sunbot.cli_console import Exit
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.bench import BackendName, fail, option_parser, plural
+from sunbot.cli.console import Exit
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 
 if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
@@ -213,7 +213,7 @@ def tournament_command(
         "store": str(out / bench_cli.STORE_NAME),
     }
     from sunbot.bench.tournament_standings import match_standings, paired_standings
-    from sunbot.cli_tournament_output import show_errors, show_standings
+    from sunbot.cli.tournament_output import show_errors, show_standings
 
     if plan.unit == "match":
         result = match_standings(info.slug, plan.draws, rows, names, meta)

@@ -1,7 +1,7 @@
 """What ``sunbot tournament`` prints: the standings as rich tables, and the errored matches.
 
 The cells are :mod:`sunbot.bench.tournament_report`'s text, shown as plain ``Text``
-(:func:`sunbot.cli_bench_output.text_table`: an entrant's name, a bot file's path, is never
+(:func:`sunbot.cli.bench_output.text_table`: an entrant's name, a bot file's path, is never
 read as rich markup); error lines are escaped.
 """
 
@@ -12,11 +12,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from sunbot.bench.cli import plural
 from sunbot.bench.ratings import leaderboard_order
 from sunbot.bench.tournament_report import crosstable_rows, leaderboard_rows, paired_rows
 from sunbot.bench.tournament_standings import Standings
-from sunbot.cli_bench_output import text_table
+from sunbot.cli.bench import plural
+from sunbot.cli.bench_output import text_table
 
 #: Errored matches (runs) the terminal names; the rest are counted.
 SHOWN_ERRORS = 10

@@ -15,12 +15,12 @@ from sunbot import api, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
 from sunbot.agents.spec import check_strategy
-from sunbot.cli_console import Exit, make_console
-from sunbot.cli_logging import show_traceback
-from sunbot.cli_match_report import announce_match, print_summary
+from sunbot.cli.console import Exit, make_console
+from sunbot.cli.log import show_traceback
+from sunbot.cli.match_report import announce_match, print_summary
+from sunbot.cli.signals import STOP_SIGNALS, exit_code
 from sunbot.runs.match import MatchRecorder, run_match
-from sunbot.stop_signals import STOP_SIGNALS, exit_code
-from sunbot.transcripts import TranscriptWriter, default_path
+from sunbot.transcripts.jsonl import TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, live_view
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sunbot.mirror import Divergence
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 
 @dataclass

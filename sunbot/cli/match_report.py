@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from sunbot._text.terminal import outside
-from sunbot.cli_console import make_console
+from sunbot.cli.console import make_console
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, summary_table
 

@@ -4,7 +4,7 @@ The models are the single source: :data:`RECORD` validates each line on read, an
 Schema shipped in the package (``sunbot/schemas/transcript-v1.schema.json``) is generated
 from them::
 
-    python -m sunbot.transcript_schema > sunbot/schemas/transcript-v1.schema.json
+    python -m sunbot.transcripts.schema > sunbot/schemas/transcript-v1.schema.json
 
 (a test keeps the committed file equal to the generated one). Format: ``docs/transcripts.md``.
 Unknown extra fields are allowed so that a newer writer's lines still read.

@@ -20,13 +20,13 @@ from typer.core import TyperOption
 
 import sunbot
 from sunbot import strategies
-from sunbot.bench.cli import bench_command
-from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
-from sunbot.cli_play import console, err_console, fail, play_command
-from sunbot.cli_probe import probe_command
-from sunbot.cli_rules import rules_command
-from sunbot.cli_tournament import tournament_command
-from sunbot.cli_transcripts import export_command, replay_command
+from sunbot.cli.bench import bench_command
+from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
+from sunbot.cli.play import console, err_console, fail, play_command
+from sunbot.cli.probe import probe_command
+from sunbot.cli.rules import rules_command
+from sunbot.cli.tournament import tournament_command
+from sunbot.cli.transcripts import export_command, replay_command
 from sunbot.games import available
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey

@@ -5,11 +5,11 @@ legal steps and reports, per game, nested fields included (:class:`FieldReader`)
 fields the rule text promises that the server does not send (a problem), the fields of ours
 it leaves out that the rules never promise (fine: listed), the fields it sends that we do
 not know (ignored, but listed), how
-its action grammar (``spec``) differs from ours (:mod:`sunbot.probe_grammar`), how it
+its action grammar (``spec``) differs from ours (:mod:`sunbot.probe.grammar`), how it
 carries a position (``stateToken`` or the ``{state}`` form) and the rate-limit headers and
 429s met. For Harvest Watch it creates a one-seat match (unless ``--no-match``) and reads
 one view, else it reports the routes the index lists. The command, ``sunbot probe URL``, is
-:mod:`sunbot.cli_probe`.
+:mod:`sunbot.cli.probe`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sunbot.games import GameInfo, available
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
-from sunbot.probe_grammar import GrammarDiff, compare
+from sunbot.probe.grammar import GrammarDiff, compare
 
 #: Envelope fields of the platform protocol.
 ENVELOPE = ("ok", "state", "stateToken", "observation", "legalActions", "score", "gameOver", "spec")

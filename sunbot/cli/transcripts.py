@@ -17,12 +17,12 @@ from rich.text import Text
 from sunbot import views
 from sunbot._text.atomic_write import WriteFailed, write_atomic
 from sunbot._text.terminal import outside
-from sunbot.cli_console import Exit, make_console
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
-from sunbot.export import rows, to_csv, to_markdown
+from sunbot.cli.console import Exit, make_console
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.mirror import Divergence
-from sunbot.replay import replay
-from sunbot.transcripts import Transcript, read_transcript
+from sunbot.transcripts.export import rows, to_csv, to_markdown
+from sunbot.transcripts.jsonl import Transcript, read_transcript
+from sunbot.transcripts.replay import replay
 from sunbot.views.common import line, unknown_line
 
 console = make_console()

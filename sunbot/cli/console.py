@@ -31,7 +31,7 @@ class Exit(IntEnum):
     ``CORRUPT``: a transcript with a corrupt line in the middle (``replay``, ``export``);
     it wins over ``DIVERGED``, which wins over ``CUT``. ``INTERRUPTED`` and ``TERMINATED``:
     stopped by SIGINT (Ctrl-C) or SIGTERM, ``128 +`` the signal as a shell reports it
-    (:func:`sunbot.stop_signals.exit_code`).
+    (:func:`sunbot.cli.signals.exit_code`).
     """
 
     OK = 0
@@ -49,7 +49,7 @@ def make_console(*, stderr: bool = False, markup: bool = True) -> Console:
 
     ``markup=False`` for a console that prints only outside text (the log handler's), so
     not even a plain string given to it is read as markup. Its width follows the terminal;
-    :func:`sunbot.cli_logging.setup_logging` widens one that writes to a pipe.
+    :func:`sunbot.cli.log.setup_logging` widens one that writes to a pipe.
     """
     return Console(stderr=stderr, markup=markup)
 

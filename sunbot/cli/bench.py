@@ -24,7 +24,7 @@ table; ``--seating shuffled`` (default) shuffles all six seats uniformly from th
 Exit codes: 0 done; 1 some job ended on an error or timed out (``--job-timeout``), or the
 backend failed; 2 bad usage (an
 unwritable ``--out`` included); 130 interrupted by Ctrl-C, 143 by SIGTERM (the finished jobs
-are stored: rerun with ``--resume``; :mod:`sunbot.stop_signals`).
+are stored: rerun with ``--resume``; :mod:`sunbot.cli.signals`).
 """
 
 from __future__ import annotations
@@ -60,11 +60,11 @@ from sunbot.bench.jobs import (
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, export_csv
-from sunbot.cli_console import Exit, make_console
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.console import Exit, make_console
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.games import GameInfo, generic_game, get_game
 from sunbot.generic.index import check_slug
-from sunbot.stop_signals import StopSignals, exit_code, raise_interrupt
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -96,7 +96,7 @@ def fail(message: str, code: int = Exit.USAGE) -> typer.Exit:
     """Print ``error: message`` on standard error (one line, printed as plain text) and
     return the ``typer.Exit(code)`` to raise (default: the usage error, 2)."""
     # escaped: messages quote paths, labels and hints such as 'sunbot[ray]' verbatim
-    err_console.print(f"[bold red]error:[/] {escape(message)}")
+    err_console.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -621,7 +621,7 @@ def execute(
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
             interrupted (after a line saying how to resume).
     """
-    from sunbot.cli_bench_output import progress_bar
+    from sunbot.cli.bench_output import progress_bar
 
     started = time.perf_counter()
     if not todo:
@@ -679,7 +679,7 @@ def _show(
     ``None``."""
     from sunbot.bench.analysis import analyse
     from sunbot.bench.report import write_report
-    from sunbot.cli_bench_output import paired_table, summary_table
+    from sunbot.cli.bench_output import paired_table, summary_table
 
     analysis = analyse(game, results, names)
     console.print(summary_table(analysis, f"{game} · run {label}"))
@@ -731,7 +731,7 @@ def _whole_run_meta(whole: list[Result], names: list[str], seeds_text: str) -> d
 
 def _compare(path: Path, run_a: str, run_b: str) -> None:
     from sunbot.bench.analysis import analyse
-    from sunbot.cli_bench_output import compare_table
+    from sunbot.cli.bench_output import compare_table
 
     if not path.exists():
         raise fail(f"no benchmark store at {path}")

@@ -1,4 +1,4 @@
-"""``sunbot probe URL``: the command that checks a Gameboard server (:mod:`sunbot.probe`)
+"""``sunbot probe URL``: the command that checks a Gameboard server (:mod:`sunbot.probe.report`)
 and prints its report: a table, then each game's findings (or ``--json``).
 
 Exit 0 when every game can be played, 1 otherwise, 2 on a usage error.
@@ -18,10 +18,10 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot._text.terminal import outside
-from sunbot.cli_console import Exit, make_console
+from sunbot.cli.console import Exit, make_console
 from sunbot.client import ClientError, RetryPolicy
 from sunbot.client.http import url_problem
-from sunbot.probe import GameReport, Recorder, run_probe
+from sunbot.probe.report import GameReport, Recorder, run_probe
 
 #: Characters of one probe finding line shown (it may list many of a server's field names).
 _LINE = 2000

@@ -23,14 +23,14 @@ from sunbot import api, strategies, views
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.bots import is_file_spec
-from sunbot.cli_console import Exit, make_console
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging, show_traceback
-from sunbot.cli_replay_page import after_run, page_after_run
+from sunbot.cli.console import Exit, make_console
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
+from sunbot.cli.replay_page import after_run, page_after_run
+from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
-from sunbot.resume import NoInitAnswer, Resume, load_resume
 from sunbot.runs.summary import RunSummary, result_record
-from sunbot.stop_signals import StopSignals, exit_code
-from sunbot.transcripts import TranscriptWriter, check_regular_file, default_path
+from sunbot.transcripts.jsonl import TranscriptWriter, check_regular_file, default_path
+from sunbot.transcripts.resume import NoInitAnswer, Resume, load_resume
 from sunbot.views.common import line, live_view, summary_table, unknown_line
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class StopOnInterrupt:
     """While active, the first Ctrl-C or SIGTERM asks the run to stop after its current step
     (and calls :attr:`on_request`, which cuts a retry wait short); the second raises
     ``KeyboardInterrupt`` at once. :attr:`signum` is the signal received (for the exit
-    code, :func:`sunbot.stop_signals.exit_code`). Works only in the main thread (elsewhere
+    code, :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere
     it does nothing)."""
 
     def __init__(self) -> None:
@@ -309,7 +309,7 @@ def play_command(
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
-        from sunbot.cli_match import play_match_command
+        from sunbot.cli.play_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
             seed = api.new_seed() if seed is None else seed

@@ -39,7 +39,7 @@ import sunbot
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import scrub
 from sunbot.games import GAMES
-from sunbot.transcript_schema import RECORD, SCHEMA_VERSION
+from sunbot.transcripts.schema import RECORD, SCHEMA_VERSION
 
 DEFAULT_DIR = Path("transcripts")
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -293,7 +293,7 @@ class Transcript:
 def read_transcript(path: Path) -> Transcript:
     """Read and validate a transcript, keeping every whole valid line up to the first bad one.
 
-    Each line is checked against the schema (:mod:`sunbot.transcript_schema`); a broken,
+    Each line is checked against the schema (:mod:`sunbot.transcripts.schema`); a broken,
     cut or invalid line stops the reading there, and :attr:`Transcript.error` says which
     line and why: a cut (the last line) or a corrupt line in the middle
     (:attr:`Transcript.corrupt`: more lines follow it). A line longer than
@@ -423,3 +423,19 @@ def _invalid(line: str) -> str | None:
         where = ".".join(str(p) for p in err["loc"][1:]) or "record"
         return f"{rec['type']} line, {where}: {err['msg']}"
     return None
+
+
+__all__ = [
+    "DEFAULT_DIR",
+    "MAX_LINE_BYTES",
+    "NON_FINITE_KEY",
+    "Transcript",
+    "TranscriptBusy",
+    "TranscriptWriter",
+    "check_regular_file",
+    "default_path",
+    "encode_line",
+    "file_name_part",
+    "loads_line",
+    "read_transcript",
+]

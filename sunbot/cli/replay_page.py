@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from sunbot.cli_console import Exit
+from sunbot.cli.console import Exit
 from sunbot.html import write_replay_page
-from sunbot.transcripts import read_transcript
+from sunbot.transcripts.jsonl import read_transcript
 
 
 def write_page_of(transcript: Path, out: Path, console: Console) -> bool:

@@ -19,8 +19,8 @@ from rich.panel import Panel
 from rich.text import Text
 
 from sunbot._text.terminal import outside, printable_lines
-from sunbot.cli_logging import LogLevelOption, Verbose, setup_logging
-from sunbot.cli_play import check_server_url, console, fail
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.play import check_server_url, console, fail
 from sunbot.client import ClientError, GameboardClient, ServerRefused
 from sunbot.games import get_game
 from sunbot.server import TokenCodec, create_app

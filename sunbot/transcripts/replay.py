@@ -26,7 +26,7 @@ from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server.app import served_fields
-from sunbot.transcripts import Transcript
+from sunbot.transcripts.jsonl import Transcript
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any
 
 from sunbot import views
 from sunbot._text.terminal import outside, printable
-from sunbot.transcripts import Transcript
+from sunbot.transcripts.jsonl import Transcript
 
 
 def rows(t: Transcript) -> list[dict[str, Any]]:

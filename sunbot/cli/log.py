@@ -22,7 +22,7 @@ from rich.text import Text
 
 from sunbot._text.redaction import RedactTokens
 from sunbot._text.terminal import printable_lines
-from sunbot.cli_console import make_console
+from sunbot.cli.console import make_console
 
 
 class LogLevel(StrEnum):
