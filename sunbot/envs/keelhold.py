@@ -221,8 +221,9 @@ class KeelholdCodec:
             arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
         except struct.error as exc:  # a value beyond int32
             raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
-        if self.clip:
-            np.clip(arr, _FLAT_LOW, _FLAT_HIGH, out=arr)
+        if self.clip:  # two ufuncs: a third of np.clip's time on this small buffer
+            np.minimum(arr, _FLAT_HIGH, out=arr)
+            np.maximum(arr, _FLAT_LOW, out=arr)
         return {
             "hold": arr[_HOLD].reshape(HATCHES, MAX_SLOTS, 3),
             "queue": arr[_QUEUE].reshape(MAX_QUEUE, 3),
