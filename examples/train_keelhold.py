@@ -6,7 +6,8 @@ the ones used for RL policy search) tunes the 11 weights to maximise the mean ep
 return (the run's score, capped at ``--max-voyages``) over the training seeds. Everything
 is played on the engine backend through the Gymnasium interface, with the action mask.
 Any Gymnasium-compatible learner could take its place: the environment is the same one
-that sb3-contrib's ``MaskablePPO`` expects (``env.action_masks()``).
+that sb3-contrib's ``MaskablePPO`` expects (``env.action_masks()``; see
+``examples/train_maskable_ppo.py``).
 
 Full run (the README quotes its figure)::
 
