@@ -28,12 +28,6 @@ from sunbot.games import GAMES
 
 #: The version of the encodings the games' ids are registered at (``-v1``: bounded spaces).
 VERSION = 1
-#: The v0 environments (:mod:`sunbot.envs.legacy`), by game.
-_V0_REFS = {
-    "keelhold": "sunbot.envs.legacy:KeelholdEnvV0",
-    "sunloaf": "sunbot.envs.legacy:SunloafEnvV0",
-    "naptuft": "sunbot.envs.legacy:NaptuftEnvV0",
-}
 
 
 def versioned(env_id: str, version: int) -> str:
@@ -51,11 +45,18 @@ ENV_IDS: dict[str, str] = {
     for g in GAMES.values()
     if g.env_id is not None and g.env_ref is not None
 }
+
+
+def _v0_ref(env_ref: str) -> str:
+    """The v0 class of an environment: ``<its class>V0`` in :mod:`sunbot.envs.legacy`."""
+    return f"sunbot.envs.legacy:{env_ref.rpartition(':')[2]}V0"
+
+
 #: Gymnasium id -> ``"module:class"`` of the v0 environments, kept for trained models.
 LEGACY_ENV_IDS: dict[str, str] = {
-    versioned(g.env_id, 0): _V0_REFS[g.slug]
+    versioned(g.env_id, 0): _v0_ref(g.env_ref)
     for g in GAMES.values()
-    if g.env_id is not None and g.slug in _V0_REFS
+    if g.env_id is not None and g.env_ref is not None
 }
 
 

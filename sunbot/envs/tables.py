@@ -19,7 +19,9 @@ import numpy as np
 from sunbot.envs.harvest_watch_codec import HarvestWatchCodec
 from sunbot.envs.keelhold import TERMS, KeelholdCodec
 from sunbot.envs.naptuft import NaptuftCodec
+from sunbot.envs.policy import codec_for
 from sunbot.envs.sunloaf import SunloafCodec
+from sunbot.games import GAMES
 
 #: One documented entry of a key: ``(name, index into the key's array, where the bound
 #: comes from)``; the entry's range is the least low and the largest high under the index.
@@ -161,13 +163,19 @@ HARVEST_WATCH: dict[str, list[Field]] = {
     ],
 }
 
-#: Game -> (the codec's space, its documented entries).
-GAMES: dict[str, tuple[Any, dict[str, list[Field]]]] = {
-    "keelhold": (KeelholdCodec, KEELHOLD),
-    "sunloaf": (SunloafCodec, SUNLOAF),
-    "naptuft": (NaptuftCodec, NAPTUFT),
-    "harvest-watch": (HarvestWatchCodec, HARVEST_WATCH),
+#: Codec class -> its documented entries (the games come from the games table's
+#: ``codec_ref``).
+FIELDS: dict[type, dict[str, list[Field]]] = {
+    KeelholdCodec: KEELHOLD,
+    SunloafCodec: SUNLOAF,
+    NaptuftCodec: NAPTUFT,
+    HarvestWatchCodec: HARVEST_WATCH,
 }
+
+
+def games() -> list[str]:
+    """The games with an environment encoding, in the games table's order."""
+    return [g.slug for g in GAMES.values() if g.codec_ref is not None]
 
 
 def _bounds(space: gym.spaces.Space[Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -209,18 +217,18 @@ def table(game: str) -> str:
     """The markdown table of ``game``'s observation bounds (``docs/rl.md``).
 
     Raises:
-        KeyError: no environment encoding for ``game``.
+        KeyError: no environment encoding for ``game`` (or none documented here).
     """
-    codec, fields = GAMES[game]
+    codec = codec_for(game)
     lines = ["| key | entry | low | high | bound from |", "|---|---|---|---|---|"]
-    for key, name, lo, hi, source in rows(codec().observation_space(), fields):
+    for key, name, lo, hi, source in rows(codec.observation_space(), FIELDS[type(codec)]):
         lines.append(f"| `{key}` | {name} | {lo} | {hi} | {source} |")
     return "\n".join(lines)
 
 
 def main() -> None:
     """Print every game's table, each under its game's slug."""
-    for game in GAMES:
+    for game in games():
         print(f"<!-- bounds: {game} -->\n{table(game)}\n")
 
 
