@@ -285,3 +285,18 @@ def test_a_table_names_every_key_and_each_range_is_its_entries_own():
     assert by_name[("terms", "wind")] == ("-8", "8")
     with pytest.raises(ValueError, match="documented keys"):
         tables.rows(kenv.KeelholdCodec().observation_space(), {"hold": tables.KEELHOLD["hold"]})
+
+
+@pytest.mark.slow
+def test_a_thousand_seeds_of_every_single_player_game_stay_in_their_spaces():
+    for seed in range(1000):
+        rng = random.Random(seed)
+        assert_every_observation_is_in_the_space(
+            "sunbot/Keelhold-v1", seed, keelhold_walk(rng), 2000
+        )
+        assert_every_observation_is_in_the_space(
+            "sunbot/Naptuft-v1", seed, random_legal(rng, avoid=5), 2000, max_days=20
+        )
+        assert_every_observation_is_in_the_space(
+            "sunbot/Sunloaf-v1", seed, random_legal(rng, avoid=248), 500, max_days=5
+        )
