@@ -10,8 +10,6 @@ the observation space it was trained on) and sees the numbers it saw; new work u
 
 from __future__ import annotations
 
-from typing import Any
-
 import gymnasium as gym
 import numpy as np
 
@@ -112,7 +110,7 @@ class NaptuftEnvV0(SunbotEnv):
         super().__init__("naptuft", NaptuftCodecV0(), cap=max_days, server=server, mirror=mirror)
 
 
-__all__: list[Any] = [
+__all__ = [
     "KeelholdCodecV0", "KeelholdEnvV0", "NaptuftCodecV0", "NaptuftEnvV0", "SunloafCodecV0",
     "SunloafEnvV0",
 ]  # fmt: skip
