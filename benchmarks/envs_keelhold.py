@@ -1,4 +1,4 @@
-"""Steps per second of ``sunbot/Keelhold-v0`` on the engine backend, one process (one core).
+"""Steps per second of ``sunbot/Keelhold-v1`` on the engine backend, one process (one core).
 
     python benchmarks/envs_keelhold.py [--steps 200000] [--cap 4]
 
@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200_000)
     parser.add_argument("--cap", type=int, default=4, help="max_voyages per episode")
     args = parser.parse_args()
-    env = gym.make("sunbot/Keelhold-v0", max_voyages=args.cap)
+    env = gym.make("sunbot/Keelhold-v1", max_voyages=args.cap)
     seed, episodes, in_env = 1, 1, 0.0
     started, cpu_started = time.perf_counter(), time.process_time()
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""A Keelhold bot whose policy was trained on ``sunbot/Keelhold-v0`` (examples/train_keelhold.py).
+"""A Keelhold bot whose policy was trained on ``sunbot/Keelhold-v1`` (examples/train_keelhold.py).
 
 The policy is linear: each action index gets a score ``features(obs)[i] @ weights`` and the
 best legal index wins. The features read only the environment's encoding (the published

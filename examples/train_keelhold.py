@@ -1,4 +1,4 @@
-"""Train a Keelhold policy on ``sunbot/Keelhold-v0`` and save it for ``keelhold_trained_bot.py``.
+"""Train a Keelhold policy on ``sunbot/Keelhold-v1`` and save it for ``keelhold_trained_bot.py``.
 
 Method: direct policy search. The policy is linear in 11 features of the observation
 (``keelhold_trained_bot.features``); SciPy's differential evolution (an evolution strategy, like
@@ -6,7 +6,8 @@ the ones used for RL policy search) tunes the 11 weights to maximise the mean ep
 return (the run's score, capped at ``--max-voyages``) over the training seeds. Everything
 is played on the engine backend through the Gymnasium interface, with the action mask.
 Any Gymnasium-compatible learner could take its place: the environment is the same one
-that sb3-contrib's ``MaskablePPO`` expects (``env.action_masks()``).
+that sb3-contrib's ``MaskablePPO`` expects (``env.action_masks()``; see
+``examples/train_maskable_ppo.py``).
 
 Full run (the README quotes its figure)::
 
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from keelhold_trained_bot import DEFAULT_WEIGHTS, N_FEATURES, LinearPolicy
 
-import sunbot.envs  # noqa: F401  (registers sunbot/Keelhold-v0)
+import sunbot.envs  # noqa: F401  (registers sunbot/Keelhold-v1)
 
 
 def episode_return(env: gym.Env, policy: LinearPolicy, seed: int) -> float:
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.tiny:
         args.generations, args.episodes, args.max_voyages, args.popsize = 2, 2, 1, 2
-    env = gym.make("sunbot/Keelhold-v0", max_voyages=args.max_voyages)
+    env = gym.make("sunbot/Keelhold-v1", max_voyages=args.max_voyages)
     seeds = list(range(1, args.episodes + 1))
     started = time.perf_counter()
 

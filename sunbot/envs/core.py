@@ -27,6 +27,7 @@ from sunbot.envs.backends import Action, Answer, Observation, Stepper
 from sunbot.games import GameInfo, get_game
 
 Mask = npt.NDArray[np.int8]
+Int32s = npt.NDArray[np.int32]
 #: An encoded observation: key -> NumPy array (the codec's ``Dict`` space).
 EncodedObs = dict[str, Any]
 
@@ -56,6 +57,20 @@ class Codec(Protocol):
     def index(self, action: Action) -> int | None:
         """The index of ``action``, ``None`` if it has none."""
         ...
+
+
+def int_box(low: npt.ArrayLike, high: npt.ArrayLike) -> gym.spaces.Box:
+    """An ``int32`` ``Box`` with element-wise bounds ``low`` and ``high`` (arrays of one
+    shape, or a scalar broadcast to the other's shape).
+
+    Raises:
+        ValueError: the shapes differ, or some ``low`` is not below its ``high`` (every
+            element must have room to vary: a learner scales by ``high - low``).
+    """
+    lo, hi = np.broadcast_arrays(np.asarray(low, dtype=np.int32), np.asarray(high, dtype=np.int32))
+    if not (lo < hi).all():
+        raise ValueError("every bound needs low < high")
+    return gym.spaces.Box(lo.copy(), hi.copy(), lo.shape, np.int32)
 
 
 def legal_table(codec: Codec, legal_actions: list[Action]) -> dict[int, Action]:

@@ -64,7 +64,7 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
         sunbot.strategies.UnknownStrategy: ``fill`` names no Harvest Watch strategy.
     """
 
-    metadata: dict[str, Any] = {"name": "sunbot_harvest_watch_v0", "render_modes": []}  # noqa: RUF012
+    metadata: dict[str, Any] = {"name": "sunbot_harvest_watch_v1", "render_modes": []}  # noqa: RUF012
 
     def __init__(
         self,
@@ -95,7 +95,7 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     @functools.cache  # noqa: B019 (one space per agent name, as PettingZoo asks)
     def observation_space(self, agent: AgentID) -> gym.spaces.Box:
-        """``Box(0, 1000, (46,), float32)`` (:mod:`~sunbot.envs.harvest_watch_codec`)."""
+        """``Box(0, HIGH, (46,), float32)`` (:mod:`~sunbot.envs.harvest_watch_codec`)."""
         return HarvestWatchCodec().observation_space()
 
     @functools.cache  # noqa: B019

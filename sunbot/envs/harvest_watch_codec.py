@@ -8,8 +8,8 @@ Actions (``Discrete(56)``), one index space for every beat:
   donate to ``j``.
 - ``20 + 6 * i + j``: the ballot ``{"punish": i, "giveTo": j}``.
 
-Observation (``Box(0, 1000, (46,), float32)``), from the seat's view ``data`` (its
-``summary``, the public position when the beat opened, and its own private lists):
+Observation (``Box(0, HIGH, (46,), float32)``, bounds below), from the seat's view ``data``
+(its ``summary``, the public position when the beat opened, and its own private lists):
 ``[0:6]`` this seat (one-hot), ``[6:12]`` living seats, ``[12:18]`` each seat's food
 (units, one decimal as shown), ``[18]`` day, ``[19:21]`` the beat (vote, action; both 0
 on the talk and diary beats and once done), ``[21:27]`` ballots naming each seat today,
@@ -17,6 +17,15 @@ on the talk and diary beats and once done), ``[21:27]`` ballots naming each seat
 has caught stealing from it so far this match, ``[40:46]`` seats it has collided with
 while stealing so far. The last two are remembered across beats by the codec (one codec per
 seat and match): the rules show them only on the beat after the night they happen.
+
+Bounds (v1; ``docs/rl.md`` has the table): the flags 0..1, ballots 0..6, the fine 0..2.0
+(§3.3.2), foods 0..:data:`FOOD_MAX` and the day 1..:data:`DAY_MAX`, derived from §3.5: every
+living seat ends a day at least 0.5 poorer (a mutual farm_coop makes 2.5, a night costs
+3.0 after any act, 1.0 after guard; fines, donations and steals only move food), a seat
+that goes out takes at most 3.0 of debt with it, and a match runs while two seats live.
+So the six seats' 30.0 plus 3.0 for each of the four seats that can go out before the end
+pays for at most 42 days of two seats (the day is at most 43), and no store can exceed
+that 42.0 plus one day's farming by all six (57.0).
 """
 
 from __future__ import annotations
@@ -26,12 +35,27 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from sunbot.engines import harvest_watch as hw
+
 SEATS = 6
 N_ACTIONS = 20 + SEATS * SEATS
 OBS_SIZE = 46
 FARM, COOP, STEAL, DONATE, BALLOT = 1, 2, 8, 14, 20
 ACTING_BEATS = ("vote", "action")
 ELLIPSIS = "\u2026"
+#: Food (tenths) that can stay with the living: the opening stores plus the debt of the four
+#: seats that can go out before the match ends (§3.1, §3.5.5).
+_BANK = hw.START_FOOD * SEATS + hw.COST_BASE * (SEATS - 2)
+#: The last day a match can reach: each day costs two living seats at least 0.5 each.
+DAY_MAX = 1 + _BANK // (2 * (hw.COST_BASE - hw.COOP))
+#: The most food one store can hold (units): the bank plus a day's farming by six seats.
+FOOD_MAX = (_BANK + SEATS * hw.COOP) / 10
+#: Element-wise highest values of the observation (the lowest are all 0).
+HIGH = np.array(
+    [1.0] * 12 + [FOOD_MAX] * SEATS + [DAY_MAX, 1.0, 1.0] + [float(SEATS)] * SEATS
+    + [1.0] * SEATS + [hw.FINE_MAX / 10] + [1.0] * 12,
+    dtype=np.float32,
+)  # fmt: skip
 
 
 def index_of(command: dict[str, Any]) -> int | None:
@@ -94,8 +118,8 @@ class HarvestWatchCodec:
         self.collided: set[int] = set()
 
     def observation_space(self) -> gym.spaces.Box:
-        """``Box(0, 1000, (46,), float32)``."""
-        return gym.spaces.Box(0.0, 1000.0, (OBS_SIZE,), np.float32)
+        """``Box(0, HIGH, (46,), float32)`` (:data:`HIGH`: the module docstring's bounds)."""
+        return gym.spaces.Box(np.zeros(OBS_SIZE, np.float32), HIGH.copy(), (OBS_SIZE,), np.float32)
 
     def encode(self, data: dict[str, Any]) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The 46 numbers of the module docstring from a view's ``data``.
@@ -131,6 +155,7 @@ class HarvestWatchCodec:
             v[34 + x] = 1
         for x in self.collided:
             v[40 + x] = 1
+        np.minimum(v, HIGH, out=v)  # another server's longer match or larger store
         return v
 
     def action(self, index: int) -> dict[str, Any]:

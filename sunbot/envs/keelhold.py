@@ -1,4 +1,4 @@
-"""Keelhold as a Gymnasium environment: ``gymnasium.make("sunbot/Keelhold-v0")``.
+"""Keelhold as a Gymnasium environment: ``gymnasium.make("sunbot/Keelhold-v1")``.
 
 Actions (``Discrete(9)``): ``0..6`` PLACE into hatch ``0..6``, ``7`` CAST_OFF, ``8`` END_RUN.
 
@@ -20,6 +20,18 @@ Observation (``Dict`` of ``int32`` arrays), from the fields the rule text publis
   condition flags in the rule text's order (squall, longBoom, shortCrew, heavyLot,
   tightWater, rushSeason, ballastRun, stickyHatches), then 7 ``openBays`` flags.
 
+Bounds (v1; ``docs/rl.md`` has the table). From the rule text: arms -4..4 (THE HULL, THE
+PORT CALL), the chain 0..7, at most 6 hatches jammed at once (JAMS: never the keel), the
+20,000-placement guard. From our published ramp (``docs/rules/keelhold.md``): weights up to
+7, cargo types up to 6, wind within 8, rush windows of 8, jams of 4 turns, the cadences,
+and the quota ``3 + v``. Derived: a voyage ends at port only after ``quota`` placements
+(each ships one lot at most), so the guard is reached before port of voyage 197
+(:data:`VOYAGE_MAX`), the next voyage is at most 198 (tolerance 400, quota 201); a voyage
+lasts at most ``7 * capacity + capacity * quota`` placements (every placement adds a crate;
+a lot takes at most a hatch away); ``|trim|`` is at most the wind plus one side's arms
+loaded full of the heaviest crates. A value beyond a bound (only another server's terms can
+get there) is clipped to it; every observation is in the space.
+
 Fields the rule text does not name (``arms``, ``voyage``, ``chain``, ``lotsShipped``,
 ``voyageStartTurn``, ``openBays`` and the terms beyond the named ones; see
 ``PROMISED`` in :mod:`sunbot.mirror.keelhold`) may be missing on another server: then
@@ -38,10 +50,10 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from sunbot.engines.keelhold import arms_for
-from sunbot.engines.keelhold_gen import CONDITIONS
+from sunbot.engines.keelhold import CHAIN_CAP, GUARD_TURNS, LONG_BOOM_ARMS, arms_for
+from sunbot.engines.keelhold_gen import CONDITIONS, params_for
 from sunbot.envs.backends import Action, Observation
-from sunbot.envs.core import EncodedObs, SunbotEnv
+from sunbot.envs.core import EncodedObs, Int32s, SunbotEnv, int_box
 
 HATCHES = 7
 MAX_SLOTS = 8
@@ -59,10 +71,74 @@ TERMS = (
     "ballastEvery", "squallEvery",
 )  # fmt: skip
 PHASES = {"loading": 0, "port": 1, "over": 2}
-BIG = 2**30
 _EMPTY_SLOT = (0, 0, -1)
 _EMPTY_QUEUE = (0, 0, 0)
 N_TERMS = len(TERMS) + len(CONDITIONS) + HATCHES
+
+
+def _last_voyage() -> int:
+    """The highest voyage number a run reaches: port of voyage ``v`` needs ``quota(v)``
+    placements in it (one lot each at most), and the guard stops at 20,000 placements."""
+    turns, voyage = 0, 1
+    while turns + params_for(voyage, [], 0)["quota"] <= GUARD_TURNS:
+        turns += params_for(voyage, [], 0)["quota"]
+        voyage += 1
+    return voyage
+
+
+#: The highest voyage a run reaches (197 with our ramp); ``next`` shows one more.
+VOYAGE_MAX = _last_voyage()
+_LAST_TERMS = params_for(VOYAGE_MAX + 1, [], 0)
+#: The ramp's heaviest crate (``weightMax`` 6 from voyage 10, heavyLot +1), most cargo
+#: types, widest wind, rush window and jam length (docs/rules/keelhold.md).
+WEIGHT_MAX, CARGO_TYPES_MAX, WIND_MAX, RUSH_WINDOW_MAX, JAM_LENGTH_MAX = 7, 6, 8, 8, 4
+#: Kinds: 0 empty, 1 ballast, ``2 + cargo``; room for cargo numbered 1..6 (the mirror accepts
+#: 0- or 1-based numbering), hence 8.
+KIND_MAX = 2 + CARGO_TYPES_MAX
+#: Largest capacity on our ramp (6) and ``|trim|``: the wind plus one side's arms (longBoom
+#: 1 + 2 + 4) holding full hatches of the heaviest crates.
+CAPACITY = 6
+TRIM_MAX = WIND_MAX + sum(a for a in LONG_BOOM_ARMS if a > 0) * CAPACITY * WEIGHT_MAX
+#: The most placements one voyage can last: every placement adds a crate, at most
+#: ``quota`` lots leave (each at most a hatch), and the hold keeps at most 7 full hatches.
+VOYAGE_TURNS_MAX = HATCHES * CAPACITY + CAPACITY * params_for(VOYAGE_MAX, [], 0)["quota"]
+#: ``terms`` columns' highest values: the ramp's maxima over voyages 1..198 and every
+#: condition (the sizes: the encoding's room; ``maxJams``: the six hatches but the keel).
+TERM_HIGH: dict[str, int] = {
+    "tolerance": _LAST_TERMS["tolerance"], "capacity": MAX_SLOTS, "manifestSize": MAX_SLOTS,
+    "cargoTypes": CARGO_TYPES_MAX + 1, "weightMin": WEIGHT_MAX, "weightMax": WEIGHT_MAX,
+    "quota": _LAST_TERMS["quota"], "wind": WIND_MAX, "queueSize": MAX_QUEUE, "jamEvery": 9,
+    "jamLength": JAM_LENGTH_MAX, "maxJams": HATCHES - 1, "rushEvery": 12,
+    "rushWindow": RUSH_WINDOW_MAX, "ballastEvery": 10, "squallEvery": 6,
+}  # fmt: skip
+
+
+def _rows(n: int, low: list[int], high: list[int]) -> tuple[Int32s, Int32s]:
+    """``n`` rows of the same bounds."""
+    return np.tile(np.array(low, np.int32), (n, 1)), np.tile(np.array(high, np.int32), (n, 1))
+
+
+def _space_bounds() -> dict[str, tuple[Int32s, Int32s]]:
+    """Key -> ``(low, high)`` arrays of the ``Box`` keys (module docstring)."""
+    slot_high = [WEIGHT_MAX, KIND_MAX, RUSH_WINDOW_MAX]
+    hold_low, hold_high = _rows(HATCHES * MAX_SLOTS, [0, 0, -1], slot_high)
+    shape = (HATCHES, MAX_SLOTS, 3)
+    term_low = [-WIND_MAX if k == "wind" else 0 for k in TERMS] + [0] * (N_TERMS - len(TERMS))
+    term_high = [TERM_HIGH[k] for k in TERMS] + [1] * (N_TERMS - len(TERMS))
+    quota = params_for(VOYAGE_MAX, [], 0)["quota"]
+    status_low = [0, 0, -1, -TRIM_MAX, 0, 0, 0, -1]
+    status_high = [2, VOYAGE_MAX, VOYAGE_TURNS_MAX, TRIM_MAX, 1, CHAIN_CAP, quota, 1]
+    arm_low, arm_high = min(LONG_BOOM_ARMS), max(LONG_BOOM_ARMS)
+    return {
+        "hold": (hold_low.reshape(shape), hold_high.reshape(shape)),
+        "queue": _rows(MAX_QUEUE, [0, 0, 0], slot_high),
+        "hatches": _rows(HATCHES, [arm_low, 0, 0], [arm_high, JAM_LENGTH_MAX, 1]),
+        "status": (np.array(status_low, np.int32), np.array(status_high, np.int32)),
+        "terms": _rows(2, term_low, term_high),
+    }
+
+
+BOUNDS = _space_bounds()
 
 
 def _cuts(*sizes: int) -> list[slice]:
@@ -73,12 +149,22 @@ def _cuts(*sizes: int) -> list[slice]:
     return out
 
 
+_KEYS = ("hold", "queue", "hatches", "bays", "status", "terms")
 #: Where each key's values sit in the flat buffer :meth:`KeelholdCodec.encode` fills.
 _HOLD, _QUEUE, _HATCHES, _BAYS, _STATUS, _TERMS = _cuts(
     HATCHES * MAX_SLOTS * 3, MAX_QUEUE * 3, HATCHES * 3, 2 * HATCHES, 8, 2 * N_TERMS
 )
 #: Packs the flat buffer (every key's values, in order) as native int32.
 _PACK = struct.Struct(f"={_TERMS.stop}i")
+#: The flat buffer's bounds, for one clip per step (``bays`` is 0/1 already).
+_FLAT_LOW = np.concatenate([
+    BOUNDS["hold"][0].ravel(), BOUNDS["queue"][0].ravel(), BOUNDS["hatches"][0].ravel(),
+    np.zeros(2 * HATCHES, np.int32), BOUNDS["status"][0], BOUNDS["terms"][0].ravel(),
+])  # fmt: skip
+_FLAT_HIGH = np.concatenate([
+    BOUNDS["hold"][1].ravel(), BOUNDS["queue"][1].ravel(), BOUNDS["hatches"][1].ravel(),
+    np.ones(2 * HATCHES, np.int32), BOUNDS["status"][1], BOUNDS["terms"][1].ravel(),
+])  # fmt: skip
 
 
 def _open_by_rule(voyage: int) -> range:
@@ -100,6 +186,8 @@ class KeelholdCodec:
     """Fixed-shape encoding of Keelhold observations (module docstring) and its 9 actions."""
 
     n_actions = len(ACTIONS)
+    #: Clip every value into its bound (v1); the v0 encoding (:mod:`sunbot.envs.legacy`) does not.
+    clip = True
 
     def __init__(self) -> None:
         self._last_params: dict[str, Any] | None = None
@@ -107,25 +195,20 @@ class KeelholdCodec:
         self._last_terms: list[int] = []
 
     def observation_space(self) -> gym.spaces.Dict:
-        """The ``Dict`` space of the module docstring."""
-        i32 = np.int32
-        return gym.spaces.Dict(
-            {
-                "hold": gym.spaces.Box(-BIG, BIG, (HATCHES, MAX_SLOTS, 3), i32),
-                "queue": gym.spaces.Box(-BIG, BIG, (MAX_QUEUE, 3), i32),
-                "hatches": gym.spaces.Box(-BIG, BIG, (HATCHES, 3), i32),
-                "bays": gym.spaces.MultiBinary((2, HATCHES)),
-                "status": gym.spaces.Box(-BIG, BIG, (8,), i32),
-                "terms": gym.spaces.Box(-BIG, BIG, (2, N_TERMS), i32),
-            }
-        )
+        """The ``Dict`` space of the module docstring, with the bounds of :data:`BOUNDS`."""
+        spaces: dict[str, gym.spaces.Space[Any]] = {
+            key: int_box(low, high) for key, (low, high) in BOUNDS.items()
+        }
+        spaces["bays"] = gym.spaces.MultiBinary((2, HATCHES))
+        return gym.spaces.Dict({key: spaces[key] for key in _KEYS})
 
     def encode(self, observation: Observation) -> EncodedObs:
         """The arrays of the module docstring from a wire observation (``rng`` ignored).
 
-        All integer fields are written into one flat list, packed into one buffer and cut
-        into views (one conversion per step: the encoding is on the training hot path, and
-        packing with ``struct`` takes half the time of ``np.array`` on a list).
+        All integer fields are written into one flat list, packed into one buffer, clipped
+        into the bounds and cut into views (one conversion per step: the encoding is on the
+        training hot path, and packing with ``struct`` takes half the time of ``np.array``
+        on a list).
 
         Raises:
             ValueError: a hatch holds more than 8 crates or the queue more than 4.
@@ -138,6 +221,9 @@ class KeelholdCodec:
             arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
         except struct.error as exc:  # a value beyond int32
             raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
+        if self.clip:  # two ufuncs: a third of np.clip's time on this small buffer
+            np.minimum(arr, _FLAT_HIGH, out=arr)
+            np.maximum(arr, _FLAT_LOW, out=arr)
         return {
             "hold": arr[_HOLD].reshape(HATCHES, MAX_SLOTS, 3),
             "queue": arr[_QUEUE].reshape(MAX_QUEUE, 3),
@@ -220,7 +306,7 @@ class KeelholdCodec:
 
 
 class KeelholdEnv(SunbotEnv):
-    """``sunbot/Keelhold-v0``. Options: ``max_voyages`` (truncate at port once that many
+    """``sunbot/Keelhold-v1``. Options: ``max_voyages`` (truncate at port once that many
     voyages are done), ``server`` (``None`` = engine, ``"embedded"``, or a URL), ``mirror``.
     """
 

@@ -1,4 +1,4 @@
-"""Naptuft as a Gymnasium environment: ``gymnasium.make("sunbot/Naptuft-v0")``.
+"""Naptuft as a Gymnasium environment: ``gymnasium.make("sunbot/Naptuft-v1")``.
 
 Actions (``Discrete(6)``): ``0..3`` care feed, play, brush, nap; ``4`` next-day; ``5``
 end-run.
@@ -14,6 +14,14 @@ inside our server's encrypted token, and not in the observation at all):
 - ``status`` ``(2,)``: ``[wishStreak, lastCare code (0 before the first care)]``.
 - ``forecast`` ``(4, 8)``: today's windows 0, 1, 2 and ``nextWindow``; per row the wish's
   four care codes and the pressure on food, joy, cleanliness, energy.
+
+Bounds (v1; ``docs/rl.md`` has the table): needs 0..100, moment 0..11, window 0..2, care
+codes 0..4, wishes of at most 4 cares (progress 0..3), pressure 0..4 (the rules and our
+deck, ``docs/rules/naptuft.md``). Two counters have no end by the rules and are clipped:
+``day`` at 7 (:data:`DAY_MAX`: from day 7 on every day has the same terms: pressure up to 4,
+wishes of 2 to 4 cares, no care twice in a row) and ``wishStreak`` at 2
+(:data:`STREAK_MAX`: from 2 on the streak multiplier ``min(streak + 1, 3)`` stays 3). A
+pressure beyond 4 (another server's deck) is clipped to 4.
 """
 
 from __future__ import annotations
@@ -23,9 +31,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from sunbot.engines.naptuft import CARES, NEEDS
+from sunbot.engines.naptuft import CARES, NEEDS, REPEAT_FROM_DAY, STREAK_CAP
 from sunbot.envs.backends import Action, Observation
-from sunbot.envs.core import EncodedObs, SunbotEnv
+from sunbot.envs.core import EncodedObs, SunbotEnv, int_box
 
 #: Action index -> action object.
 ACTIONS: tuple[Action, ...] = (
@@ -37,7 +45,26 @@ _INDEX = {"next-day": 4, "end-run": 5}
 _CARE_CODE = {c: i + 1 for i, c in enumerate(CARES)}
 PHASES = {"care": 0, "dayBreak": 1, "over": 2}
 WISH_SLOTS = 4
-BIG = 2**30
+#: ``day`` is clipped here: from the day the repeat rule starts every day has the same terms.
+DAY_MAX = REPEAT_FROM_DAY
+#: ``wishStreak`` is clipped here: the multiplier ``min(streak + 1, STREAK_CAP)`` stops.
+STREAK_MAX = STREAK_CAP - 1
+#: The deck's largest pressure (``min(4, (day + 1) // 2)``, docs/rules/naptuft.md).
+PRESSURE_MAX = 4
+_CODE_MAX = len(CARES)
+#: Key -> ``(low, high)`` of each ``Box`` key (module docstring).
+BOUNDS: dict[str, tuple[list[Any], list[Any]]] = {
+    "needs": ([0] * 4, [100] * 4),
+    "clock": ([0] * 4, [DAY_MAX, 11, 2, 2]),
+    "wish": ([0] * (WISH_SLOTS + 2), [_CODE_MAX] * WISH_SLOTS + [WISH_SLOTS - 1, 1]),
+    "status": ([0, 0], [STREAK_MAX, _CODE_MAX]),
+    "forecast": (
+        [[0] * (WISH_SLOTS + 4)] * 4,
+        [[_CODE_MAX] * WISH_SLOTS + [PRESSURE_MAX] * 4] * 4,
+    ),
+}
+_LOW = {k: np.array(low, np.int32) for k, (low, _) in BOUNDS.items()}
+_HIGH = {k: np.array(high, np.int32) for k, (_, high) in BOUNDS.items()}
 
 
 def _cares(names: list[str] | None) -> list[int]:
@@ -66,21 +93,17 @@ class NaptuftCodec:
 
     n_actions = len(ACTIONS)
 
+    #: Clip every value into its bound (v1: ``day``, ``wishStreak``, a foreign pressure);
+    #: the v0 encoding (:mod:`sunbot.envs.legacy`) does not.
+    clip = True
+
     def observation_space(self) -> gym.spaces.Dict:
-        """The ``Dict`` space of the module docstring."""
-        i32 = np.int32
-        return gym.spaces.Dict(
-            {
-                "needs": gym.spaces.Box(0, 100, (4,), i32),
-                "clock": gym.spaces.Box(0, BIG, (4,), i32),
-                "wish": gym.spaces.Box(0, BIG, (WISH_SLOTS + 2,), i32),
-                "status": gym.spaces.Box(0, BIG, (2,), i32),
-                "forecast": gym.spaces.Box(0, BIG, (4, WISH_SLOTS + 4), i32),
-            }
-        )
+        """The ``Dict`` space of the module docstring, with the bounds of :data:`BOUNDS`."""
+        return gym.spaces.Dict({k: int_box(_LOW[k], _HIGH[k]) for k in BOUNDS})
 
     def encode(self, observation: Observation) -> EncodedObs:
-        """The arrays of the module docstring from a wire observation.
+        """The arrays of the module docstring from a wire observation, clipped into the
+        bounds.
 
         Raises:
             ValueError: a need outside 0..100, a wish of more than four cares, fewer or more
@@ -102,13 +125,17 @@ class NaptuftCodec:
         rows = [_descriptor(d) for d in forecast] + [_descriptor(o["nextWindow"])]
         last = o.get("lastCare")
         i32 = np.int32
-        return {
+        out = {
             "needs": np.array(needs, dtype=i32),
             "clock": np.array([o["day"], o["moment"], o["window"], PHASES[o["phase"]]], dtype=i32),
             "wish": np.array(wish_row, dtype=i32),
             "status": np.array([o["wishStreak"], _CARE_CODE.get(str(last), 0)], dtype=i32),
             "forecast": np.array(rows, dtype=i32),
         }
+        if self.clip:
+            for key, arr in out.items():
+                np.clip(arr, _LOW[key], _HIGH[key], out=arr)
+        return out
 
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""
@@ -125,7 +152,7 @@ class NaptuftCodec:
 
 
 class NaptuftEnv(SunbotEnv):
-    """``sunbot/Naptuft-v0``. Options: ``max_days`` (truncate at dayBreak once that many days
+    """``sunbot/Naptuft-v1``. Options: ``max_days`` (truncate at dayBreak once that many days
     are done; a Naptuft run has no end of its own), ``server``, ``mirror``."""
 
     def __init__(

@@ -1,4 +1,4 @@
-"""Sunloaf as a Gymnasium environment: ``gymnasium.make("sunbot/Sunloaf-v0")``.
+"""Sunloaf as a Gymnasium environment: ``gymnasium.make("sunbot/Sunloaf-v1")``.
 
 Actions (``Discrete(249)``): ``49 * cat + tile`` MOVE cat ``cat`` (0..4) to ``tile``
 (0..48); ``245`` REST, ``246`` DOZE, ``247`` NEXT_DAY, ``248`` END_RUN.
@@ -19,6 +19,16 @@ Observation (``Dict`` of ``int32`` arrays) from the published fields (never ``rn
 
 Room for 8 bowls and 32 turns a day (our server: 7 and 21); a server beyond that is
 refused with a ``ValueError`` naming the field.
+
+Bounds (v1; ``docs/rl.md`` has the table): turn counts within the 32-turn room; cat ids,
+ranges (at most 4) and the roster of 5 (Sunloaf §2); at most 2 dogs, a multiplier of at
+most 1200, a chain of at most 8 (the rule text); warmth tiers 0..6; the ramp's largest
+``bandDwell``, ``dogSpeed`` and ``shadeLength`` (``docs/rules/sunloaf.md``); ``dayCosyRaw``,
+``dayPar`` and ``dayQuota`` at most the raw ceiling of a day (:data:`RAW_DAY_MAX`, every cat
+at its most each turn and every bowl at chain 8, as ``sunbot.engines.sunloaf_history``
+bounds a plain state's). ``day`` has no end by the rules: it is clipped at 33
+(:data:`DAY_MAX`: from day 33 on a day's terms stop growing, so nothing the rules use is
+lost). A value beyond a bound (another server's terms) is clipped to it.
 """
 
 from __future__ import annotations
@@ -28,9 +38,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from sunbot.engines.sunloaf import warm
+from sunbot.engines import sunloaf_gen as gen
+from sunbot.engines.sunloaf import RANGE, warm
+from sunbot.engines.sunloaf_history import STEADY_DAY, bounds
 from sunbot.envs.backends import Action, Observation
-from sunbot.envs.core import EncodedObs, SunbotEnv
+from sunbot.envs.core import EncodedObs, Int32s, SunbotEnv, int_box
 
 TILES = 49
 CATS = 5
@@ -45,7 +57,57 @@ ACTIONS: tuple[Action, ...] = (
 )
 PHASES = {"day": 0, "sunset": 1, "over": 2}
 WINDOWS = {"N": 0, "S": 1, "W": 2, "E": 3}
-BIG = 2**30
+#: ``day`` is clipped here: from this day on a day's terms stop growing.
+DAY_MAX = STEADY_DAY
+
+
+def _raw_day_max() -> int:
+    """The most raw cosy a whole day of the ramp can earn (23,210 on day 10):
+    ``sunloaf_history``'s ceiling with every turn played and every mat entry served."""
+    most = 0
+    for day in range(1, STEADY_DAY + 1):
+        prm = gen.day_params(day)
+        position = {
+            "day": day, "turn": prm.turns_in_day, "bowls": [{"serveTurn": 0}] * prm.bowls,
+            "phase": "day", "result": None, "chain": 0, "dayCosyRaw": 0,
+        }  # fmt: skip
+        most = max(most, bounds(position)["dayCosyRaw"][1])
+    return most
+
+
+#: Most raw cosy of one day (``dayCosyRaw``; ``dayPar`` and ``dayQuota`` are below it).
+RAW_DAY_MAX = _raw_day_max()
+_DAYS = range(1, STEADY_DAY + 1)
+_DWELL = max(gen.day_params(d).band_dwell for d in _DAYS)
+_DOG_SPEED = max(gen.day_params(d).dog_speed for d in _DAYS)
+_SHADE = max(gen.day_params(d).shade_length for d in _DAYS)
+_DOGS = max(gen.day_params(d).dogs for d in _DAYS)
+#: Per plane of ``room``: furniture, hearth, cat id + 1, settled, bowl countdown, dogs, dog
+#: loops, warmth.
+_ROOM_HIGH = (1, 1, CATS, MAX_TURNS, MAX_TURNS, _DOGS, 1, 6)
+_STATUS_LOW = (0,) * 14 + (-1, 0)
+_STATUS_HIGH = (
+    2, DAY_MAX, MAX_TURNS, MAX_TURNS, _DWELL, 7, gen.mult(STEADY_DAY), 8, RAW_DAY_MAX,
+    RAW_DAY_MAX, RAW_DAY_MAX, 3, _DOG_SPEED, _SHADE, 1, CATS,
+)  # fmt: skip
+
+
+def _bounds() -> dict[str, tuple[Int32s, Int32s]]:
+    """Key -> ``(low, high)`` arrays of the ``Box`` keys (module docstring)."""
+
+    def full(shape: tuple[int, ...], low: Any, high: Any) -> tuple[Int32s, Int32s]:
+        lo = np.broadcast_to(np.asarray(low, np.int32), shape)
+        return lo.copy(), np.broadcast_to(np.asarray(high, np.int32), shape).copy()
+
+    return {
+        "room": full((8, 7, 7), 0, np.array(_ROOM_HIGH).reshape(8, 1, 1)),
+        "cats": full((CATS, 5), 0, (1, TILES - 1, MAX_TURNS, max(RANGE), 1)),
+        "bowls": full((MAX_BOWLS, 3), (0, 0, -MAX_TURNS), (1, TILES - 1, MAX_TURNS)),
+        "status": full((16,), _STATUS_LOW, _STATUS_HIGH),
+    }
+
+
+BOUNDS = _bounds()
 
 
 def _room(o: Observation) -> np.ndarray[Any, np.dtype[np.int32]]:
@@ -75,21 +137,21 @@ class SunloafCodec:
 
     n_actions = len(ACTIONS)
 
+    #: Clip every value into its bound (v1: ``day``, another server's terms); the v0
+    #: encoding (:mod:`sunbot.envs.legacy`) does not.
+    clip = True
+
     def observation_space(self) -> gym.spaces.Dict:
-        """The ``Dict`` space of the module docstring."""
-        i32 = np.int32
-        return gym.spaces.Dict(
-            {
-                "room": gym.spaces.Box(0, BIG, (8, 7, 7), i32),
-                "cats": gym.spaces.Box(0, BIG, (CATS, 5), i32),
-                "bowls": gym.spaces.Box(-BIG, BIG, (MAX_BOWLS, 3), i32),
-                "status": gym.spaces.Box(-1, BIG, (16,), i32),
-                "clouds": gym.spaces.MultiBinary(MAX_TURNS),
-            }
-        )
+        """The ``Dict`` space of the module docstring, with the bounds of :data:`BOUNDS`."""
+        spaces: dict[str, gym.spaces.Space[Any]] = {
+            key: int_box(low, high) for key, (low, high) in BOUNDS.items()
+        }
+        spaces["clouds"] = gym.spaces.MultiBinary(MAX_TURNS)
+        return gym.spaces.Dict(spaces)
 
     def encode(self, observation: Observation) -> EncodedObs:
-        """The arrays of the module docstring from a wire observation (``rng`` ignored).
+        """The arrays of the module docstring from a wire observation (``rng`` ignored),
+        clipped into the bounds.
 
         Raises:
             ValueError: more than 5 cats or 8 bowls, or a cloud turn past 31.
@@ -120,13 +182,17 @@ class SunloafCodec:
             o["dayQuota"], WINDOWS[layout["window"]], layout.get("dogSpeed", 1),
             layout["shadeLength"], -1 if parity is None else parity, len(o["cats"]),
         ]  # fmt: skip
-        return {
+        out: EncodedObs = {
             "room": _room(o),
             "cats": cats,
             "bowls": bowls,
             "status": np.array(status, dtype=np.int32),
-            "clouds": clouds,
         }
+        if self.clip:
+            for key, arr in out.items():
+                np.clip(arr, BOUNDS[key][0], BOUNDS[key][1], out=arr)
+        out["clouds"] = clouds
+        return out
 
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""
@@ -144,7 +210,7 @@ class SunloafCodec:
 
 
 class SunloafEnv(SunbotEnv):
-    """``sunbot/Sunloaf-v0``. Options: ``max_days`` (truncate at sunset once that many days
+    """``sunbot/Sunloaf-v1``. Options: ``max_days`` (truncate at sunset once that many days
     are done), ``server``, ``mirror``."""
 
     def __init__(

@@ -59,7 +59,7 @@ def test_the_tiny_run_trains_and_its_policy_runs_in_sunbot_bench(
     assert len(weights) == 11
     monkeypatch.setenv("SUNBOT_KEELHOLD_POLICY", str(weights_file))
     rows = bench(tmp_path, "-s", BOT, "--seeds", "3-4", "--cap", "voyages=1")[BOT]
-    env = gym.make("sunbot/Keelhold-v0", max_voyages=1)
+    env = gym.make("sunbot/Keelhold-v1", max_voyages=1)
     for seed, score, ended_by, refused in rows:
         assert ended_by in ("rules", "cap") and refused == 0
         # bench's run scores what the same policy scores on the environment

@@ -1,4 +1,4 @@
-"""sunbot/Keelhold-v0: Gymnasium's checker, the encoding, rewards, caps, both backends."""
+"""sunbot/Keelhold-v1: Gymnasium's checker, the encoding, rewards, caps, both backends."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def first_safe(obs, mask) -> int:
 
 
 def test_reset_is_the_engines_init_for_that_seed():
-    env = gym.make("sunbot/Keelhold-v0")
+    env = gym.make("sunbot/Keelhold-v1")
     obs, info = env.reset(seed=7)
     state = keelhold.init(7)
     assert info["seed"] == 7 and info["score"] == 0
@@ -96,7 +96,7 @@ def test_a_placed_rush_crate_and_ballast_are_encoded():
 
 
 def test_rewards_sum_to_the_engines_score_and_a_cap_truncates():
-    env = gym.make("sunbot/Keelhold-v0", max_voyages=1)
+    env = gym.make("sunbot/Keelhold-v1", max_voyages=1)
     chosen = []
 
     def recording(obs, mask):
@@ -120,7 +120,7 @@ def test_rewards_sum_to_the_engines_score_and_a_cap_truncates():
 
 
 def test_a_refused_index_changes_nothing_and_pays_nothing():
-    env = gym.make("sunbot/Keelhold-v0")
+    env = gym.make("sunbot/Keelhold-v1")
     obs, _ = env.reset(seed=7)
     obs2, reward, term, trunc, info2 = env.step(0)  # hatch 0 is shut on voyage 1
     assert reward == 0.0 and not term and not trunc
@@ -134,18 +134,18 @@ def test_a_refused_index_changes_nothing_and_pays_nothing():
 
 @pytest.mark.parametrize("seed", [2, 9])
 def test_engine_and_embedded_server_give_the_same_observations_and_rewards(seed):
-    assert_backends_agree("sunbot/Keelhold-v0", seed, lambda: first_safe, max_voyages=2)
+    assert_backends_agree("sunbot/Keelhold-v1", seed, lambda: first_safe, max_voyages=2)
 
 
 def test_a_bad_server_option_is_one_clear_error():
     with pytest.raises(ValueError, match="embedded"):
-        gym.make("sunbot/Keelhold-v0", server="ftp://example")
+        gym.make("sunbot/Keelhold-v1", server="ftp://example")
 
 
 def test_a_server_url_backend_plays_like_the_engine(loopback):
     # the same app served over real HTTP on loopback: the client's network path
-    engine = gym.make("sunbot/Keelhold-v0", max_voyages=1)
-    served = gym.make("sunbot/Keelhold-v0", max_voyages=1, server=loopback.url)
+    engine = gym.make("sunbot/Keelhold-v1", max_voyages=1)
+    served = gym.make("sunbot/Keelhold-v1", max_voyages=1, server=loopback.url)
     a, _ = play(engine, 12, first_safe)
     b, info = play(served, 12, first_safe)
     assert len(a) > 5

@@ -43,9 +43,9 @@ def env_score(env_id: str, policy, seed: int, cap: dict[str, int]) -> int:
 @pytest.mark.parametrize(
     ("game", "env_id", "policy", "cap"),
     [
-        ("keelhold", "sunbot/Keelhold-v0", first_safe, {"max_voyages": 2}),
-        ("sunloaf", "sunbot/Sunloaf-v0", last_but_one, {"max_days": 2}),
-        ("naptuft", "sunbot/Naptuft-v0", last_but_one, {"max_days": 2}),
+        ("keelhold", "sunbot/Keelhold-v1", first_safe, {"max_voyages": 2}),
+        ("sunloaf", "sunbot/Sunloaf-v1", last_but_one, {"max_days": 2}),
+        ("naptuft", "sunbot/Naptuft-v1", last_but_one, {"max_days": 2}),
     ],
 )
 async def test_the_wrapped_policy_plays_a_run_like_the_environment(game, env_id, policy, cap):

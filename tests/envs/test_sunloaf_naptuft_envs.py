@@ -1,6 +1,8 @@
-"""sunbot/Sunloaf-v0 and sunbot/Naptuft-v0: the checker, encodings, caps, both backends."""
+"""sunbot/Sunloaf-v1 and sunbot/Naptuft-v1: the checker, encodings, caps, both backends."""
 
 from __future__ import annotations
+
+import warnings
 
 import pytest
 
@@ -16,15 +18,17 @@ from sunbot.envs.sunloaf import DOZE, END_RUN, REST, SunloafCodec  # noqa: E402
 from tests.envs.helpers import assert_backends_agree, play, random_legal  # noqa: E402
 
 
-@pytest.mark.parametrize("env_id", sorted(sunbot.envs.ENV_IDS))
+@pytest.mark.parametrize("env_id", sorted({**sunbot.envs.ENV_IDS, **sunbot.envs.LEGACY_ENV_IDS}))
 def test_gymnasium_check_env_passes_for_every_single_player_game(env_id):
-    env = gym.make(env_id)
+    with warnings.catch_warnings():  # a v0 id says it is out of date (test_bounds checks it)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        env = gym.make(env_id)
     check_env(env.unwrapped)
     env.close()
 
 
 def test_sunloaf_reset_encodes_the_opening_room():
-    env = gym.make("sunbot/Sunloaf-v0")
+    env = gym.make("sunbot/Sunloaf-v1")
     obs, info = env.reset(seed=7)
     s = sunloaf.init(7)
     legal = sunloaf.legal_actions(s)
@@ -59,7 +63,7 @@ def test_sunloaf_actions_round_trip():
 
 
 def test_naptuft_reset_encodes_the_published_observation():
-    env = gym.make("sunbot/Naptuft-v0")
+    env = gym.make("sunbot/Naptuft-v1")
     obs, info = env.reset(seed=7)
     o = naptuft.observation(naptuft.init(7))
     assert info["action_mask"].tolist() == [1, 1, 1, 1, 0, 1]  # cares, no next-day, end-run
@@ -86,7 +90,7 @@ def test_naptuft_actions_round_trip_and_bad_wishes_are_refused():
 
 
 def test_naptuft_cap_truncates_at_day_break():
-    env = gym.make("sunbot/Naptuft-v0", max_days=1)
+    env = gym.make("sunbot/Naptuft-v1", max_days=1)
     steps, info = play(env, 3, random_legal(0, avoid=(5,)))
     _, _, terminated, truncated = steps[-1]
     if truncated:  # survived the day: at dayBreak of day 1
@@ -100,8 +104,8 @@ def test_naptuft_cap_truncates_at_day_break():
 @pytest.mark.parametrize(
     ("env_id", "cap", "seed", "end"),
     [
-        ("sunbot/Sunloaf-v0", {"max_days": 2}, 5, END_RUN),
-        ("sunbot/Naptuft-v0", {"max_days": 2}, 8, 5),
+        ("sunbot/Sunloaf-v1", {"max_days": 2}, 5, END_RUN),
+        ("sunbot/Naptuft-v1", {"max_days": 2}, 8, 5),
     ],
 )
 def test_engine_and_embedded_server_give_the_same_observations_and_rewards(env_id, cap, seed, end):
