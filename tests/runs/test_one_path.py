@@ -81,7 +81,7 @@ def test_cli_api_bench_and_env_step_through_run_step(steps: list[tuple[str, int]
     gym = pytest.importorskip("gymnasium")
     importlib.import_module("sunbot.envs")  # registers the environments
 
-    env = gym.make("sunbot/Naptuft-v0", max_days=1)
+    env = gym.make("sunbot/Naptuft-v1", max_days=1)
     before = len(steps)
     _, info = env.reset(seed=3)
     env.step(int(info["action_mask"].argmax()))
