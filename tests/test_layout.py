@@ -379,3 +379,20 @@ def test_the_games_table_is_the_only_table_of_games() -> None:
                 if len(keys & slugs) >= 2:
                     tables.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not tables, f"per-game tables outside sunbot/games.py: {tables}"
+
+
+def test_the_play_command_wires_nothing_itself() -> None:
+    """``sunbot play`` goes through :mod:`sunbot.api`: it imports none of the client, the
+    server, the mirror or the run loop (type-only imports aside)."""
+    forbidden = ("sunbot.client", "sunbot.server", "sunbot.mirror", "sunbot.runs.loop",
+                 "sunbot.runs.remote", "sunbot.runs.match")  # fmt: skip
+    for face in ("play.py", "play_match.py"):
+        found = [
+            f"{face}:{imp.line} imports {imp.module}"
+            for imp in imports(ROOT / "sunbot" / "cli" / face)
+            if imp.module.startswith(forbidden)
+        ]
+        if face == "play.py":
+            assert not found, found
+        else:  # the match face drives the match loop, which the API assembles too
+            assert all("sunbot.runs.match" in f for f in found), found

@@ -156,7 +156,7 @@ def test_a_slow_model_under_a_short_timeout_is_late(url):
 
 
 def test_a_harvest_watch_beat_bounds_the_call_by_its_remaining_time(url):
-    from tests.test_harvest_watch_strategies import data
+    from tests.strategies.test_harvest_watch import data
 
     bot = LLMStrategy("slow:3", game="harvest-watch", base_url=url, api_key=KEY, timeout_s=30)
     obs = {**data({}), "remainMs": 1800}

@@ -12,7 +12,7 @@ import sunbot
 from sunbot.agents.llm import LLMStrategy
 from sunbot.observations.harvest_watch import legal_actions
 from tests.agents.test_llm import RUNS, Checked
-from tests.test_harvest_watch_strategies import data
+from tests.strategies.test_harvest_watch import data
 
 pytestmark = [
     pytest.mark.llm,

@@ -16,7 +16,7 @@ from sunbot.agents._llm_prompt import (
 )
 from sunbot.agents.llm import render_prompt
 from sunbot.games import get_game
-from tests.test_harvest_watch_strategies import data
+from tests.strategies.test_harvest_watch import data
 
 
 def _keelhold() -> tuple[dict, list]:

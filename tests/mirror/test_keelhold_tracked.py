@@ -8,7 +8,7 @@ import copy
 
 from sunbot.engines import keelhold as kh
 from sunbot.mirror import Mirror
-from tests.test_mirror import honest_run
+from tests.mirror.test_mirror import honest_run
 
 
 def _recoded(resp, chain, lots):

@@ -14,7 +14,7 @@ import pytest
 from sunbot import strategies
 from sunbot.engines import naptuft as nt
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
 nb = importlib.import_module("naptuft_bound")
 nt_trace = importlib.import_module("naptuft_trace")
 nt_gamble = importlib.import_module("naptuft_gamble")

@@ -177,7 +177,7 @@ def test_coalition_plans_only_among_announced_house_pairs():
 
 def test_coalition_against_house_bots_wins_more_than_before():
     """Twenty matches through the benchmark's engine loop (the full figure is in the README)."""
-    from tests.test_harvest_watch_strategies import bench
+    from tests.strategies.test_harvest_watch import bench
 
     row = bench.run_row("coalition", [bench.maker("coalition")], 20)
     assert row.rank1 >= 7  # the rules before the planner won 4 of these 20 (29% over 300)
@@ -185,7 +185,7 @@ def test_coalition_against_house_bots_wins_more_than_before():
 
 @pytest.mark.parametrize("seats", [2, 3])
 def test_mixed_tables_play_legal_commands(seats):
-    from tests.test_harvest_watch_strategies import bench
+    from tests.strategies.test_harvest_watch import bench
 
     for seed in range(1, 4):
         _, ranks, state = bench.play_engine_match(seed, [bench.maker("coalition")] * seats)

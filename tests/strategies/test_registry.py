@@ -63,7 +63,7 @@ def _fresh_plugins():
 
 def test_entry_point_plugins_are_found(monkeypatch):
     ep = EntryPoint(
-        name="my-bot", value="tests.test_strategies:PluginBot", group="sunbot.strategies"
+        name="my-bot", value="tests.strategies.test_registry:PluginBot", group="sunbot.strategies"
     )
     broken = EntryPoint(name="broken", value="no.such.module:X", group="sunbot.strategies")
     monkeypatch.setattr(
@@ -91,7 +91,9 @@ def test_entry_point_plugins_are_found(monkeypatch):
 
 def test_a_broken_plugin_warns_once_and_a_shadowing_one_is_refused_loudly(monkeypatch, caplog):
     shadow = EntryPoint(
-        name="safe-greedy", value="tests.test_strategies:PluginBot", group="sunbot.strategies"
+        name="safe-greedy",
+        value="tests.strategies.test_registry:PluginBot",
+        group="sunbot.strategies",
     )
     broken = EntryPoint(name="broken", value="no.such.module:X", group="sunbot.strategies")
     monkeypatch.setattr(strategies, "entry_points", lambda group: [shadow, broken])
@@ -102,7 +104,9 @@ def test_a_broken_plugin_warns_once_and_a_shadowing_one_is_refused_loudly(monkey
     messages = [r.getMessage() for r in caplog.records]
     assert sum("'broken' (no.such.module:X) did not load" in m for m in messages) == 1
     (warned,) = [m for m in messages if "has the name of a built-in" in m]
-    assert "'safe-greedy' (tests.test_strategies:PluginBot)" in warned and "rename" in warned
+    assert (
+        "'safe-greedy' (tests.strategies.test_registry:PluginBot)" in warned and "rename" in warned
+    )
 
 
 @pytest.mark.parametrize("name", ["planner", "safe-greedy", "first-safe"])

@@ -16,7 +16,7 @@ from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 from sunbot.transcripts.replay import replay
 from sunbot.transcripts.schema import json_schema, packaged_schema
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = sorted((ROOT / "transcripts").glob("golden-*.jsonl"))
 runner = CliRunner()
 

@@ -22,7 +22,7 @@ from sunbot.transcripts import jsonl as transcripts
 from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
-GOLDEN = Path(__file__).resolve().parents[1] / "transcripts" / "golden-keelhold-seed7.jsonl"
+GOLDEN = Path(__file__).resolve().parents[2] / "transcripts" / "golden-keelhold-seed7.jsonl"
 DISK_FULL = "disk full (no space left on the device)"
 
 

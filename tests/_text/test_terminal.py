@@ -17,7 +17,7 @@ from sunbot.cli.main import app
 from sunbot.runs.summary import RunSummary
 from sunbot.views.common import MAX_LISTED, unknown_line
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 #: A window-title change, a screen clear and a colour: what a hostile string carries.
 EVIL = "\x1b]0;OWNED\x07\x1b[2J\x1b[41m[red]x[/red]"

@@ -132,7 +132,7 @@ class Ender:
 
 @pytest.mark.parametrize("game", ["keelhold", "naptuft", "harvest-watch"])
 def test_bench_calls_on_end_once_with_the_rows_outcome(monkeypatch, game):
-    monkeypatch.setitem(GAMES[game].strategies, "ender", "tests.test_contract:Ender")
+    monkeypatch.setitem(GAMES[game].strategies, "ender", "tests.strategies.test_contract:Ender")
     Ender.ended.clear()
     row = run_job(Job(game, "ender", 3, cap=2))
     assert row.ended_by != "error"
@@ -176,7 +176,9 @@ def test_notify_start_passes_the_cap_only_to_hooks_that_take_it():
 
 @pytest.mark.parametrize("cap", [2, None])
 def test_bench_and_play_tell_on_start_the_runs_cap(monkeypatch, cap):
-    monkeypatch.setitem(GAMES["naptuft"].strategies, "cap-taker", "tests.test_contract:CapTaker")
+    monkeypatch.setitem(
+        GAMES["naptuft"].strategies, "cap-taker", "tests.strategies.test_contract:CapTaker"
+    )
     CapTaker.started.clear()
     run_job(Job("naptuft", "cap-taker", 3, cap=cap))
     sunbot.play("naptuft", seed=3, strategy=CapTaker, max_days=2)

@@ -16,7 +16,7 @@ from sunbot.strategies.harvest_watch_adaptive import Adaptive
 from sunbot.strategies.harvest_watch_model import SeatModel, TableModel, guard_like
 from sunbot.strategies.harvest_watch_planner import STEAL
 from tests.hw_args import hw_args
-from tests.test_harvest_watch_strategies import bench, data
+from tests.strategies.test_harvest_watch import bench, data
 
 QUIET = {str(i): "…" for i in range(6)}  # what the guard/farmer baselines say
 

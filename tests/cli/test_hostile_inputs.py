@@ -29,7 +29,7 @@ from sunbot.transcripts import jsonl as transcripts
 from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
-GOLDEN = Path(__file__).parents[1] / "transcripts" / "golden-keelhold-seed7.jsonl"
+GOLDEN = Path(__file__).parents[2] / "transcripts" / "golden-keelhold-seed7.jsonl"
 LINES = GOLDEN.read_bytes().splitlines(keepends=True)
 
 
