@@ -293,12 +293,17 @@ class Decider:
         base = own() if callable(own) else None
         return {**(base or {"kind": "in-process"}), "clock": self.counters()}
 
-    def close(self) -> None:
-        """Stop the worker thread without waiting for a stuck call, then call the strategy's
-        ``close()`` (if it has one). Safe to call twice."""
+    def close_worker(self) -> None:
+        """Stop the worker thread without waiting for a stuck call (the strategy is left
+        open: its owner closes it). Safe to call twice."""
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+
+    def close(self) -> None:
+        """Stop the worker thread without waiting for a stuck call, then call the strategy's
+        ``close()`` (if it has one). Safe to call twice."""
+        self.close_worker()
         close = getattr(self.strategy, "close", None)
         if callable(close):
             close()

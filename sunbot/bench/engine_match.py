@@ -66,6 +66,8 @@ class EngineMatch:
             rules); ``None`` when it never started.
         ranks: every seat's final rank (1 best, ties equal); ``()`` unless it finished.
         steps, refused: the watched seat's commands sent and refused by the rules.
+        timeouts: the watched seat's decisions past the move timeout (nothing sent: the
+            beat's default applied).
         error: why it ended early (worded by the caller's ``word``), else ``None``.
     """
 
@@ -74,6 +76,7 @@ class EngineMatch:
     ranks: tuple[int, ...] = ()
     steps: int = 0
     refused: int = 0
+    timeouts: int = 0
     error: str | None = None
     bots: dict[int, Any] = field(default_factory=dict)
 
@@ -87,6 +90,7 @@ def play_seats(
     watch: int,
     timings: list[float],
     word: Callable[[Exception], str],
+    move_timeout: float | None = None,
 ) -> EngineMatch:
     """Play one match on the engine; never raises for a failing strategy.
 
@@ -102,6 +106,9 @@ def play_seats(
         timings: gets one entry (seconds) per ``choose`` of the watched seat.
         word: the ``error`` text of the exception that ended the match: a
             :class:`SeatError`, :class:`MatchTooLong`, or anything the engine raised.
+        move_timeout: seconds one decision may take; every decision goes through the move
+            clock (:class:`sunbot.agents.clock.Decider`, as in every run), and a late one
+            sends nothing, so the beat's default applies, as on a server.
 
     Returns:
         The :class:`EngineMatch`; ``on_end`` and ``close`` have been called.
@@ -120,7 +127,7 @@ def play_seats(
         for s, bot in played.bots.items():
             _guarded(s, played.lineup[s], "start", strategies.notify_start, bot, GAME, seed, None)
         played.state = engine.init(seed, MATCH_SEATS)
-        _beats(engine, played, seed, match_rng, watch, timings)
+        _beats(engine, played, seed, match_rng, watch, timings, move_timeout)
         played.ranks = tuple(int(r) for r in played.state["result"]["ranks"])
     except Exception as exc:  # a failing match is a result saying why
         played.error = word(exc)
@@ -136,10 +143,47 @@ def _beats(
     match_rng: random.Random,
     watch: int,
     timings: list[float],
+    move_timeout: float | None = None,
 ) -> None:
     """Resolve beats until the match is done, keeping ``played.state`` current."""
+    import asyncio
+
+    from sunbot.agents.clock import Decider
+
+    deciders = {s: Decider(bot, move_timeout_s=move_timeout) for s, bot in played.bots.items()}
+    clocked = move_timeout is not None or any(d.blocking for d in deciders.values())
+    runner = asyncio.Runner() if clocked else None
+    try:
+        _resolve(engine, played, seed, match_rng, watch, timings, deciders, runner)
+    finally:
+        for d in deciders.values():
+            d.close_worker()
+        if runner is not None:
+            runner.close()
+
+
+def _resolve(
+    engine: Any,
+    played: EngineMatch,
+    seed: int,
+    match_rng: random.Random,
+    watch: int,
+    timings: list[float],
+    deciders: dict[int, Any],
+    runner: Any,
+) -> None:
     from sunbot.observations.harvest_watch import legal_actions
+    from sunbot.runs.backends import drive
     from sunbot.server.match_state import seat_data
+
+    def decide(s: int, data: dict[str, Any]) -> Any:
+        coro = deciders[s].decide(data, legal_actions(data), fallback=lambda: None)
+        decision = runner.run(coro) if runner is not None else drive(coro)
+        if decision.error is not None:
+            raise decision.error
+        if decision.timed_out and s == watch:
+            played.timeouts += 1
+        return decision.action
 
     house = [s for s in range(MATCH_SEATS) if s not in played.bots]
     memories: dict[int, dict[str, Any]] = {s: {} for s in house}
@@ -153,15 +197,17 @@ def _beats(
             if state["alive"][s]:
                 cmd = engine.house_command(state, s, memories[s], match_rng, house_seats=house)
                 commands[s] = [cmd]
-        for s, bot in played.bots.items():
+        for s in played.bots:
             if not state["alive"][s]:
                 continue
             data = seat_data(state, s, can_act=True, pending=None)
             t0 = time.perf_counter()
-            cmd = _guarded(s, played.lineup[s], "choose", bot.choose, data, legal_actions(data))
+            cmd = _guarded(s, played.lineup[s], "choose", decide, s, data)
             if s == watch:
                 timings.append(time.perf_counter() - t0)
                 played.steps += 1
+            if cmd is None:  # missed its deadline: the beat's default applies
+                continue
             if engine.validate_command(state, s, cmd) is None:
                 commands[s] = [cmd]
             elif s == watch:

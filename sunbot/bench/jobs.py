@@ -535,9 +535,10 @@ def run_match(
         return None
     played = play_seats(
         tally.lineup, job.seed, match_rng, builds, watch=tally.seat, timings=timings,
-        word=lambda exc: _error_text(exc, job, tally.seat),
+        word=lambda exc: _error_text(exc, job, tally.seat), move_timeout=job.move_timeout,
     )  # fmt: skip
     tally.steps, tally.refused, tally.ranks = played.steps, played.refused, played.ranks
+    tally.timeouts = played.timeouts
     if played.error is not None:
         tally.ended_by, tally.error = "error", played.error
     elif played.ranks:
