@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -145,6 +145,20 @@ def tournament_command(
     report: Annotated[
         bool, typer.Option(help="Write the report page OUT/RUN/tournament.html.")
     ] = True,
+    move_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001, max=3600, help="Seconds one decision may take (the fallback is played)."
+        ),
+    ] = None,
+    job_timeout: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            max=86_400,
+            help="Stop a match (run) after this many seconds; it is left out of the standings.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -161,11 +175,15 @@ def tournament_command(
         if seeds is not None or seeds_file is not None:
             raise fail("--seeds is for single-player games; Harvest Watch plays --matches N")
         bench_cli.run_cap(info, cap)  # says the game has no cap
-        plan = _match_plan(names, matches, DEFAULT_SEED if seed is None else seed)
+        plan = _match_plan(
+            names, matches, DEFAULT_SEED if seed is None else seed, move_timeout, job_timeout
+        )
     else:
         if matches is not None or seed is not None:
             raise fail(f"--matches and --seed are for Harvest Watch; {info.slug} plays --seeds")
-        plan = _seed_plan(info, names, bench_cli.pick_seeds(seeds, seeds_file), cap)
+        plan = _seed_plan(
+            info, names, bench_cli.pick_seeds(seeds, seeds_file), cap, move_timeout, job_timeout
+        )
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
     if run is not None:
@@ -261,7 +279,13 @@ def _entrants(info: GameInfo, given: list[str]) -> list[str]:
     return bench_cli.check_strategies(info, given)
 
 
-def _match_plan(names: list[str], matches: int | None, seed: int) -> _Plan:
+def _match_plan(
+    names: list[str],
+    matches: int | None,
+    seed: int,
+    move_timeout: float | None = None,
+    job_timeout: float | None = None,
+) -> _Plan:
     """The Harvest Watch jobs: one per drawn match."""
     if matches is None:
         raise fail("missing --matches N: how many Harvest Watch matches to play")
@@ -276,10 +300,18 @@ def _match_plan(names: list[str], matches: int | None, seed: int) -> _Plan:
         "seed": str(seed),
         "ratings": "OpenSkill Plackett-Luce on each match's ranks",
     }
-    return _Plan([draw_job(d) for d in draws], "match", None, LINEUP_SEATING, meta, draws)
+    jobs = [replace(draw_job(d), move_timeout=move_timeout, timeout_s=job_timeout) for d in draws]
+    return _Plan(jobs, "match", None, LINEUP_SEATING, meta, draws)
 
 
-def _seed_plan(info: GameInfo, names: list[str], seeds: Seeds, cap: Cap | None) -> _Plan:
+def _seed_plan(
+    info: GameInfo,
+    names: list[str],
+    seeds: Seeds,
+    cap: Cap | None,
+    move_timeout: float | None = None,
+    job_timeout: float | None = None,
+) -> _Plan:
     """The single-player jobs: every entrant on every seed, seed by seed."""
     if len(names) * len(seeds.values) > MAX_RUNS:
         raise fail(
@@ -291,7 +323,17 @@ def _seed_plan(info: GameInfo, names: list[str], seeds: Seeds, cap: Cap | None) 
         draws = schedule_seeds(names, seeds.values)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    jobs = [Job(info.slug, d.strategy, d.seed, cap_value) for d in draws]
+    jobs = [
+        Job(
+            info.slug,
+            d.strategy,
+            d.seed,
+            cap_value,
+            timeout_s=job_timeout,
+            move_timeout=move_timeout,
+        )
+        for d in draws
+    ]
     meta = {
         "seeds": f"{seeds.text} ({plural(len(seeds.values), 'seed')})",
         "cap": bench_cli.cap_text(info, cap_value, given=cap is not None),
