@@ -50,6 +50,7 @@ _BODY = """<body>
 <div><span class="k" id="score-label">score</span><span id="score"></span>
 <span id="delta"></span></div>
 <div><span class="k">progress</span><span id="progress"></span></div>
+<div><span class="k">agent</span><span id="agent"></span></div>
 <div id="nf"></div>
 </section>
 <main>

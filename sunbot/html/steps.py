@@ -173,9 +173,46 @@ def single_steps(
             step["nf"] = why
         recorded = (rec.get("mirror") or {}).get("divergences", [])
         step["dv"] = [divergence(d, "mirror") for d in recorded]
+        said = agent_said(rec.get("agent"))
+        if said:
+            step["m"] = said
         steps.append(step)
         frames.append(frame)
     return steps, frames
+
+
+#: Characters of a model's answer, and of its reasoning, shown beside a step.
+AGENT_SHOWN = 600
+
+
+def agent_said(record: Any) -> str:
+    """What the agent said of a step's decision, for the page: a model's answer (and its
+    reasoning when the endpoint returned one), its attempts, time and tokens, or a clocked
+    bot's time; ``""`` when the step has no agent record. The text is the model's, so the
+    page only ever sets it as text; each part is clipped to :data:`AGENT_SHOWN`."""
+    if not isinstance(record, dict):
+        return ""
+    parts: list[str] = []
+    if record.get("timedOut"):
+        parts.append("missed its deadline: the fallback was played")
+    if record.get("fallback"):
+        parts.append("fallback action (no legal answer)")
+    facts = []
+    for key, label in (("attempts", "attempts"), ("latencyMs", "ms"), ("ms", "ms")):
+        value = record.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            facts.append(f"{value:g} {label}")
+    tokens = [record.get("promptTokens"), record.get("completionTokens")]
+    if all(isinstance(n, int) for n in tokens):
+        facts.append(f"{tokens[0]} in / {tokens[1]} out tokens")
+    if facts:
+        parts.append(" · ".join(dict.fromkeys(facts)))
+    for key, label in (("answer", "answer"), ("reasoning", "reasoning")):
+        text = record.get(key)
+        if isinstance(text, str) and text:
+            clipped = text if len(text) <= AGENT_SHOWN else text[:AGENT_SHOWN] + "…"
+            parts.append(f"{label}: {clipped}")
+    return "\n".join(parts)
 
 
 def our_seats(t: Transcript) -> list[int]:

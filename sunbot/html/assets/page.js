@@ -90,6 +90,7 @@
       }
       delta.className = st.d > 0 ? "up" : st.d < 0 ? "down" : "";
       $("progress").textContent = st.p;
+      $("agent").textContent = st.m || "";  /* a model's answer: text, never markup */
       $("refused").textContent = st.r ? "refused: " + st.r : "";
       $("nf").textContent = st.nf || "";
       while (board.firstChild) board.removeChild(board.firstChild);
