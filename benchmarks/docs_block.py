@@ -61,9 +61,7 @@ def write_block(page: str, name: str, body: str, *, today: _dt.date | None = Non
     text = path.read_text(encoding="utf-8")
     day = (today or _dt.date.today()).isoformat()
     start, end = f"<!-- bench:{name} start -->", f"<!-- bench:{name} end -->"
-    block = (
-        f"{start}\nMeasured {day} with `{command()}` on {machine()}.\n\n{body.strip()}\n{end}"
-    )
+    block = f"{start}\nMeasured {day} with `{command()}` on {machine()}.\n\n{body.strip()}\n{end}"
     pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
     if pattern.search(text):
         text = pattern.sub(lambda _: block, text, count=1)

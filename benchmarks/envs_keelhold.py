@@ -63,7 +63,9 @@ def main() -> None:
             ["with the policy's own time", f"{args.steps / total:,.0f}"],
             ["with the policy, per CPU second", f"{args.steps / cpu:,.0f}"],
         ]
-        table = markdown_table(["`sunbot/Keelhold-v1`, engine backend, one process", "steps/s"], rows)
+        table = markdown_table(
+            ["`sunbot/Keelhold-v1`, engine backend, one process", "steps/s"], rows
+        )
         note = f"{args.steps:,} steps, {episodes} episodes (cap {args.cap} voyages)."
         print(write_block("rl", "envs-keelhold", f"{note}\n\n{table}"))
 
