@@ -11,7 +11,8 @@ served in-process (no socket), which answers at once. For each game it prints:
   the response schema, reading and checking the answer (median and 95th percentile, ms);
 - the SDK call's time with the instant endpoint, for scale (median, ms).
 
-Usage: ``python benchmarks/llm_overhead.py [--seed N] [--runs N] [--days N] [--voyages N]``.
+Usage: ``python benchmarks/llm_overhead.py [--seed N] [--runs N] [--days N] [--voyages N]
+[--write-docs]``; ``--write-docs`` also writes the table into ``docs/benchmarks/llm.md``.
 """
 
 from __future__ import annotations
@@ -111,6 +112,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per game (seeds from --seed)")
     parser.add_argument("--days", type=int, default=2, help="Sunloaf and Naptuft cap")
     parser.add_argument("--voyages", type=int, default=2, help="Keelhold cap")
+    parser.add_argument("--write-docs", action="store_true", help="update docs/benchmarks/llm.md")
     args = parser.parse_args()
     caps = {
         "keelhold": {"max_voyages": args.voyages},
@@ -125,9 +127,22 @@ def main() -> None:
     )
     print(head)
     print("-" * len(head))
+    rows: list[list[str]] = []
     for game, cap in caps.items():
         r = measure(game, list(range(args.seed, args.seed + args.runs)), cap)
         first = (r["system"] + r["first_user"]) // 4
+        rows.append(
+            [
+                r["game"],
+                str(r["decisions"]),
+                f"{r['system']:,} + {r['first_user']:,}",
+                f"{first:,}",
+                f"{r['user_mean']:,.0f} / {r['user_max']:,}",
+                f"{r['prompt_mean'] / 4:,.0f}",
+                f"{r['overhead_p50']:.2f} / {r['overhead_p95']:.2f} ms",
+                f"{r['sdk_p50']:.2f} ms",
+            ]
+        )
         print(
             f"{r['game']:<14}{r['decisions']:>4} | {r['system']:>13} {r['first_user']:>6}"
             f" {first:>8} | {r['user_mean']:>14.0f} {r['user_max']:>6}"
@@ -135,6 +150,21 @@ def main() -> None:
             f" {r['overhead_p95']:>6.2f} | {r['sdk_p50']:>10.2f}"
         )
     print("characters; ~tokens = characters / 4 (system + user); overhead = choose - SDK call")
+    if args.write_docs:
+        from docs_block import markdown_table, write_block
+
+        header = [
+            "game",
+            "decisions",
+            "first prompt: system + user (chars)",
+            "≈ tokens",
+            "user message per step: mean / max (chars)",
+            "≈ tokens per step",
+            "overhead per decision p50 / p95",
+            "SDK call p50 (instant endpoint)",
+        ]
+        note = "Characters; ≈ tokens = characters / 4; overhead = `choose` less the SDK call."
+        print(write_block("llm", "llm-overhead", f"{note}\n\n{markdown_table(header, rows)}"))
 
 
 if __name__ == "__main__":

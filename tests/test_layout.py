@@ -1,5 +1,5 @@
 """The package's layout, read from its source with ``ast`` (nothing is imported or run);
-``docs/layout.md`` says the same for readers.
+``docs/architecture.md`` says the same for readers.
 
 - **No import circle** among sunbot's modules. An import inside a function counts (it is an
   arrow all the same, taken later); one under ``if TYPE_CHECKING:`` does not (it never
