@@ -198,10 +198,11 @@ def agent_said(record: Any) -> str:
     if record.get("fallback"):
         parts.append("fallback action (no legal answer)")
     facts = []
-    for key, label in (("attempts", "attempts"), ("latencyMs", "ms"), ("ms", "ms")):
+    for key, label in (("attempts", "{:g} attempt(s)"), ("latencyMs", "model {:.1f} ms"),
+                       ("ms", "decision {:.1f} ms")):  # fmt: skip
         value = record.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
-            facts.append(f"{value:g} {label}")
+            facts.append(label.format(value))
     tokens = [record.get("promptTokens"), record.get("completionTokens")]
     if all(isinstance(n, int) for n in tokens):
         facts.append(f"{tokens[0]} in / {tokens[1]} out tokens")
