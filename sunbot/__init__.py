@@ -41,6 +41,9 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot import engines, observations, strategies
+    from sunbot.agents.exec import ExecStrategy
+    from sunbot.agents.http import HttpStrategy
+    from sunbot.agents.llm import LLMStrategy
     from sunbot.api import play, play_async
     from sunbot.bots import StrategyLike
     from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
@@ -55,6 +58,9 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
 #: name -> module holding it (``None``: the name is that submodule of sunbot).
 _LAZY: dict[str, str | None] = {
     "play": "sunbot.api",
+    "LLMStrategy": "sunbot.agents.llm",
+    "ExecStrategy": "sunbot.agents.exec",
+    "HttpStrategy": "sunbot.agents.http",
     "play_async": "sunbot.api",
     "RunSummary": "sunbot.runs.summary",
     "MatchSeat": "sunbot.runs.summary",
@@ -100,8 +106,11 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Divergence",
+    "ExecStrategy",
     "GameInfo",
     "GameboardClient",
+    "HttpStrategy",
+    "LLMStrategy",
     "MatchClient",
     "MatchSeat",
     "Mirror",
