@@ -13,18 +13,16 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperOption
 
 import sunbot
-from sunbot import strategies
 from sunbot.bench.cli import bench_command
+from sunbot.cli_games import games_command
 from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
 from sunbot.cli_probe import probe_command
 from sunbot.cli_rules import rules_command
 from sunbot.cli_transcripts import export_command, replay_command
-from sunbot.games import available
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 
@@ -142,21 +140,7 @@ def serve(
     uvicorn.Server(config).run()
 
 
-@app.command()
-def games(verbose: Verbose = 0, log_level: LogLevelOption = None) -> None:
-    """List the games and their strategies (the default first, marked "(default)")."""
-    setup_logging(verbose, log_level)
-    table = Table(title="sunbot games")
-    for col in ("slug", "name", "kind", "strategies"):
-        table.add_column(col)
-    for g in available():
-        names = strategies.names(g.slug)
-        if names:
-            names[0] = f"{strategies.default_name(g.slug)} (default)"
-        table.add_row(g.slug, g.name, g.kind, ", ".join(names) or "-")
-    console.print(table)
-
-
+app.command("games")(games_command)
 app.command("play")(play_command)
 app.command("rules")(rules_command)
 app.command("replay")(replay_command)
