@@ -17,6 +17,7 @@ from typer.core import TyperOption
 
 import sunbot
 from sunbot.bench.cli import bench_command
+from sunbot.cli_check_bot import check_bot_command
 from sunbot.cli_games import games_command
 from sunbot.cli_logging import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli_play import console, err_console, fail, play_command
@@ -147,6 +148,7 @@ app.command("replay")(replay_command)
 app.command("export")(export_command)
 app.command("bench")(bench_command)
 app.command("probe")(probe_command)
+app.command("check-bot")(check_bot_command)
 
 
 def _version(value: bool) -> None:
