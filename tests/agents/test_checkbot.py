@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -186,3 +187,18 @@ def test_what_a_report_shows_of_a_bot_holds_no_secret():
     skipped = GameCheck("go", skipped="no server")
     assert skipped.problems() == [] and not skipped.fit
     assert skipped.to_dict()["decisions"] == 0 and skipped.to_dict()["p95Ms"] is None
+
+
+def test_a_language_model_agent_is_checked_like_any_bot():
+    from sunbot.testing.llm_endpoint import create_llm_app, running
+
+    key = "sk-test-checkbot-0123456789"
+    with running(create_llm_app(api_key=key, slow_s=0.2)) as url:
+        options = {"base_url": url, "api_key": key}
+        good = check("llm:legal", "naptuft", seeds=1, move_timeout=5, agent_options=options)
+        slow = check("llm:slow", "naptuft", seeds=1, move_timeout=0.05, agent_options=options)
+    game = good.games[0]
+    assert good.fit and game.deterministic and game.refused == 0, game.problems()
+    assert len(game.times_ms) >= 2
+    assert not slow.fit and slow.games[0].timeouts > 0
+    assert key not in json.dumps(good.to_dict()) + json.dumps(slow.to_dict())
