@@ -2,7 +2,8 @@
 
 ``sunbot play GAME`` plays one run on the embedded server (in-process, over the same HTTP
 code path) or on ``--server URL``; ``sunbot serve`` runs the local server with uvicorn;
-``sunbot games`` lists games and strategies. The CLI owns the event loop.
+``sunbot games`` lists games and strategies (``--server URL``: any server's games);
+``sunbot check-bot BOT`` says whether a bot is fit to bench. The CLI owns the event loop.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ in-process (``server="engine"``: fast, no HTTP) for :data:`SHORT_CAP` voyages or
 Harvest Watch plays one seed as a short match on the embedded server; a game sunbot does not
 know plays on ``server`` for at most :data:`GENERIC_STEPS` steps. The first seed is played a
 second time, with a freshly built bot, to see that the bot is deterministic for a fixed
-seed. The bot is wrapped so that each decision's answer and time are recorded, whatever the
+seed. A run may take :func:`run_budget` seconds; one cut there ends the game's check. The
+bot is wrapped so that each decision's answer and time are recorded, whatever the
 bot is: a bot file, a strategy name, ``exec:``, ``http(s)://`` or ``llm:``
 (:func:`sunbot.agents._recorded.recorded`).
 
@@ -18,6 +19,7 @@ times is under it, and both runs of the first seed chose the same actions. The c
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,6 +46,8 @@ __all__ = [
     "FIRST_SEED",
     "GENERIC_STEPS",
     "MAX_SEEDS",
+    "RUN_BUDGET_DEADLINES",
+    "RUN_BUDGET_MIN_S",
     "SHORT_CAP",
     "BadCheck",
     "BotCheck",
@@ -52,6 +56,7 @@ __all__ = [
     "check_bot",
     "declared_games",
     "games_to_check",
+    "run_budget",
     "shown_bot",
 ]
 
@@ -61,6 +66,9 @@ SHORT_CAP = 2
 GENERIC_STEPS = 200
 #: Seeds per game by default, and at most; the seeds are ``FIRST_SEED, FIRST_SEED + 1, ...``.
 DEFAULT_SEEDS, MAX_SEEDS = 3, 20
+#: A run of the check may take this many deadlines (``--move-timeout``), and at least
+#: :data:`RUN_BUDGET_MIN_S` seconds (:func:`run_budget`).
+RUN_BUDGET_DEADLINES, RUN_BUDGET_MIN_S = 40, 30.0
 #: Seeds of Harvest Watch (each match takes a few seconds): one, played twice.
 _MATCH_SEEDS = 1
 
@@ -185,6 +193,13 @@ def _caps(game: str) -> dict[str, Any]:
     return {"voyage": {"max_voyages": cap}, "day": {"max_days": cap}}.get(info.cap_field or "", {})
 
 
+def run_budget(move_timeout: float) -> float:
+    """Seconds one run of a check may take: :data:`RUN_BUDGET_DEADLINES` deadlines, at
+    least :data:`RUN_BUDGET_MIN_S` (a bot that hangs, or a Harvest Watch seat whose late
+    decisions each hold a whole beat, cannot hold the check for long)."""
+    return max(RUN_BUDGET_MIN_S, RUN_BUDGET_DEADLINES * move_timeout)
+
+
 async def _one_run(
     game: str,
     bot: str,
@@ -192,25 +207,37 @@ async def _one_run(
     server: str | None,
     move_timeout: float,
     options: dict[str, Any] | None,
-) -> tuple[RunSummary, list[str], list[float]]:
-    """One run of ``bot`` (built afresh for ``seed``); a bot that cannot be built or a run
-    that cannot start is the summary's error."""
+) -> tuple[RunSummary, list[str], list[float], bool]:
+    """One run of ``bot`` (built afresh for ``seed``) and whether it was cut at the
+    :func:`run_budget`; a bot that cannot be built or a run that cannot start is the
+    summary's error."""
     wrapped = None
+    budget = run_budget(move_timeout)
+    summary: RunSummary | None = None
+    cut = False
     try:
         _, make = api.resolve_strategy(game, bot, seed=seed, options=options)
         wrapped = recorded(make(random.Random(seed)))
-        summary = await api.play_async(
+        run = api.play_async(
             game, seed=seed, strategy=wrapped, server=server, move_timeout=move_timeout,
             **_caps(game),
         )  # fmt: skip
+        summary = await asyncio.wait_for(run, budget)
+        cut = summary.ended_by == "interrupted"  # a match stops so when cancelled
+    except TimeoutError:
+        cut = True
     except Exception as exc:  # the bot's constructor, a setup failure: this run's error
         error = f"the run could not start: {describe(exc)}"
         summary = RunSummary(game, seed, shown_bot(bot), ended_by="error", error=error)
     finally:
         if wrapped is not None:
             wrapped.close()
+    if cut or summary is None:  # a cancelled match's summary keeps its seed and label
+        summary = summary or RunSummary(game, seed, shown_bot(bot))
+        summary.ended_by = "error"
+        summary.error = f"stopped after {budget:g} s, the most a run of the check may take"
     actions, times = wrapped.snapshot() if wrapped is not None else ([], [])
-    return summary, actions, times
+    return summary, actions, times, cut
 
 
 def _record(summary: RunSummary, seed: int, repeat: bool) -> RunRecord:
@@ -241,11 +268,13 @@ async def _check_game(
     first: list[str] = []
     for i, seed in enumerate(plan):
         repeat = i == len(plan) - 1
-        summary, actions, times = await _one_run(
+        summary, actions, times, cut = await _one_run(
             check.game, bot, seed, where, move_timeout, options
         )
         check.runs.append(_record(summary, seed, repeat))
         check.times_ms += times
+        if cut:  # the next runs would be cut too: the game is not fit anyway
+            break
         if i == 0:
             first = actions
         elif repeat:

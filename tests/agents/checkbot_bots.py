@@ -99,3 +99,23 @@ class Broken:
 
     def choose(self, observation: Any, legal_actions: list[Any]) -> Any:
         return legal_actions[0]
+
+
+class SlowWatch:
+    """Harvest Watch; 50 ms a decision (speech on a text beat, else the first legal)."""
+
+    games = ("harvest-watch",)
+
+    def choose(self, observation: Any, legal_actions: list[Any]) -> Any:
+        time.sleep(0.05)
+        return legal_actions[0] if legal_actions else {"speech": "hm"}
+
+
+class Hangs:
+    """Naptuft; 3 s a decision."""
+
+    games = ("naptuft",)
+
+    def choose(self, observation: Any, legal_actions: list[Any]) -> Any:
+        time.sleep(3)
+        return legal_actions[0]

@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -202,3 +203,21 @@ def test_a_language_model_agent_is_checked_like_any_bot():
     assert len(game.times_ms) >= 2
     assert not slow.fit and slow.games[0].timeouts > 0
     assert key not in json.dumps(good.to_dict()) + json.dumps(slow.to_dict())
+
+
+def test_a_run_that_takes_too_long_is_cut_and_the_game_stops_there(monkeypatch):
+    from sunbot.agents import checkbot
+
+    monkeypatch.setattr(checkbot, "RUN_BUDGET_MIN_S", 1.0)
+    assert checkbot.run_budget(0.01) == 1.0 and checkbot.run_budget(0.5) == 20.0
+    started = time.monotonic()
+    watch = check(bot("SlowWatch"), move_timeout=0.02).games[0]  # late: each beat held
+    monkeypatch.setattr(checkbot, "RUN_BUDGET_DEADLINES", 1)
+    hung = check(bot("Hangs"), seeds=3, move_timeout=0.5).games[0]  # 26 decisions of 0.5 s
+    assert time.monotonic() - started < 10
+    for game in (watch, hung):
+        [run] = game.runs  # the rest not played: they would be cut too
+        assert run.ended_by == "error" and run.seed == 1
+        assert run.error == "stopped after 1 s, the most a run of the check may take"
+        assert game.deterministic is None and not game.fit
+    assert watch.times_ms and min(watch.times_ms) >= 50  # its decisions, timed all the same
