@@ -2,9 +2,8 @@
 
 ``sunbot play GAME`` plays one run on the embedded server (in-process, over the same HTTP
 code path) or on ``--server URL``; ``sunbot serve`` runs the local server with uvicorn;
-``sunbot games`` lists games and strategies; ``sunbot bench`` benchmarks strategies and
-``sunbot tournament`` rates them against each other, on the engines. The CLI owns the
-event loop.
+``sunbot games`` lists games and strategies (``--server URL``: any server's games);
+``sunbot check-bot BOT`` says whether a bot is fit to bench. The CLI owns the event loop.
 """
 
 from __future__ import annotations
@@ -15,19 +14,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 from typer.core import TyperOption
 
 import sunbot
-from sunbot import strategies
 from sunbot.cli.bench import bench_command
+from sunbot.cli.check_bot import check_bot_command
+from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli.play import console, err_console, fail, play_command
 from sunbot.cli.probe import probe_command
 from sunbot.cli.rules import rules_command
 from sunbot.cli.tournament import tournament_command
 from sunbot.cli.transcripts import export_command, replay_command
-from sunbot.games import available
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.tokens import BadKey
 
@@ -145,21 +143,7 @@ def serve(
     uvicorn.Server(config).run()
 
 
-@app.command()
-def games(verbose: Verbose = 0, log_level: LogLevelOption = None) -> None:
-    """List the games and their strategies (the default first, marked "(default)")."""
-    setup_logging(verbose, log_level)
-    table = Table(title="sunbot games")
-    for col in ("slug", "name", "kind", "strategies"):
-        table.add_column(col)
-    for g in available():
-        names = strategies.names(g.slug)
-        if names:
-            names[0] = f"{strategies.default_name(g.slug)} (default)"
-        table.add_row(g.slug, g.name, g.kind, ", ".join(names) or "-")
-    console.print(table)
-
-
+app.command("games")(games_command)
 app.command("play")(play_command)
 app.command("rules")(rules_command)
 app.command("replay")(replay_command)
@@ -167,6 +151,7 @@ app.command("export")(export_command)
 app.command("bench")(bench_command)
 app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
+app.command("check-bot")(check_bot_command)
 
 
 def _version(value: bool) -> None:

@@ -1,7 +1,8 @@
-"""``sunbot probe URL``: the command that checks a Gameboard server (:mod:`sunbot.probe.report`)
-and prints its report: a table, then each game's findings (or ``--json``).
+"""``sunbot probe URL``: the command that checks a Gameboard server (:mod:`sunbot.probe`)
+and prints its report: a table, then each game's findings (or ``--json``). Our games are
+checked against their rule text; every other listed game through the generic checks.
 
-Exit 0 when every game can be played, 1 otherwise, 2 on a usage error.
+Exit 0 when every listed game can be played, 1 otherwise, 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sunbot._text.terminal import outside
 from sunbot.cli.console import Exit, make_console
 from sunbot.client import ClientError, RetryPolicy
 from sunbot.client.http import url_problem
-from sunbot.probe.report import GameReport, Recorder, run_probe
+from sunbot.probe.report import GameReport, Recorder, fit, run_probe
 
 #: Characters of one probe finding line shown (it may list many of a server's field names).
 _LINE = 2000
@@ -31,31 +32,45 @@ def show_reports(console: Console, reports: list[GameReport], rec: Recorder) -> 
     """The compatibility table, then one line per finding of each game, then the rate limits
     met; every cell and line is a server's words, printed plain and clipped."""
     table = Table(title="compatibility")
-    for col in ("game", "playable", "carry", "steps", "missing", "unknown", "grammar"):
+    for col in ("game", "playable", "carry", "steps", "missing", "unknown", "grammar", "checks"):
         table.add_column(col)
     for r in reports:
-        grammar = "-" if r.grammar is None else "same" if r.grammar.same else "differs"
-        cells: tuple[object, ...] = (r.slug, "yes" if r.playable else "NO", r.carry or "-", r.steps)
-        cells += (len(r.missing), len(r.unknown), grammar)
+        playable = "yes" if r.playable else "NO" if r.listed else "unlisted"
+        cells: tuple[object, ...] = (r.slug, playable, r.carry or "-", r.steps)
+        cells += (len(r.missing), len(r.unknown), _grammar_cell(r), r.support)
         table.add_row(*(Text(outside(c)) for c in cells))  # a server's words: plain, clipped
     console.print(table)
     for r in reports:
-        lines = [f"missing: {', '.join(r.missing)}"] if r.missing else []
+        lines = [] if r.listed else ["not listed in /api/games (not judged)"]
+        lines += [f"missing: {', '.join(r.missing)}"] if r.missing else []
         lines += [f"unknown (ignored): {', '.join(r.unknown)}"] if r.unknown else []
         if r.unpromised:
             lines.append(f"not sent, not promised (fine): {', '.join(r.unpromised)}")
-        if r.grammar is not None and not r.grammar.same:
+        if r.support == "generic" and r.grammar is not None and r.grammar.error:
+            lines.append(f"grammar: {r.grammar.error}")
+        elif r.grammar is not None and not r.grammar.same:
             g = r.grammar
             lines.append(
                 f"grammar ({g.found_at}): {g.error or ''} only ours accept "
                 f"{json.dumps(g.only_ours)}; only theirs accept {json.dumps(g.only_theirs)}"
             )
-        lines += r.notes + ([f"error: {r.error}"] if r.error else [])
+        lines += r.notes + r.findings
+        if r.error and r.listed:
+            lines.append(f"error: {r.error}")
         for line in lines:
             console.print(Text(outside(f"{r.slug}: {line}", _LINE)), soft_wrap=True)
     heads = ", ".join(f"{k}: {v}" for k, v in sorted(rec.headers.items())) or "none"
     said = f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}"
     console.print(Text(outside(said, _LINE)), soft_wrap=True)
+
+
+def _grammar_cell(r: GameReport) -> str:
+    """Ours: ``same`` or ``differs`` from our grammar; generic: ``served`` or ``unusable``."""
+    if r.grammar is None:
+        return "-"
+    if r.support == "generic":
+        return "unusable" if r.grammar.error else "served"
+    return "same" if r.grammar.same else "differs"
 
 
 def probe_command(
@@ -68,7 +83,11 @@ def probe_command(
         float, typer.Option(min=0.1, max=600, help="Retry budget of each request, seconds.")
     ] = 60.0,
 ) -> None:
-    """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits."""
+    """Check a Gameboard server against what sunbot needs: fields, grammar, tokens, limits.
+
+    Every game the server lists is probed: ours against their rules, any other through the
+    generic checks. Exit 0 when every listed game can be played, 1 otherwise.
+    """
     if (problem := url_problem(url)) is not None:
         raise typer.BadParameter(problem, param_hint="URL")
     console = make_console()
@@ -88,4 +107,4 @@ def probe_command(
         console.print_json(json.dumps(body))
     else:
         show_reports(console, reports, rec)
-    raise typer.Exit(Exit.OK if all(r.playable for r in reports) else Exit.ERROR)
+    raise typer.Exit(Exit.OK if fit(reports) else Exit.ERROR)

@@ -5,7 +5,8 @@ rules engine and mirror: one of :func:`sunbot.games.available`, whatever local c
 server announces) or ``generic`` (played on the protocol alone, checked by
 :class:`~sunbot.generic.checks.GenericChecks`), with the strategies that play it.
 :func:`served_rules` fetches a game's served ``spec``; :func:`describe_spec` renders one
-as plain text (for ``sunbot rules SLUG --server URL``).
+as plain text (for ``sunbot rules SLUG --server URL``). :func:`games_on` and
+:func:`rules_on` do the same given a server's URL (they open and close the client).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 import httpx
@@ -22,7 +23,7 @@ from sunbot import games as game_table
 from sunbot import strategies
 from sunbot._text.safe import safe
 from sunbot._text.terminal import printable, printable_lines
-from sunbot.client import GameboardClient, MalformedResponse, ServerRefused
+from sunbot.client import GameboardClient, MalformedResponse, RetryPolicy, ServerRefused
 from sunbot.client.retry import TransientHTTPError
 from sunbot.generic.grammar import find_grammar
 from sunbot.strategies import GENERIC as GENERIC_STRATEGIES
@@ -33,7 +34,10 @@ __all__ = [
     "GameListing",
     "check_slug",
     "describe_spec",
+    "games_on",
     "list_games",
+    "listing_json",
+    "rules_on",
     "served_rules",
 ]
 
@@ -194,3 +198,53 @@ def describe_spec(spec: dict[str, Any]) -> str:
     for key in [k for k in spec if k not in shown]:
         parts.append(f"{printable(safe(key, 80))}\n{_block(spec[key])}")
     return "\n\n".join(parts) + "\n"
+
+
+def _client(
+    server: str, transport: httpx.AsyncBaseTransport | None, retry_seconds: float | None
+) -> GameboardClient:
+    policy = None if retry_seconds is None else RetryPolicy(total_seconds=retry_seconds)
+    return GameboardClient(server, transport=transport, policy=policy)
+
+
+async def games_on(
+    server: str,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    retry_seconds: float | None = None,
+) -> list[GameListing]:
+    """:func:`list_games` of the server at ``server`` (an http(s) origin); ``retry_seconds``
+    bounds the retries of the index request (``None``: the client's default budget).
+
+    Raises:
+        ClientError, httpx.HTTPError: the index could not be read (unreachable, refused,
+            not an index).
+    """
+    async with _client(server, transport, retry_seconds) as client:
+        return await list_games(client)
+
+
+async def rules_on(
+    server: str,
+    slug: str,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    retry_seconds: float | None = None,
+) -> dict[str, Any]:
+    """:func:`served_rules` of ``slug`` on the server at ``server``.
+
+    Raises:
+        ValueError: ``slug`` is not a plausible slug.
+        ClientError, httpx.HTTPError: the server could not be asked, refused, or served no
+            ``spec`` object.
+    """
+    check_slug(slug)
+    async with _client(server, transport, retry_seconds) as client:
+        return await served_rules(client, slug)
+
+
+def listing_json(listing: GameListing) -> dict[str, Any]:
+    """One :class:`GameListing` as JSON-ready values (``strategies`` a list)."""
+    out = asdict(listing)
+    out["strategies"] = list(listing.strategies)
+    return out

@@ -8,8 +8,13 @@ not know (ignored, but listed), how
 its action grammar (``spec``) differs from ours (:mod:`sunbot.probe.grammar`), how it
 carries a position (``stateToken`` or the ``{state}`` form) and the rate-limit headers and
 429s met. For Harvest Watch it creates a one-seat match (unless ``--no-match``) and reads
-one view, else it reports the routes the index lists. The command, ``sunbot probe URL``, is
-:mod:`sunbot.cli.probe`.
+one view, else it reports the routes the index lists. Every other game the index lists (one
+sunbot has no engine for) is probed on the protocol alone, through the generic checks
+(:func:`sunbot.generic.probe.probe_generic`): its report says ``support: "generic"`` and
+names what it lacks (envelope fields in ``missing``, the grammar in ``grammar.error``, the
+other checks in ``findings``). A game of ours the index does not list is reported
+(``listed: false``) but does not fail the probe: :func:`fit` judges the listed games. The
+command, ``sunbot probe URL``, is :mod:`sunbot.cli.probe`.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from sunbot._text.safe import safe
 from sunbot.client import (
     ClientError,
     GameboardClient,
@@ -29,6 +35,8 @@ from sunbot.client import (
     RetryPolicy,
 )
 from sunbot.games import GameInfo, available
+from sunbot.generic.index import SLUG_PATTERN
+from sunbot.generic.probe import GenericProbe, probe_generic
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
 from sunbot.mirror.harvest_watch import OPTIONAL, PRESENT
@@ -46,7 +54,13 @@ RATE_HEADERS = ("retry-after", "ratelimit", "x-ratelimit", "x-rate-limit")
 
 @dataclass
 class GameReport:
-    """One game's compatibility (see the module doc); ``playable`` decides the exit code."""
+    """One game's compatibility (see the module doc); ``playable`` decides the exit code.
+
+    ``support`` is ``"rules"`` for a game of ours (checked against its rule text and our
+    grammar) or ``"generic"`` for any other listed game (the envelope and the served grammar
+    only; ``grammar.found_at`` is where it was found, ``grammar.error`` why none is usable,
+    and ``findings`` the other generic checks' notes).
+    """
 
     slug: str
     listed: bool = False
@@ -59,6 +73,8 @@ class GameReport:
     grammar: GrammarDiff | None = None
     notes: list[str] = field(default_factory=list)
     error: str | None = None
+    support: str = "rules"
+    findings: list[str] = field(default_factory=list)
 
 
 class FieldReader:
@@ -256,6 +272,21 @@ def _match_fields(raw: dict[str, Any], rep: GameReport) -> None:
     _add(rep.unknown, (k for k in sorted(set(raw) - VIEW_KNOWN)))
 
 
+def generic_report(found: GenericProbe) -> GameReport:
+    """A :class:`GameReport` of a game probed generically."""
+    rep = GameReport(found.slug, listed=True, support="generic", carry=found.carry)
+    rep.steps, rep.missing, rep.findings = found.steps, list(found.missing), list(found.findings)
+    rep.grammar = GrammarDiff(found_at=found.grammar_at, error=found.grammar_error)
+    rep.error, rep.playable = found.error, found.playable
+    return rep
+
+
+def fit(reports: list[GameReport]) -> bool:
+    """At least one game is listed and every listed game can be played (the exit code)."""
+    listed = [r for r in reports if r.listed]
+    return bool(listed) and all(r.playable for r in listed)
+
+
 async def run_probe(
     url: str,
     seed: int,
@@ -264,19 +295,34 @@ async def run_probe(
     transport: httpx.AsyncBaseTransport | None = None,
     policy: RetryPolicy | None = None,
 ) -> tuple[list[GameReport], Recorder]:
-    """Probe ``url``; returns one report per game of ours, in table order, and the
-    transport's record of 429s and rate-limit headers."""
+    """Probe ``url``; returns one report per game of ours, in table order, then one per
+    other listed game (probed generically), in the index's order, and the transport's record
+    of 429s and rate-limit headers.
+
+    Raises:
+        ClientError, httpx.HTTPError: the index could not be read.
+    """
     rec = Recorder(transport or httpx.AsyncHTTPTransport())
     reports: list[GameReport] = []
     async with GameboardClient(url, transport=rec, policy=policy) as client:
         index = await client.games()
         listed = {g.slug: g.model_dump() for g in index.games}
-        for game in available():
-            if game.kind == "match":
+        ours = available()
+        for game in ours:
+            if game.slug not in listed:
+                reports.append(GameReport(game.slug, error="not listed in /api/games"))
+            elif game.kind == "match":
                 async with MatchClient(url, transport=rec, policy=policy) as matches:
                     reports.append(await probe_match(matches, listed.get(game.slug), create_match))
-            elif game.slug in listed:
-                reports.append(await probe_single(client, game, seed, steps))
             else:
-                reports.append(GameReport(game.slug, error="not listed in /api/games"))
+                reports.append(await probe_single(client, game, seed, steps))
+        known = {g.slug for g in ours}
+        for slug in listed:
+            if slug in known:
+                continue
+            if not SLUG_PATTERN.fullmatch(slug):  # it would go into request paths as it is
+                odd = safe(repr(slug), 80)
+                reports.append(GameReport(odd, True, support="generic", error="not a game slug"))
+                continue
+            reports.append(generic_report(await probe_generic(client, slug, seed, steps)))
     return reports, rec

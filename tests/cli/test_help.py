@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from sunbot.cli.main import app
 
 runner = CliRunner()
-COMMANDS = ["serve", "games", "play", "rules", "replay", "export", "bench", "probe"]
+COMMANDS = ["serve", "games", "play", "rules", "replay", "export", "bench", "probe", "check-bot"]
 
 
 def _help(*args: str) -> str:

@@ -41,7 +41,7 @@ def test_our_own_server_is_fully_compatible():
     console = Console(record=True, width=200)  # as the README says: one table, then details
     show_reports(console, reports, rec)
     text = console.export_text()
-    rows = [ln.split("│")[1].strip() for ln in text.splitlines() if ln.count("│") == 8]
+    rows = [ln.split("│")[1].strip() for ln in text.splitlines() if ln.count("│") == 9]
     assert text.count("compatibility") == 1 and rows == [*SINGLE, "harvest-watch"]
     assert any(ln.startswith("harvest-watch: match ") and "pollAfterMs" in ln
                for ln in text.splitlines())  # fmt: skip
