@@ -601,6 +601,10 @@ def run_label(store: Store, game: str, run: str | None, resume: bool, prefix: st
     return label
 
 
+#: Seconds between progress lines when the output is not a terminal.
+PROGRESS_S = 30.0
+
+
 def execute(
     store: Store,
     label: str,
@@ -613,15 +617,17 @@ def execute(
 ) -> tuple[float, int]:
     """Run ``todo`` on ``backend`` (:func:`~sunbot.bench.backends.run_jobs`), storing each
     row under ``label`` as it arrives, with a progress bar on ``out`` (default: standard
-    output). SIGINT and SIGTERM stop it, keeping the stored rows. Once the stored rows
-    reach ``budget`` (model tokens or USD), the running jobs are stopped and the command
-    goes on with the rows it has. Returns ``(seconds spent, jobs stored)``.
+    output) or, when that or standard error is not a terminal, a progress line on standard
+    error every :data:`PROGRESS_S` seconds or ~5% of the jobs
+    (:func:`~sunbot.cli.bench_output.progress`). SIGINT and SIGTERM stop it, keeping the
+    stored rows. Once the stored rows reach ``budget`` (model tokens or USD), the running
+    jobs are stopped and the command goes on with the rows it has. Returns ``(seconds spent, jobs stored)``.
 
     Raises:
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
             interrupted (after a line saying how to resume).
     """
-    from sunbot.cli.bench_output import progress_bar
+    from sunbot.cli.bench_output import progress
 
     started = time.perf_counter()
     if not todo:
@@ -629,14 +635,15 @@ def execute(
     done = 0
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     results = run_jobs(todo, backend, workers, ray_address)
+    shown = out or console
+    wave = max(1, min(workers or default_workers(), len(todo)))
     try:
-        with stop, progress_bar(out or console) as bar:
-            task = bar.add_task(label, total=len(todo))
+        with stop, progress(shown, err_console, label, len(todo), wave, PROGRESS_S) as advance:
             try:
                 for result in results:
                     store.add(label, result)
                     done += 1
-                    bar.advance(task)
+                    advance()
                     if budget is not None and budget.spend(result):
                         err_console.print(
                             f"[yellow]budget reached[/] ({escape(budget.said())}): {done:,}"

@@ -6,6 +6,9 @@ interval or a strategy name is never read as rich markup).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -19,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot.bench.analysis import Analysis, compare_rows, pair_rows, summary_rows
+from sunbot.cli.progress_lines import ProgressLines
 
 
 def progress_bar(console: Console) -> Progress:
@@ -33,6 +37,27 @@ def progress_bar(console: Console) -> Progress:
         TimeRemainingColumn(),
         console=console,
     )
+
+
+@contextmanager
+def progress(
+    out: Console, err: Console, label: str, total: int, wave: int, every_s: float
+) -> Iterator[Callable[[], None]]:
+    """Yields the function to call as each job finishes: the live bar on ``out`` when both
+    ``out`` and ``err`` are terminals, else :class:`~sunbot.cli.progress_lines.ProgressLines`
+    on ``err`` (a line every ``every_s`` seconds or ~5%, and the estimate once ``wave`` jobs,
+    one per worker, are done)."""
+    if out.is_terminal and err.is_terminal:
+        with progress_bar(out) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda: bar.advance(task)
+        return
+
+    def write(text: str) -> None:
+        err.print(Text(text), soft_wrap=True)
+
+    with ProgressLines(label, total, wave, write, every_s=every_s) as lines:
+        yield lines.advance
 
 
 def text_table(title: str, head: list[str], rows: list[list[str]], left: int = 1) -> Table:
