@@ -621,7 +621,8 @@ def execute(
     error every :data:`PROGRESS_S` seconds or ~5% of the jobs
     (:func:`~sunbot.cli.bench_output.progress`). SIGINT and SIGTERM stop it, keeping the
     stored rows. Once the stored rows reach ``budget`` (model tokens or USD), the running
-    jobs are stopped and the command goes on with the rows it has. Returns ``(seconds spent, jobs stored)``.
+    jobs are stopped and the command goes on with the rows it has. Returns ``(seconds
+    spent, jobs stored)``.
 
     Raises:
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
