@@ -5,6 +5,7 @@ The public API, in one import::
     import sunbot
 
     summary = sunbot.play("keelhold", seed=7, max_voyages=3)     # a script or a notebook
+    rows = sunbot.bench("naptuft", ["balancer", "rotation"], seeds=range(1, 11))  # bench rows
     summary = await sunbot.play_async("naptuft", strategy=MyBot)  # async code
     print(summary.score, summary.ended_by, len(summary.divergences))
 
@@ -82,6 +83,9 @@ _LAZY: dict[str, str | None] = {
     "Strategy": "sunbot.strategies",
     "UnknownStrategy": "sunbot.strategies",
     "TranscriptWriter": "sunbot.transcripts.jsonl",
+    "run_bench": "sunbot.bench.run",
+    "BenchRow": "sunbot.bench.run",
+    "bench": None,
     "engines": None,
     "observations": None,
     "strategies": None,
@@ -105,6 +109,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BenchRow",
     "Divergence",
     "ExecStrategy",
     "GameInfo",
@@ -125,6 +130,7 @@ __all__ = [
     "UnknownStrategy",
     "__version__",
     "available",
+    "bench",
     "create_app",
     "engines",
     "get_game",
@@ -133,5 +139,6 @@ __all__ = [
     "play_async",
     "play_match",
     "play_run",
+    "run_bench",
     "strategies",
 ]

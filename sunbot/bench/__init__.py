@@ -18,6 +18,27 @@ Modules, each named for what it does:
   paired ranking), :mod:`.tournament_standings` (rows -> standings and their JSON) and
   :mod:`.tournament_report` (the page).
 
+- :mod:`.run`: ``sunbot.bench(game, strategies, seeds, cap, workers)`` from Python: the
+  package itself is callable (``sunbot.bench("naptuft", ["balancer"], range(1, 11))``),
+  returning :data:`~.run.BenchRow` rows; ``sunbot.run_bench`` is the same function, typed.
+- :mod:`.reference`: measured reference means, the yardstick of ``sunbot play``'s summary.
+
 Only :mod:`.jobs` (with :mod:`.engine_match`) is imported by workers;
 it stays free of SciPy and matplotlib.
 """
+
+import sys
+import types
+from typing import Any
+
+
+class _CallableBench(types.ModuleType):
+    """This package, callable: ``sunbot.bench(...)`` is :func:`sunbot.bench.run.bench`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from sunbot.bench.run import bench
+
+        return bench(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableBench

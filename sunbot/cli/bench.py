@@ -33,8 +33,10 @@ import functools
 import os
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -217,6 +219,19 @@ def bench_command(
         tuple[str, str] | None,
         typer.Option(metavar="RUN_A RUN_B", help="Show two stored runs side by side."),
     ] = None,
+    wide: Annotated[
+        bool,
+        typer.Option("--wide", help="One summary table of every column (default: two tables)."),
+    ] = False,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            metavar="table|md|csv|json",
+            help="How the summary is written to standard output; md, csv and json write only"
+            " the summary there (the other lines go to standard error).",
+        ),
+    ] = "table",
     replays: Annotated[
         int,
         typer.Option(min=0, help="Keep transcripts and replay pages of N jobs per strategy."),
@@ -294,6 +309,11 @@ def bench_command(
 ) -> None:
     """Benchmark strategies on many seeds on the engines (no HTTP); or --compare two runs."""
     setup_logging(verbose, log_level, console, err_console)
+    from sunbot.cli.bench_output import FORMATS
+
+    if fmt not in FORMATS:
+        raise fail(f"--format {fmt!r}: one of {', '.join(FORMATS)}")
+    talk = console if fmt == "table" else err_console  # stdout keeps the summary alone
     if compare is not None:
         if game is not None or strategy or resume:
             raise fail("--compare takes only RUN_A RUN_B (and --out)")
@@ -369,13 +389,13 @@ def bench_command(
             )
         if backend is BackendName.local:  # run_local starts no more workers than jobs
             slots = plural(max(1, min(workers or default_workers(), len(todo))), "worker")
-        console.print(
+        talk.print(
             f"run [bold]{label}[/]: {plural(len(jobs), 'job')}, {len(jobs) - len(todo):,}"
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
         budget = Budget(budget_tokens, budget_usd)
         elapsed, ran = execute(
-            store, label, todo, backend.value, workers, ray_address, budget=budget
+            store, label, todo, backend.value, workers, ray_address, out=talk, budget=budget
         )
         wanted = {job_key(j) for j in jobs}
         whole = store.results(label)  # the run's files cover the whole run
@@ -384,7 +404,7 @@ def bench_command(
         # in the command's order: strategies as given, then tables as given
         groups = list(dict.fromkeys(group_label(*job_key(j)[:2]) for j in jobs))
     if ran:
-        console.print(
+        talk.print(
             f"{plural(ran, 'job')} in {elapsed:.2f} s = {ran / elapsed:,.1f} jobs/s"
             f" ({backend.value}, {slots})"
         )
@@ -407,11 +427,12 @@ def bench_command(
             results,
             out / label,
             replays,
-            lambda why: console.print(f"[yellow]--replays:[/] {escape(why)}"),
+            lambda why: talk.print(f"[yellow]--replays:[/] {escape(why)}"),
         )
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
-    errors = _show(info.slug, label, results, groups or names, out / label, meta, whole)
+    shown = _Shown(fmt, wide, talk)
+    errors = _show(info.slug, label, results, groups or names, out / label, meta, whole, shown)
     timed_out = [r for r in results if r.ended_by == "timeout"]
     if timed_out:
         late = min(timed_out, key=lambda r: (r.strategy, r.seed))
@@ -601,6 +622,10 @@ def run_label(store: Store, game: str, run: str | None, resume: bool, prefix: st
     return label
 
 
+#: Seconds between progress lines when the output is not a terminal.
+PROGRESS_S = 30.0
+
+
 def execute(
     store: Store,
     label: str,
@@ -613,15 +638,18 @@ def execute(
 ) -> tuple[float, int]:
     """Run ``todo`` on ``backend`` (:func:`~sunbot.bench.backends.run_jobs`), storing each
     row under ``label`` as it arrives, with a progress bar on ``out`` (default: standard
-    output). SIGINT and SIGTERM stop it, keeping the stored rows. Once the stored rows
-    reach ``budget`` (model tokens or USD), the running jobs are stopped and the command
-    goes on with the rows it has. Returns ``(seconds spent, jobs stored)``.
+    output) or, when that or standard error is not a terminal, a progress line on standard
+    error every :data:`PROGRESS_S` seconds or ~5% of the jobs
+    (:func:`~sunbot.cli.bench_output.progress`). SIGINT and SIGTERM stop it, keeping the
+    stored rows. Once the stored rows reach ``budget`` (model tokens or USD), the running
+    jobs are stopped and the command goes on with the rows it has. Returns ``(seconds
+    spent, jobs stored)``.
 
     Raises:
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
             interrupted (after a line saying how to resume).
     """
-    from sunbot.cli.bench_output import progress_bar
+    from sunbot.cli.bench_output import progress
 
     started = time.perf_counter()
     if not todo:
@@ -629,14 +657,15 @@ def execute(
     done = 0
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     results = run_jobs(todo, backend, workers, ray_address)
+    shown = out or console
+    wave = max(1, min(workers or default_workers(), len(todo)))
     try:
-        with stop, progress_bar(out or console) as bar:
-            task = bar.add_task(label, total=len(todo))
+        with stop, progress(shown, err_console, label, len(todo), wave, PROGRESS_S) as advance:
             try:
                 for result in results:
                     store.add(label, result)
                     done += 1
-                    bar.advance(task)
+                    advance()
                     if budget is not None and budget.spend(result):
                         err_console.print(
                             f"[yellow]budget reached[/] ({escape(budget.said())}): {done:,}"
@@ -664,6 +693,17 @@ def execute(
     return time.perf_counter() - started, done
 
 
+@dataclass(frozen=True)
+class _Shown:
+    """How ``_show`` prints: ``fmt`` (``--format``), ``wide`` (``--wide``), and ``talk``,
+    the console for the lines around the summary (standard error unless ``fmt`` is
+    ``table``; ``None``: standard output)."""
+
+    fmt: str = "table"
+    wide: bool = False
+    talk: Console | None = None
+
+
 def _show(
     game: str,
     label: str,
@@ -672,24 +712,32 @@ def _show(
     where: Path,
     meta: dict[str, str],
     whole: list[Result] | None = None,
+    shown: _Shown | None = None,
 ) -> tuple[int, str] | None:
-    """Print the tables of ``results`` (this command's jobs), write the CSV and the report
-    of ``whole`` (every row the run has stored; default ``results``); returns how many of
-    this command's jobs errored and the first error (``strategy seed N: message``), or
-    ``None``."""
+    """Print the tables of ``results`` (this command's jobs) as ``shown`` says, write the
+    CSV and the report of ``whole`` (every row the run has stored; default ``results``);
+    returns how many of this command's jobs errored and the first error (``strategy seed
+    N: message``), or ``None``."""
     from sunbot.bench.analysis import analyse
     from sunbot.bench.report import write_report
-    from sunbot.cli.bench_output import paired_table, summary_table
+    from sunbot.cli.bench_output import paired_table, summary_tables, summary_text
 
+    shown = shown or _Shown()
+    talk = shown.talk or console
     analysis = analyse(game, results, names)
-    console.print(summary_table(analysis, f"{game} · run {label}"))
-    if analysis.pairs:
-        console.print(paired_table(analysis))
+    if shown.fmt == "table":
+        for table in summary_tables(analysis, f"{game} · run {label}", wide=shown.wide):
+            console.print(table)
+        if analysis.pairs:
+            console.print(paired_table(analysis))
+    else:
+        sys.stdout.write(summary_text(analysis, shown.fmt, meta))
+        sys.stdout.flush()
     rows = results if whole is None or len(whole) == len(results) else whole
     # the command's groups first, then the run's others in stored order
     on_file = analysis if rows is results else analyse(game, rows, names)
     if rows is not results:
-        console.print(
+        talk.print(
             escape(
                 f"the run holds {plural(len(rows) - len(results), 'more row')} than this"
                 " command asked for: the CSV and report cover the whole run (strategies"
@@ -711,7 +759,7 @@ def _show(
             f"{why} (the rows are stored: rerun with --resume to write the CSV and report)",
             Exit.ERROR,
         ) from None
-    console.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
+    talk.print(escape(f"store {meta['store']} · csv {csv_path} · report {report}"))
     count = sum(s.errors for s in analysis.strategies)
     first = next((f"{s.name} {s.first_error}" for s in analysis.strategies if s.first_error), "")
     return (count, first) if count else None

@@ -22,6 +22,7 @@ from rich.text import Text
 from sunbot import api, strategies, views
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable, printable_lines, tidy
+from sunbot.bench.reference import yardstick
 from sunbot.bots import is_file_spec
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
@@ -61,6 +62,8 @@ class _LatestView:
         self.known = slug in GAMES
         self.answer: Answer | None = None
         self.step = 0
+        #: our words for a run the cap ended (``capped at voyage 30``), as in the summary
+        self.ended: str | None = None
 
     def __rich__(self) -> RenderableType:
         if self.state is None:
@@ -73,7 +76,7 @@ class _LatestView:
                 tidy(a.observation), score=a.score, step=self.step,
                 legal=len(a.legal_actions), over=a.game_over,
             )  # fmt: skip
-        return views.render(self.slug, self.state)
+        return views.render(self.slug, self.state, ended=self.ended)
 
 
 class StopOnInterrupt:
@@ -499,7 +502,7 @@ def _run(
             writer.close()
             if resume is None and writer.lines == 0 and writer.path.exists():
                 writer.path.unlink()  # stopped before a whole header: nothing to keep
-    _print_summary(summary)
+    _print_summary(summary, plan.cap)
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
         raise typer.Exit(Exit.ERROR)
@@ -541,10 +544,13 @@ async def _play(
                 out = live.console if live else err_console
                 out.print(line(("mirror divergence", "yellow"), " ", printable(d)))
 
-        return await api.run_plan(
+        summary = await api.run_plan(
             plan, writer=writer, resume=resume, on_position=on_position, should_stop=stop,
             on_backend=wire,
         )  # fmt: skip
+        if summary.ended_by == "cap":  # the last frame says what the summary says
+            view.ended = _ended_row(summary, None, None).get("ended")
+        return summary
 
 
 def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
@@ -590,7 +596,18 @@ def _agent_rows(agent: dict[str, Any]) -> dict[str, str]:
     return {k: printable(v) for k, v in rows.items()}
 
 
-def _print_summary(s: RunSummary) -> None:
+def _yardstick_row(s: RunSummary, cap: int | None) -> dict[str, str]:
+    """A ``yardstick`` row: the measured reference means nearest this run's cap
+    (:func:`sunbot.bench.reference.yardstick`); none for a game without references, or a
+    run that ended on an error or was interrupted (its score is not a whole run's)."""
+    info = GAMES.get(s.game)
+    if info is None or s.ended_by not in ("rules", "cap"):
+        return {}
+    said = yardstick(s.game, cap, info.cap_field)
+    return {"yardstick": said} if said else {}
+
+
+def _print_summary(s: RunSummary, cap: int | None = None) -> None:
     if _AS_JSON:
         # a single-player strategy is seeded with the run's seed (random.Random(seed))
         record = {"game": s.game, "seed": s.seed, "strategySeed": s.seed, "strategy": s.strategy}
@@ -598,7 +615,7 @@ def _print_summary(s: RunSummary) -> None:
         record["transcript"] = str(s.transcript) if s.transcript else None
         print(json.dumps(record))
         return
-    rows: dict[str, Any] = {"score": s.score}
+    rows: dict[str, Any] = {"score": s.score, **_yardstick_row(s, cap)}
     if s.final_state and s.game in GAMES:
         rows.update(views.summary(s.game, s.final_state))
     rows.update(_ended_row(s, rows.pop("result", None), rows.pop("cause", None)))

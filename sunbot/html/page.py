@@ -46,7 +46,8 @@ _BODY = """<body>
 <option value="40">25 steps/s</option></select>
 </div>
 <section id="status">
-<div><span class="k">action</span><span id="action"></span> <span id="refused"></span></div>
+<div><span class="k">the action that led here</span><span id="action"></span>
+<span id="refused"></span></div>
 <div><span class="k" id="score-label">score</span><span id="score"></span>
 <span id="delta"></span></div>
 <div><span class="k">progress</span><span id="progress"></span></div>

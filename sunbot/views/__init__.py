@@ -7,6 +7,7 @@ Each module has ``render(state: dict) -> rich renderable`` and
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from rich.console import RenderableType
@@ -31,8 +32,10 @@ def _module(slug: str) -> Any:
         return None
 
 
-def render(slug: str, state: dict[str, Any]) -> RenderableType:
+def render(slug: str, state: dict[str, Any], ended: str | None = None) -> RenderableType:
     """The game's view of ``state`` (a plain pretty-print if the game has no view yet).
+    ``ended``: our words for how the run ended (``capped at voyage 30``), which a game's view
+    shows instead of the game's own ``cause``/``result`` (ignored by views without one).
 
     Every string of ``state`` is drawn as :func:`~sunbot._text.terminal.tidy` makes it
     (controls shown as ``\ufffd``, clipped): a server or a transcript chose them."""
@@ -40,7 +43,10 @@ def render(slug: str, state: dict[str, Any]) -> RenderableType:
     mod = _module(slug)
     if mod is None:
         return Pretty(state, max_length=12)
-    out: RenderableType = mod.render(state)
+    if ended is not None and "ended" in inspect.signature(mod.render).parameters:
+        out: RenderableType = mod.render(state, ended=ended)
+    else:
+        out = mod.render(state)
     return out
 
 

@@ -13,6 +13,12 @@ from sunbot.views.common import printable
 
 CARGO_STYLES = ("cyan", "magenta", "yellow", "green", "blue", "red", "bright_white")
 
+#: One line under the view saying what its short labels mean (docs/rules/keelhold.md).
+LEGEND = (
+    "M: multiplier (voyage + 3) · lots: shipped / quota · chain: lots on consecutive turns ·"
+    " A3: cargo A weight 3 · ▪ ballast · ! rush (due) · ✓ safe · ⛔ jammed"
+)
+
 
 def crate_text(c: dict[str, Any]) -> Text:
     """``A3`` (cargo letter and weight), ``▪4`` for ballast, ``!`` on a rush crate."""
@@ -43,8 +49,11 @@ def trim_bar(trim: int, tolerance: int, width: int = 41) -> Text:
     return bar
 
 
-def render(state: dict[str, Any]) -> RenderableType:
-    """The whole position as a rich group."""
+def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
+    """The whole position as a rich group, ending with :data:`LEGEND`. ``ended``: our own
+    words for how the run ended (``capped at voyage 30``), shown instead of the game's
+    ``cause`` (a capped run's END_RUN says ``ended``, which misleads)."""
+    cause = ended or state.get("cause")
     p = state["params"]
     head = Text.assemble(
         ("Keelhold ", "bold"),
@@ -52,8 +61,7 @@ def render(state: dict[str, Any]) -> RenderableType:
         ("score ", "dim"),
         (f"{state['score']}", "bold"),
         f"  turn {state['turn']}  lots {state['lotsShipped']}/{p['quota']}  chain {state['chain']}",
-        printable(f"  phase {state['phase']}")
-        + (printable(f" ({state['cause']})") if state.get("cause") else ""),
+        printable(f"  phase {state['phase']}") + (printable(f" ({cause})") if cause else ""),
     )
     listing = abs(state["trim"]) > p["tolerance"]
     trim_line = Text.assemble(
@@ -90,7 +98,7 @@ def render(state: dict[str, Any]) -> RenderableType:
                 f"wind {state['next']['wind']:+d} {state['next']['conditions']}"
             )
         )
-    return Group(head, trim_line, hold, queue, *extra)
+    return Group(head, trim_line, hold, queue, *extra, Text(LEGEND, style="dim"))
 
 
 def summary(state: dict[str, Any]) -> dict[str, Any]:

@@ -56,11 +56,21 @@ def _pressure(desc: dict[str, Any]) -> str:
     return "/".join(f"{p[n]}" for n in nt.NEEDS)
 
 
-def render(state: dict[str, Any]) -> RenderableType:
-    """The whole observation as a rich group (see the module docstring)."""
+#: One line under the view saying what its labels mean (docs/rules/naptuft.md).
+LEGEND = (
+    "needs: 0 is fatal · wishes done in a row raise the next one's × · f/j/c/e:"
+    " food/joy/cleanliness/energy · loss: a need's drop per moment"
+)
+
+
+def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
+    """The whole observation as a rich group (see the module docstring), ending with
+    :data:`LEGEND`. ``ended``: our own words for how the run ended (``capped at day 10``),
+    shown instead of the game's ``result`` and ``cause``."""
     phase = state["phase"]
     # result and cause are the server's words, and a server may leave them out
     told = [str(state[k]) for k in ("result", "cause") if state.get(k) is not None]
+    told = [ended] if ended else told
     ending = printable(f" ({': '.join(told)})") if phase == "over" and told else ""
     head = Text.assemble(
         ("Naptuft ", "bold"),
@@ -95,7 +105,7 @@ def render(state: dict[str, Any]) -> RenderableType:
             losses,
             style="dim" if i < state["window"] and phase == "care" else "",
         )
-    return Group(head, needs, wish, forecast)
+    return Group(head, needs, wish, forecast, Text(LEGEND, style="dim"))
 
 
 def summary(state: dict[str, Any]) -> dict[str, Any]:

@@ -65,8 +65,10 @@ def _cell(state: dict[str, Any], tile: int, turn: int) -> Text:
     return Text(" .  ", style=f"grey42 {bg}".strip())
 
 
-def render(state: dict[str, Any]) -> RenderableType:
+def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
     """The whole position as a rich group: header, cosy line, the room, bowls and legend.
+    ``ended``: our own words for how the run ended (``capped at day 40``), shown instead of
+    the game's ``result``.
     Keys a server may leave out (the band's width, the dogs, which cat is big ...) are
     filled by :func:`~sunbot.engines.sunloaf_read.readable`."""
     state = readable(state)
@@ -74,7 +76,8 @@ def render(state: dict[str, Any]) -> RenderableType:
     turn = min(state["turn"], turns - 1)
     lay = state["layout"]
     met = state["dayCosyRaw"] >= state["dayQuota"]
-    phase = state["phase"] + (f" ({state['result']})" if state.get("result") else "")
+    told = ended or state.get("result")
+    phase = state["phase"] + (f" ({told})" if told else "")
     head = Text.assemble(
         ("Sunloaf ", "bold"),
         f"day {state['day']}  turn {state['turn']}/{turns}  ",
@@ -108,7 +111,8 @@ def render(state: dict[str, Any]) -> RenderableType:
         bowls.append(f"mat {b['mat']} @ turn {b['serveTurn']} ({when})  ", style="green")
     legend = Text(
         "yellow lit · grey band in shade · red hearth · #### furniture · 0:5 cat:settled "
-        "(B big) · m2 mat serving in 2",
+        "(B big) · m2 mat serving in 2 · mult: the day's score multiplier in % · chain:"
+        " bowls served in a row (0-8)",
         style="dim",
     )
     return Group(head, cosy, sky, *rows, bowls, legend)
