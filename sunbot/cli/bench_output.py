@@ -90,10 +90,11 @@ def short_label(name: str, width: int = LABEL_WIDTH) -> str:
     keeps its file name and class (``…/bot.py:Bot``), anything still too long keeps its
     head and tail around ``…``. Other names up to ``width`` (a match group's ``farmer vs
     random + 4 house``) are returned as they are."""
-    if len(name) <= width and "/" not in name and "\\" not in name:
+    is_file = ".py:" in name or name.endswith(".py")
+    if len(name) <= width and not (is_file and ("/" in name or "\\" in name)):
         return name
     path, colon, cls = name.rpartition(":") if ".py:" in name else (name, "", "")
-    if "/" in path or "\\" in path:
+    if is_file and ("/" in path or "\\" in path):
         name = f"…/{PurePath(path.replace(chr(92), '/')).name}{colon}{cls}"
     if len(name) <= width:
         return name
