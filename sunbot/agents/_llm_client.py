@@ -204,9 +204,16 @@ class Endpoint:
         except openai.OpenAIError as exc:
             late = time.monotonic() >= deadline
             raise EndpointError("late" if late else "failed", self._message(exc)) from None
+        except (ValueError, RecursionError) as exc:  # a body that is not JSON (or not UTF-8)
+            raise EndpointError("failed", f"the answer is not JSON: {self._message(exc)}") from None
         finally:
             self._deadline = math.inf
-        return _reply(answer, time.monotonic() - start)
+        try:
+            return _reply(answer, time.monotonic() - start)
+        except (AttributeError, TypeError, IndexError, KeyError) as exc:
+            raise EndpointError(
+                "failed", f"the answer is not a chat completion: {self._message(exc)}"
+            ) from None
 
     def close(self) -> None:
         """Close the HTTP client (only one this object made)."""
