@@ -32,6 +32,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from sunbot._text.safe import ENV_SECRETS, remember_environment
 from sunbot._text.terminal import outside
 from sunbot.agents._guard import BotError
 from sunbot.agents._process import (
@@ -78,8 +79,9 @@ class ExecStrategy:
         command: the command line (split with :func:`shlex.split`, no shell) or its argv.
         game: the game's slug, sent on every line.
         grace_s: seconds the bot has to exit once its stdin is closed, before SIGTERM.
-        env: the bot's environment (default: ours); ``PYTHONUNBUFFERED=1`` is added unless
-            set, so a Python bot's ``print`` reaches us at once.
+        env: the bot's environment (default: ours without ``OPENAI_API_KEY``, our model
+            key); ``PYTHONUNBUFFERED=1`` is added unless set, so a Python bot's ``print``
+            reaches us at once.
         cwd: the bot's working directory.
         timeout_s: seconds one decision may wait for the bot when no move clock bounds it;
             past it the bot is taken for dead (:class:`~sunbot.agents.clock.BotError`).
@@ -234,7 +236,11 @@ class ExecStrategy:
             return
         if self._closing:
             raise BotError(f"exec bot {self.label}: closed")
+        remember_environment()
         env = dict(os.environ if self.env is None else self.env)
+        if self.env is None:  # our model key is not the bot's to read (pass env= to give it)
+            for name in ENV_SECRETS:
+                env.pop(name, None)
         env.setdefault("PYTHONUNBUFFERED", "1")
         try:
             proc = subprocess.Popen(

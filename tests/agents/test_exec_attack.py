@@ -1,0 +1,55 @@
+"""Bots in other processes that attack from the outside: our model key is not theirs to
+read, and what they echo of it is scrubbed; a bot that exits while a child it left behind
+holds its output fails at once, not after the silence timeout."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import textwrap
+from pathlib import Path
+
+from sunbot._text import safe
+from sunbot.agents.exec import ExecStrategy
+
+KEY = "sk-attack-0123456789abcdef"
+LEGAL = [{"k": 1}]
+
+
+def _script(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "bot.py"
+    path.write_text("import json, os, sys, time\n" + textwrap.dedent(body))
+    return [sys.executable, str(path)]
+
+
+def test_an_exec_bot_gets_no_model_key_and_its_echo_is_scrubbed(tmp_path, monkeypatch, caplog):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setattr(safe, "_secrets", set())
+    argv = _script(
+        tmp_path,
+        """
+        for line in sys.stdin:
+            got = os.environ.get("OPENAI_API_KEY", "none")
+            print(got, file=sys.stderr, flush=True)
+            print(json.dumps({"k": got}), flush=True)
+        """,
+    )
+    bot = ExecStrategy(argv, game="naptuft")
+    with caplog.at_level(logging.INFO, logger="sunbot.agents.exec"):
+        assert bot.choose({}, LEGAL) == {"k": "none"}  # not in the bot's environment
+        bot.close()
+    assert KEY in safe.known()  # and, were it handed over some other way, scrubbed
+    assert safe.scrub(f"echo {KEY}") == "echo ***"
+
+
+def test_an_exec_bot_given_the_key_on_purpose_keeps_it(tmp_path):
+    argv = _script(
+        tmp_path,
+        """
+        for line in sys.stdin:
+            print(json.dumps({"k": os.environ.get("OPENAI_API_KEY", "none")}), flush=True)
+        """,
+    )
+    bot = ExecStrategy(argv, game="naptuft", env={"OPENAI_API_KEY": "mine", "PATH": "/usr/bin"})
+    assert bot.choose({}, LEGAL) == {"k": "mine"}
+    bot.close()
