@@ -49,6 +49,10 @@ from sunbot.agents.clock import DecisionTimeout
 #: Seconds a bot may stay silent on one decision when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 120.0
 _SKIP = object()
+#: Seconds between checks, while waiting for an answer, that the bot still runs.
+_POLL_S = 0.25
+#: Seconds an exited bot's output may still bring lines before its exit is the error.
+_EXITED_GRACE_S = 0.5
 
 
 def _executable(argv0: str, cwd: str | os.PathLike[str] | None, env: dict[str, str] | None) -> None:
@@ -180,11 +184,19 @@ class ExecStrategy:
         )
         self._write((line + "\n").encode(), n, ceiling)
         discarded = 0
+        exited_at: float | None = None
         while True:
             until = ceiling if deadline is None else min(deadline, ceiling)
             try:
-                item = self._lines.get(timeout=max(until - time.monotonic(), 0.0))
+                item = self._lines.get(timeout=max(min(until - time.monotonic(), _POLL_S), 0.0))
             except queue.Empty:
+                now = time.monotonic()
+                if now < until:  # a bot that exited while a child it left holds our pipe
+                    if self._proc is not None and self._proc.poll() is not None:
+                        exited_at = exited_at if exited_at is not None else now
+                        if now - exited_at >= _EXITED_GRACE_S:  # its last lines had time
+                            raise self._fail(f"{self._exit(n)} at decision {n}") from None
+                    continue
                 if deadline is not None and deadline < ceiling:
                     self._owed += 1
                     self._late += 1

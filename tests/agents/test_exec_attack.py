@@ -7,9 +7,13 @@ from __future__ import annotations
 import logging
 import sys
 import textwrap
+import time
 from pathlib import Path
 
+import pytest
+
 from sunbot._text import safe
+from sunbot.agents.clock import BotError
 from sunbot.agents.exec import ExecStrategy
 
 KEY = "sk-attack-0123456789abcdef"
@@ -53,3 +57,40 @@ def test_an_exec_bot_given_the_key_on_purpose_keeps_it(tmp_path):
     bot = ExecStrategy(argv, game="naptuft", env={"OPENAI_API_KEY": "mine", "PATH": "/usr/bin"})
     assert bot.choose({}, LEGAL) == {"k": "mine"}
     bot.close()
+
+
+@pytest.mark.parametrize("detach", ["", "os.setsid()"])
+def test_a_bot_that_exits_while_its_child_holds_stdout_fails_at_once(tmp_path, detach):
+    argv = _script(
+        tmp_path,
+        f"""
+        child = os.fork()
+        if child == 0:
+            {detach}
+            time.sleep(30)
+            os._exit(0)
+        open(sys.argv[1], "w").write(str(child))
+        sys.exit(0)
+        """,
+    )
+    pid_file = tmp_path / "child.pid"
+    bot = ExecStrategy([*argv, str(pid_file)], game="naptuft", timeout_s=20.0)
+    start = time.monotonic()
+    with pytest.raises(BotError, match="exited with code 0 at decision 1"):
+        bot.choose({}, LEGAL)
+    assert time.monotonic() - start < 5.0
+    bot.close()
+    child = int(pid_file.read_text())
+    for _ in range(50):  # the child it left behind, in its group or its own session, is ended
+        if _gone(child):
+            break
+        time.sleep(0.1)
+    assert _gone(child)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
