@@ -236,7 +236,11 @@ class ExecStrategy:
         if isinstance(answer, dict) and answer.keys() == {"id", "action"}:
             if type(answer["id"]) is int and answer["id"] == n:
                 return answer["action"]
-            self._owed = max(self._owed - 1, 0)
+            if not self._owed:  # no decision was given up on: this answers none we asked
+                raise self._fail(
+                    f"answered decision {outside(json.dumps(answer['id']), 20)} at decision {n}"
+                )
+            self._owed -= 1
             return _SKIP
         if self._owed:
             self._owed -= 1

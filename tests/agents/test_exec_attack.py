@@ -94,3 +94,20 @@ def _gone(pid: int) -> bool:
     except FileNotFoundError:
         return True
     return stat.rpartition(")")[2].split()[0] == "Z"
+
+
+@pytest.mark.parametrize("answer_id", ["NaN", '"1"', "7", "1.0"])
+def test_an_envelope_for_no_decision_we_asked_is_an_error_at_once(tmp_path, answer_id):
+    argv = _script(
+        tmp_path,
+        f"""
+        for line in sys.stdin:
+            print('{{"id": {answer_id}, "action": {{"k": 1}}}}', flush=True)
+        """,
+    )
+    bot = ExecStrategy(argv, game="naptuft", timeout_s=20.0)
+    start = time.monotonic()
+    with pytest.raises(BotError, match=r"answered decision \S+ at decision 1$"):
+        bot.choose({}, LEGAL)
+    assert time.monotonic() - start < 5.0  # not the 20 s silence timeout
+    bot.close()
