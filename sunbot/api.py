@@ -112,14 +112,31 @@ def resolve_strategy(
         from sunbot.agents.spec import check_strategy, create_agent
 
         check_strategy(game, strategy)
-        name = strategy
-        return name, lambda rng: create_agent(game, name, rng, seed=seed, isolate=isolate, **extra)
+        text = strategy
+        return _shown(text), lambda rng: create_agent(
+            game, text, rng, seed=seed, isolate=isolate, **extra
+        )
     if isolate:
         raise ValueError(
             "isolate plays a strategy name or bot file in a child process, not an object"
         )
     label = bots.label(strategy)
     return label, lambda rng: bots.from_object(game, strategy, rng, name=label)
+
+
+def _shown(text: str) -> str:
+    """The strategy's name as summaries, transcripts and file names show it: an HTTP bot's
+    URL without its ``user:password@`` or query string (which may hold a key)."""
+    if text.strip().lower().startswith(("http://", "https://")):
+        import httpx
+
+        from sunbot.agents.http import public_label
+
+        try:
+            return public_label(httpx.URL(text.strip()))
+        except (httpx.InvalidURL, ValueError):
+            return "http bot"
+    return text
 
 
 @dataclass

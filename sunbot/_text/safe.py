@@ -15,6 +15,7 @@ a refusal reason, a summary row, a log record):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 #: Characters of server free text kept in one of our messages (error, reason, summary row).
@@ -26,6 +27,10 @@ REDACTED = "***"
 #: Shortest value treated as a secret: a shorter one would blank out ordinary words.
 MIN_SECRET = 8
 
+#: Environment variables that hold a secret of ours (a model API key): their values are
+#: scrubbed everywhere (:func:`remember_environment`) and not handed to a bot's process.
+ENV_SECRETS = ("OPENAI_API_KEY",)
+
 _secrets: set[str] = set()
 
 
@@ -34,6 +39,13 @@ def remember(secret: str | None) -> None:
     of the process. Values shorter than :data:`MIN_SECRET` characters are ignored."""
     if secret and len(secret) >= MIN_SECRET:
         _secrets.add(secret)
+
+
+def remember_environment() -> None:
+    """:func:`remember` the values of :data:`ENV_SECRETS` set in the environment now, so a
+    bot, model or server that echoes them is scrubbed like a seat token (done on import)."""
+    for name in ENV_SECRETS:
+        remember(os.environ.get(name))
 
 
 def known() -> frozenset[str]:
@@ -78,7 +90,10 @@ def traceback_text(text: str) -> str:
     return "\n".join(lines)[-MAX_TRACEBACK:]
 
 
+remember_environment()
+
 __all__ = [
+    "ENV_SECRETS",
     "MAX_TEXT",
     "MAX_TRACEBACK",
     "MIN_SECRET",
@@ -87,6 +102,7 @@ __all__ = [
     "describe",
     "known",
     "remember",
+    "remember_environment",
     "safe",
     "scrub",
     "traceback_text",

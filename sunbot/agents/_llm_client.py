@@ -22,6 +22,8 @@ from sunbot._text.safe import clip, scrub
 
 #: Retries the SDK makes after a 408/409/429/5xx or a dropped connection.
 MAX_RETRIES = 2
+#: Largest answer body read, in bytes; a longer one is a failed call (not held in memory).
+MAX_BODY_BYTES = 16 << 20
 #: The longest backoff the SDK sleeps between attempts when no Retry-After is given, for
 #: ``MAX_RETRIES`` retries (0.5 s, then 1 s).
 _BACKOFF_MAX_S = 1.0
@@ -43,6 +45,32 @@ class EndpointError(Exception):
 class _OutOfTime(openai.OpenAIError):
     """Raised inside the HTTP client when a (re)try cannot finish before the deadline; as
     an ``OpenAIError`` the SDK passes it on instead of retrying it."""
+
+
+class _TooLarge(openai.OpenAIError):
+    """Raised inside the HTTP client when an answer's body passes :data:`MAX_BODY_BYTES`."""
+
+
+def _bounded_body(http: Any, inner: Any, endpoint: Endpoint) -> Any:
+    """An answer body read chunk by chunk, ending the call (:class:`_OutOfTime`) once the
+    deadline passes, however slowly the endpoint trickles it (a per-read timeout never
+    fires then), and (:class:`_TooLarge`) once it passes :data:`MAX_BODY_BYTES`."""
+
+    class BoundedBody(http.SyncByteStream):  # type: ignore[misc]
+        def __iter__(self) -> Any:
+            size = 0
+            for chunk in inner:
+                size += len(chunk)
+                if size > MAX_BODY_BYTES:
+                    raise _TooLarge(f"the answer is over {MAX_BODY_BYTES} bytes")
+                if time.monotonic() >= endpoint._deadline:
+                    raise _OutOfTime("the answer was still arriving at the deadline")
+                yield chunk
+
+        def close(self) -> None:
+            inner.close()
+
+    return BoundedBody()
 
 
 @dataclass
@@ -109,6 +137,7 @@ def _deadline_transport(endpoint: Endpoint) -> Any:
             if retryable and time.monotonic() + _retry_wait(response) >= endpoint._deadline:
                 response.close()
                 raise _OutOfTime(f"HTTP {status}, and no time left to retry")
+            response.stream = _bounded_body(http, response.stream, endpoint)
             return response
 
         def close(self) -> None:
@@ -204,9 +233,16 @@ class Endpoint:
         except openai.OpenAIError as exc:
             late = time.monotonic() >= deadline
             raise EndpointError("late" if late else "failed", self._message(exc)) from None
+        except (ValueError, RecursionError) as exc:  # a body that is not JSON (or not UTF-8)
+            raise EndpointError("failed", f"the answer is not JSON: {self._message(exc)}") from None
         finally:
             self._deadline = math.inf
-        return _reply(answer, time.monotonic() - start)
+        try:
+            return _reply(answer, time.monotonic() - start)
+        except (AttributeError, TypeError, IndexError, KeyError) as exc:
+            raise EndpointError(
+                "failed", f"the answer is not a chat completion: {self._message(exc)}"
+            ) from None
 
     def close(self) -> None:
         """Close the HTTP client (only one this object made)."""

@@ -4,6 +4,7 @@ on a thread, its process group ended, its end described. Used by :mod:`sunbot.ag
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -106,9 +107,41 @@ def _signal_group(pgid: int, sig: int) -> bool:
     return True
 
 
+def _pipe_holders(proc: subprocess.Popen[bytes]) -> list[int]:
+    """Processes other than us that hold the bot's stdout pipe (Linux ``/proc``; ``[]``
+    elsewhere): what the bot started and detached from its group with ``setsid``."""
+    try:
+        assert proc.stdout is not None
+        target = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
+        pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except (OSError, ValueError, AssertionError):
+        return []
+    holders = []
+    for pid in pids:
+        if pid == os.getpid():
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+            if any(os.readlink(f"/proc/{pid}/fd/{fd}") == target for fd in fds):
+                holders.append(pid)
+        except OSError:  # gone, or not ours to look at
+            continue
+    return holders
+
+
 def reap(proc: subprocess.Popen[bytes], grace_s: float) -> None:
     """Close the bot's stdin, give it ``grace_s`` to exit, then SIGTERM and SIGKILL its
-    process group (what it started too): no orphans. Runs once (close, GC or exit)."""
+    process group (what it started too) and any process still holding its stdout (what
+    it started in a session of its own): no orphans. Runs once (close, GC or exit)."""
+    try:
+        _reap_group(proc, grace_s)
+    finally:
+        for pid in _pipe_holders(proc):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _reap_group(proc: subprocess.Popen[bytes], grace_s: float) -> None:
     try:
         if proc.stdin is not None:
             proc.stdin.close()

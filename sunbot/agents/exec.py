@@ -32,6 +32,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from sunbot._text.safe import ENV_SECRETS, remember_environment
 from sunbot._text.terminal import outside
 from sunbot.agents._guard import BotError
 from sunbot.agents._process import (
@@ -48,6 +49,10 @@ from sunbot.agents.clock import DecisionTimeout
 #: Seconds a bot may stay silent on one decision when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 120.0
 _SKIP = object()
+#: Seconds between checks, while waiting for an answer, that the bot still runs.
+_POLL_S = 0.25
+#: Seconds an exited bot's output may still bring lines before its exit is the error.
+_EXITED_GRACE_S = 0.5
 
 
 def _executable(argv0: str, cwd: str | os.PathLike[str] | None, env: dict[str, str] | None) -> None:
@@ -78,8 +83,9 @@ class ExecStrategy:
         command: the command line (split with :func:`shlex.split`, no shell) or its argv.
         game: the game's slug, sent on every line.
         grace_s: seconds the bot has to exit once its stdin is closed, before SIGTERM.
-        env: the bot's environment (default: ours); ``PYTHONUNBUFFERED=1`` is added unless
-            set, so a Python bot's ``print`` reaches us at once.
+        env: the bot's environment (default: ours without ``OPENAI_API_KEY``, our model
+            key); ``PYTHONUNBUFFERED=1`` is added unless set, so a Python bot's ``print``
+            reaches us at once.
         cwd: the bot's working directory.
         timeout_s: seconds one decision may wait for the bot when no move clock bounds it;
             past it the bot is taken for dead (:class:`~sunbot.agents.clock.BotError`).
@@ -178,11 +184,19 @@ class ExecStrategy:
         )
         self._write((line + "\n").encode(), n, ceiling)
         discarded = 0
+        exited_at: float | None = None
         while True:
             until = ceiling if deadline is None else min(deadline, ceiling)
             try:
-                item = self._lines.get(timeout=max(until - time.monotonic(), 0.0))
+                item = self._lines.get(timeout=max(min(until - time.monotonic(), _POLL_S), 0.0))
             except queue.Empty:
+                now = time.monotonic()
+                if now < until:  # a bot that exited while a child it left holds our pipe
+                    if self._proc is not None and self._proc.poll() is not None:
+                        exited_at = exited_at if exited_at is not None else now
+                        if now - exited_at >= _EXITED_GRACE_S:  # its last lines had time
+                            raise self._fail(f"{self._exit(n)} at decision {n}") from None
+                    continue
                 if deadline is not None and deadline < ceiling:
                     self._owed += 1
                     self._late += 1
@@ -222,7 +236,11 @@ class ExecStrategy:
         if isinstance(answer, dict) and answer.keys() == {"id", "action"}:
             if type(answer["id"]) is int and answer["id"] == n:
                 return answer["action"]
-            self._owed = max(self._owed - 1, 0)
+            if not self._owed:  # no decision was given up on: this answers none we asked
+                raise self._fail(
+                    f"answered decision {outside(json.dumps(answer['id']), 20)} at decision {n}"
+                )
+            self._owed -= 1
             return _SKIP
         if self._owed:
             self._owed -= 1
@@ -234,7 +252,11 @@ class ExecStrategy:
             return
         if self._closing:
             raise BotError(f"exec bot {self.label}: closed")
+        remember_environment()
         env = dict(os.environ if self.env is None else self.env)
+        if self.env is None:  # our model key is not the bot's to read (pass env= to give it)
+            for name in ENV_SECRETS:
+                env.pop(name, None)
         env.setdefault("PYTHONUNBUFFERED", "1")
         try:
             proc = subprocess.Popen(

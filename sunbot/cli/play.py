@@ -309,6 +309,7 @@ def play_command(
         raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
     if not no_transcript and transcript is not None and not transcript.parent.is_dir():
         raise fail(f"--transcript {transcript}: no folder {transcript.parent} (create it first)")
+    options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
@@ -334,12 +335,12 @@ def play_command(
             wait=wait,
             move_timeout=move_timeout,
             isolate=isolate,
+            agent_options=options,
         )
         written = after_run(html, transcript, console)
         raise typer.Exit(code or (0 if written else Exit.ERROR))
     if match is not None or seats != 1 or wait is not None:
         raise fail("--seats, --match and --wait apply to match games only")
-    options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
     try:  # before the transcript exists: a usage error leaves no empty file behind
         plan = api.plan_run(
             game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,

@@ -81,12 +81,14 @@ def play_match_command(
     wait: int | None = None,
     move_timeout: float | None = None,
     isolate: bool = False,
+    agent_options: dict[str, Any] | None = None,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
     ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
     ``wait``: seconds a created match on ``server`` waits for other players (its id is
-    printed at once)."""
+    printed at once). ``agent_options``: the agent's options (``llm:MODEL``'s
+    ``--llm-*``), as for :func:`sunbot.play`."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
         return Exit.USAGE
@@ -102,13 +104,15 @@ def play_match_command(
     if seed is None:
         seed = api.new_seed()
     try:
-        _, make = api.resolve_strategy(game, name, isolate=isolate, seed=seed)
+        label, make = api.resolve_strategy(
+            game, name, isolate=isolate, seed=seed, options=agent_options
+        )
     except ValueError as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE
     # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
     match_seed = seed if match_id is None else None
-    default = default_path(game, seed, name, match_id=match_id)
+    default = default_path(game, seed, label, match_id=match_id)
     path = (transcript or default) if write_transcript else None
     writer = TranscriptWriter(path) if path else None
     got: list[int] = []
@@ -119,7 +123,7 @@ def play_match_command(
                     run_match(
                         game=game,
                         seed=seed,
-                        strategy=name,
+                        strategy=label,
                         server=server,
                         match_id=match_id,
                         seats=seats,
@@ -152,10 +156,10 @@ def play_match_command(
     if as_json:
         shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
         print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
-                          "strategy": name, **shown,
+                          "strategy": label, **shown,
                           "transcript": str(path) if path else None}))  # fmt: skip
     else:
-        print_summary(console, result, match_seed, name)
+        print_summary(console, result, match_seed, label)
     if result["endedBy"] == "interrupted":
         err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
         return exit_code(got[-1] if got else None)
