@@ -234,6 +234,10 @@ def plan_run(
         )
     else:
         cap = None
+    if info is None and max_steps is None:  # a game we do not know may never end
+        from sunbot.games import GENERIC_DEFAULT_STEPS
+
+        max_steps = GENERIC_DEFAULT_STEPS
     if max_steps is not None and not 1 <= max_steps <= MAX_STEPS_CAP:
         raise ValueError(f"max steps must be 1 to {MAX_STEPS_CAP}, got {max_steps}")
     check_move_timeout(move_timeout)
@@ -434,7 +438,8 @@ async def play_async(
         agent_options: options of an agent strategy (``llm:MODEL``: ``base_url``,
             ``temperature``, ``price``...; :mod:`sunbot.agents`).
         max_steps: end the run after this many steps (``ended_by == "cap"``): the cap of a
-            game sunbot does not know, whose runs may never end by themselves.
+            game sunbot does not know, whose runs may never end by themselves (default
+            for such a game: :data:`sunbot.games.GENERIC_DEFAULT_STEPS`, 1,000).
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
