@@ -47,6 +47,7 @@ app = typer.Typer(
     help="Play the Gameboard agent games: run a bot, serve the games locally, list them.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",  # a docstring's paragraphs reflow to the terminal's width
 )
 
 

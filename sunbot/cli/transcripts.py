@@ -9,6 +9,7 @@ from typing import Annotated
 
 import click
 import typer
+from rich.constrain import Constrain
 from rich.markup import escape
 from rich.rule import Rule
 from rich.table import Table
@@ -27,6 +28,9 @@ from sunbot.views.common import line, unknown_line
 
 console = make_console()
 err = make_console(stderr=True)
+
+#: Width of ``replay --show``'s step rules when the output is not a terminal.
+RULE_WIDTH = 100
 
 
 def _warn_unread(t: Transcript, tail: str = "") -> None:
@@ -98,7 +102,9 @@ def replay_command(
         raise typer.Exit(Exit.USAGE)
     if show or step:
         for index, state in report.positions:
-            console.print(Rule(line(f"step {outside(index)}")))
+            # a rule as wide as the terminal, or 100 columns when the output is piped
+            width = console.width if console.is_terminal else min(console.width, RULE_WIDTH)
+            console.print(Constrain(Rule(line(f"step {outside(index)}")), width))
             console.print(views.render(report.game, state))
             if step and click.getchar() in ("q", "Q"):
                 break
