@@ -5,12 +5,14 @@ engine, with the game's default cap unless ``cap`` says otherwise, e.g.::
 
     sunbot bench keelhold -s planner -s safe-greedy --seeds 1-20
     sunbot bench naptuft -s balancer -s rotation --seeds 1-50
+    sunbot bench sunloaf -s reference --seeds 1-20
 
 and copied here by hand from the summary table's ``mean score`` column (rounded to a whole
 point). The Keelhold cap-100 figure is the README's benchmark table (``benchmarks/keelhold.py``,
 seeds 1-50). Re-measure and update a row when a strategy or a game's engine changes its
-scores; the numbers are the strategies' own, never invented. Sunloaf has none yet (a
-planner run takes minutes on a shared machine): measure one and add it.
+scores; the numbers are the strategies' own, never invented. Sunloaf has the rules'
+reference policy only (a planner run at the default 40 days takes minutes; the planner's
+own figures are on the Sunloaf benchmark page).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("keelhold", "planner", 100, 22_468_117, "1-50", 50),
     Reference("naptuft", "balancer", 10, 18_830, "1-50", 50),
     Reference("naptuft", "rotation", 10, 7_860, "1-50", 50),
+    Reference("sunloaf", "reference", 40, 254_058, "1-20", 20),
 )
 
 
