@@ -86,6 +86,21 @@ def create_agent(
     return strategies.create(game, t, rng)
 
 
+def parse_price(text: str) -> tuple[float, float]:
+    """``"IN,OUT"`` (USD per million input and output tokens, ``--llm-price``) as numbers.
+
+    Raises:
+        ValueError: not two numbers from 0 to under 1,000,000, comma-separated.
+    """
+    try:
+        cost = tuple(float(p) for p in text.split(","))
+    except ValueError:
+        cost = ()
+    if len(cost) != 2 or not all(0 <= c < 1e6 for c in cost):
+        raise ValueError("--llm-price: give IN,OUT in USD per million tokens, e.g. 0.15,0.60")
+    return cost[0], cost[1]
+
+
 def check_strategy(game: str, text: str) -> None:
     """Check any strategy text before a run starts (nothing is started): an agent
     (:func:`check_agent`), else a strategy name or bot file (:func:`sunbot.strategies.check`).
@@ -141,4 +156,11 @@ def check_agent(game: str, text: str) -> None:
         raise ValueError("llm: give a model, e.g. llm:gpt-4o-mini")
 
 
-__all__ = ["AgentKind", "agent_kind", "check_agent", "check_strategy", "create_agent"]
+__all__ = [
+    "AgentKind",
+    "agent_kind",
+    "check_agent",
+    "check_strategy",
+    "create_agent",
+    "parse_price",
+]

@@ -48,6 +48,7 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
+from sunbot.agents.spec import parse_price
 from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
@@ -495,12 +496,9 @@ def _agent_options(
         out.append(("base_url", url))
     if price is not None:
         try:
-            cost = tuple(float(p) for p in price.split(","))
-        except ValueError:
-            cost = ()
-        if len(cost) != 2 or not all(0 <= c < 1e6 for c in cost):
-            raise fail("--llm-price: give IN,OUT in USD per million tokens, e.g. 0.15,0.60")
-        out.append(("price", cost))
+            out.append(("price", parse_price(price)))
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     if isolate:
         out.append(("isolate", True))
     return tuple(out)

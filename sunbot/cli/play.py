@@ -22,6 +22,7 @@ from rich.text import Text
 from sunbot import api, strategies, views
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable, printable_lines, tidy
+from sunbot.agents.spec import parse_price
 from sunbot.bench.reference import yardstick
 from sunbot.bots import is_file_spec
 from sunbot.cli.console import Exit, make_console
@@ -382,14 +383,10 @@ def _llm_options(
     if prompt is not None:
         options["prompt"] = prompt
     if price is not None:
-        parts = price.split(",")
         try:
-            cost = tuple(float(p) for p in parts)
-        except ValueError:
-            cost = ()
-        if len(cost) != 2 or not all(0 <= c < 1e6 for c in cost):
-            raise fail("--llm-price: give IN,OUT in USD per million tokens, e.g. 0.15,0.60")
-        options["price"] = cost
+            options["price"] = parse_price(price)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     return options
 
 

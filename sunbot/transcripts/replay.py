@@ -95,20 +95,8 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
     report = ReplayReport(game=game.slug, foreign=foreign_lines(game, t))
     if t.init is None:
         return report
-    for index, response in _answers(t):
-        state = response.get("state") or response.get("observation")
-        if response.get("ok") is not False and isinstance(state, dict):
-            report.positions.append((index, state))
     mirror = Mirror(game.slug)
-    mirror.check_init(t.init["response"])
-    prev = t.init["response"]
-    for step in t.steps:
-        mirror.check_action(int(step["index"]), prev, step["action"], step["response"])
-        if step["response"].get("ok") is not False:
-            prev = step["response"]
-    report.divergences = list(mirror.divergences)
-    report.checked = mirror.responses_checked
-    report.inconsistent = check_result(t)
+    _check_lines(t, mirror, report)
     report.unknown_fields = set(mirror.unknown_fields)
     want = recorded_by_us(t.header) if local is None else local
     if want:
@@ -136,11 +124,19 @@ def _replay_generic(slug: str, t: Transcript) -> ReplayReport:
     report = ReplayReport(game=slug, foreign=foreign, checks="generic")
     if t.init is None:
         return report
+    _check_lines(t, GenericChecks(slug), report)
+    return report
+
+
+def _check_lines(t: Transcript, checks: Any, report: ReplayReport) -> None:
+    """Run ``checks`` (the mirror, or the generic checks) over every recorded answer in
+    order, as ``sunbot play`` ran them, and fill ``report``'s positions, findings, count and
+    result-line check. ``t`` has an init line."""
+    assert t.init is not None
     for index, response in _answers(t):
         state = response.get("state") or response.get("observation")
         if response.get("ok") is not False and isinstance(state, dict):
             report.positions.append((index, state))
-    checks = GenericChecks(slug)
     checks.check_init(t.init["response"])
     prev = t.init["response"]
     for step in t.steps:
@@ -150,7 +146,6 @@ def _replay_generic(slug: str, t: Transcript) -> ReplayReport:
     report.divergences = list(checks.divergences)
     report.checked = checks.responses_checked
     report.inconsistent = check_result(t)
-    return report
 
 
 def foreign_lines(game: GameInfo, t: Transcript) -> list[Divergence]:
