@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import safe, traceback_text
+from sunbot.agents.clock import BotEscape, Decider, default_fallback
 from sunbot.games import GAMES, GameInfo
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
@@ -357,8 +358,6 @@ async def play_loop(
         exception raised by the strategy ends the run with ``error`` = its type and message,
         naming the strategy and the step.
     """
-    from sunbot.agents.clock import BotEscape, Decider
-
     s = run.summary
     if resume is None:
         await run.header()  # a header that cannot be written is the caller's to report
@@ -457,8 +456,6 @@ async def _decide(
         StrategyFailed: ``choose`` raised on an answer of this game (the bot's bug).
         sunbot.agents.clock.BotEscape: the bot tried to end the run.
     """
-    from sunbot.agents.clock import default_fallback
-
     step = run.summary.steps + 1
     if not pos.legal_actions:
         raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
