@@ -22,6 +22,7 @@ from tenacity import RetryCallState
 
 from sunbot._text import redaction
 from sunbot._text.safe import remember, safe
+from sunbot.client.answers import MAX_BODY_BYTES, decode, refusal_reason, too_large
 from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
 from sunbot.client.retry import (
     RETRY_STATUSES,
@@ -38,8 +39,6 @@ from sunbot.client.routes import ROUTES
 
 log = logging.getLogger("sunbot.client")
 
-#: Largest answer body read, in bytes; a longer one is a :class:`MalformedResponse`.
-MAX_BODY_BYTES = 16 * 1024 * 1024
 #: Seconds an idle pooled connection is kept: well under servers' usual keep-alive timeout
 #: (uvicorn and ``sunbot serve``: 5 s), so the client never reuses a connection the server
 #: is closing at that very moment.
@@ -316,18 +315,13 @@ class GameboardClient:
         status = resp.status_code
         if status in RETRY_STATUSES:
             raise TransientHTTPError(
-                status, _reason(raw, sent=sent), parse_retry_after(resp.headers.get("retry-after"))
+                status,
+                refusal_reason(raw, resp, sent),
+                parse_retry_after(resp.headers.get("retry-after")),
             )
         if status >= 400:
-            raise ServerRefused(status, _reason(raw, resp, sent))
-        try:
-            return json.loads(raw)
-        except ValueError:
-            raise MalformedResponse(
-                f"HTTP {status} {_not_json(raw, resp)}: is the server URL the API's origin?"
-            ) from None
-        except RecursionError:  # a hostile answer nested thousands deep
-            raise MalformedResponse(f"HTTP {status} answer is JSON nested too deeply") from None
+            raise ServerRefused(status, refusal_reason(raw, resp, sent))
+        return decode(raw, resp)
 
     async def games(self, *, retry: bool = True) -> GameIndex:
         """``GET /api/games``: the index of games. ``retry=False``: only a rate limit (429)
@@ -403,30 +397,6 @@ def _first(exc: ValidationError) -> str:
     return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"
 
 
-def _not_json(raw: bytes, resp: httpx.Response) -> str:
-    """``from GET https://host/path is not JSON (text/html, 1234 bytes)``: the URL without
-    its query (a seat token travels there), the content type, never the body itself."""
-    url = resp.request.url.copy_with(query=None, userinfo=b"")
-    kind = resp.headers.get("content-type", "no content type").split(";")[0]
-    return f"from {resp.request.method} {url} is not JSON ({kind}, {len(raw)} bytes)"
-
-
-def _reason(raw: bytes, resp: httpx.Response | None = None, sent: tuple[str, ...] = ()) -> str:
-    """The server's ``reason`` for a refusal, as our message may show it: every secret we
-    hold and every token ``sent`` with this request redacted by value, then clipped to
-    :data:`~sunbot._text.safe.MAX_TEXT` characters (a server may echo our token, or send
-    a megabyte)."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        if resp is not None:
-            return f"the answer {_not_json(raw, resp)}"
-        return safe(raw[:120].decode("utf-8", "replace"), extra=sent) or "no body"
-    if isinstance(data, dict) and isinstance(data.get("reason"), str):
-        return safe(data["reason"], extra=sent)
-    return "no reason given"
-
-
 def _sent_secrets(params: dict[str, Any] | None, body: dict[str, Any] | None) -> tuple[str, ...]:
     """The tokens a request carries (``token``/``stateToken`` of its query or body)."""
     out = []
@@ -449,11 +419,16 @@ def _show_origin(origin: tuple[str, str, int | None]) -> str:
 
 
 async def _read_capped(resp: httpx.Response) -> bytes:
+    """The body, or :func:`~sunbot.client.answers.too_large` as soon as its declared length
+    or the bytes read pass :data:`MAX_BODY_BYTES` (not retried)."""
+    declared = resp.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_BODY_BYTES:
+        raise too_large(MAX_BODY_BYTES)
     chunks: list[bytes] = []
     size = 0
     async for chunk in resp.aiter_bytes():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise MalformedResponse(f"answer body larger than {MAX_BODY_BYTES} bytes")
+            raise too_large(MAX_BODY_BYTES)
         chunks.append(chunk)
     return b"".join(chunks)

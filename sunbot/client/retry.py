@@ -1,9 +1,11 @@
 """The client's one retry policy (tenacity), configured here and nowhere else.
 
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
-429, 502, 503 and 504, and a success status whose body is not a valid answer (truncated or
-HTML: a stateless call is safe to repeat). Not retried: every other 4xx and 500, except
-that a match view read also retries a 500 (:func:`is_retryable_read`).
+429, 502, 503 and 504, and a success status whose body is cut short or of the wrong shape (a
+stateless call is safe to repeat). Not retried: every other 4xx and 500, except that a match
+view read also retries a 500 (:func:`is_retryable_read`), and a body no retry can mend (over
+the size cap, nested too deep, an integer of thousands of digits, an HTML page:
+:mod:`sunbot.client.answers`).
 Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``
 header (seconds or an HTTP date; a malformed one is ignored) sets the minimum wait. The
 bound is a time budget (tenacity's ``stop_after_delay``): by default a call rides out at
@@ -74,7 +76,15 @@ class ServerRefused(ClientError):
 
 
 class MalformedResponse(ClientError):
-    """A success status whose body is not valid JSON or not the documented shape."""
+    """A success status whose body is not valid JSON or not the documented shape.
+
+    ``retryable`` is false for a body no retry can mend (over the size cap, nested too
+    deep, an integer of thousands of digits, a web page: :mod:`sunbot.client.answers`);
+    :func:`is_retryable` then gives up at once."""
+
+    def __init__(self, message: str, *, retryable: bool = True) -> None:
+        super().__init__(message)
+        self.retryable = retryable
 
 
 class CrossOriginRedirect(ClientError):
@@ -112,7 +122,9 @@ def is_retryable(exc: BaseException) -> bool:
     """The retry predicate: transport failures, throttling/gateway statuses, broken bodies."""
     if isinstance(exc, httpx.TransportError):
         return not isinstance(exc, httpx.UnsupportedProtocol)
-    return isinstance(exc, TransientHTTPError | MalformedResponse)
+    if isinstance(exc, MalformedResponse):
+        return exc.retryable
+    return isinstance(exc, TransientHTTPError)
 
 
 def is_retryable_read(exc: BaseException) -> bool:
