@@ -23,7 +23,14 @@ from tenacity import RetryCallState
 from sunbot._text import redaction
 from sunbot._text.safe import remember, safe
 from sunbot.client.answers import MAX_BODY_BYTES, decode, refusal_reason, too_large
-from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
+from sunbot.client.models import (
+    ActionAnswer,
+    Envelope,
+    GameIndex,
+    RefusalBody,
+    first_error,
+    read_index,
+)
 from sunbot.client.retry import (
     RETRY_STATUSES,
     CrossOriginRedirect,
@@ -36,6 +43,7 @@ from sunbot.client.retry import (
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
+from sunbot.client.spec_check import check_spec
 
 log = logging.getLogger("sunbot.client")
 
@@ -330,27 +338,38 @@ class GameboardClient:
         data = await self.request_json("games", parse=_parse_index, retry_on=retry_on)
         return _parse_index(data)
 
-    async def spec(self, slug: str) -> dict[str, Any]:
+    async def spec(self, slug: str, name: str | None = None) -> dict[str, Any]:
         """``GET /api/games/{slug}/spec``: the game's self-documenting ``spec`` (goal,
-        scoring, rules, action grammar).
+        scoring, rules, action grammar), checked to be ``slug``'s (and named ``name``, the
+        index's name, when given: :func:`~sunbot.client.spec_check.check_spec`).
 
         Raises:
             ServerRefused: 4xx (an unknown game, or a server without this route).
             MalformedResponse: the answer has no ``spec`` object.
+            WrongGame: the answer names another game (not retried).
         """
         data = await self.request_json("spec", slug=slug)
+        check_spec(data, slug, name).raise_if_wrong()
         spec = data.get("spec") if isinstance(data, dict) else None
         if not isinstance(spec, dict):
             raise MalformedResponse("spec answer has no spec object")
         return spec
 
     async def init(self, slug: str, seed: int | None = None) -> Position:
-        """Start a run of ``slug``; ``seed`` ``None`` lets the server pick."""
+        """Start a run of ``slug``; ``seed`` ``None`` lets the server pick.
+
+        Raises:
+            WrongGame: the answer (its ``slug`` or ``spec.slug``) names another game, so no
+                action is sent (:func:`~sunbot.client.spec_check.check_spec`).
+            ServerRefused, MalformedResponse, TransientHTTPError, httpx.TransportError: as
+                :meth:`request_json`, or an init refused with ``{ok: false}``.
+        """
         params = {} if seed is None else {"seed": seed}
         data = await self.request_json("init", params=params, parse=_parse_answer, slug=slug)
         answer = _parse_answer(data)
         if isinstance(answer, RefusalBody):
             raise ServerRefused(200, f"init refused: {answer.reason}")
+        check_spec(data, slug, where="init answer").raise_if_wrong()
         return Position(answer, data)
 
     async def act(self, slug: str, position: Position, action: Any) -> Position | Rejected:
@@ -379,22 +398,17 @@ def _rate_limited(exc: BaseException) -> bool:
 
 def _parse_index(data: Any) -> GameIndex:
     try:
-        return GameIndex.model_validate(data)
-    except ValidationError as exc:
-        raise MalformedResponse(f"game index: {_first(exc)}") from None
+        return read_index(data)
+    except ValueError as exc:
+        raise MalformedResponse(f"game index: {exc}") from None
 
 
 def _parse_answer(data: Any) -> Envelope | RefusalBody:
     try:
         answer: Envelope | RefusalBody = ActionAnswer.validate_python(data)
     except ValidationError as exc:
-        raise MalformedResponse(f"answer does not match the envelope: {_first(exc)}") from None
+        raise MalformedResponse(f"answer does not match the envelope: {first_error(exc)}") from None
     return answer
-
-
-def _first(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"
 
 
 def _sent_secrets(params: dict[str, Any] | None, body: dict[str, Any] | None) -> tuple[str, ...]:

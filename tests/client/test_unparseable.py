@@ -68,7 +68,7 @@ async def test_too_large_answer_is_not_retried(monkeypatch):
 async def test_answer_cut_short_is_retried(body):
     transport, calls = serving(body)
     fast = RetryPolicy(attempts=3, initial_wait=0.001, max_wait=0.001)
-    with pytest.raises(MalformedResponse, match="stops short|not UTF-8"):
+    with pytest.raises(MalformedResponse, match=r"stops short|not UTF-8"):
         await _init(transport, fast)
     assert calls["n"] == 3  # what a dropped connection leaves: another attempt may be whole
 
@@ -89,7 +89,9 @@ async def test_rate_limit_exhausted_never_echoes_the_html_page():
         await _init(transport, fast)
     message = str(err.value)
     assert calls["n"] == 2 and "<" not in message and "Too Many" not in message
-    assert message.startswith("HTTP 429: the answer from GET") and "text/html, 5,066 bytes" in message
+    assert (
+        message.startswith("HTTP 429: the answer from GET") and "text/html, 5,066 bytes" in message
+    )
 
 
 @pytest.mark.parametrize(
