@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import logging
 import random
 import sys
 from collections.abc import Callable
@@ -42,6 +43,8 @@ class UnknownStrategy(ValueError):
 StrategyLike: TypeAlias = Union[str, "Strategy", type, Callable[[Any, list[Any]], Any]]
 
 _LOADED: dict[Path, ModuleType] = {}
+
+log = logging.getLogger("sunbot.bots")
 
 
 def is_file_spec(name: str) -> bool:
@@ -149,13 +152,19 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
     """Turn a class, an instance or a function into a strategy for ``game`` (module doc).
 
     Raises:
-        UnknownStrategy: the object names another game, or is none of the three forms.
+        UnknownStrategy: the object names another game, or is none of the three forms, or
+            its constructor raised (one line naming the bot and the exception; the
+            traceback is logged at ``info``, which ``-v`` shows).
     """
     name = name or label(obj)
     _check_game(obj, game, name)
     if inspect.isclass(obj):
         factory: Any = obj
-        built: Any = factory(rng) if _takes_an_argument(obj) else factory()
+        try:
+            built: Any = factory(rng) if _takes_an_argument(obj) else factory()
+        except (Exception, SystemExit) as exc:  # the bot's own code: one line, not a traceback
+            log.info("%s: its constructor raised", name, exc_info=True)  # -v shows it
+            raise UnknownStrategy(f"{name} could not be built: {_one_line(exc)}") from exc
         if not callable(getattr(built, "choose", None)):
             raise UnknownStrategy(f"{name} has no choose(observation, legal_actions) method")
         strategy: Strategy = built
@@ -165,6 +174,14 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
     if callable(obj):
         return FunctionStrategy(obj)
     raise UnknownStrategy(f"{name!r} is not a strategy: give a name, a class or a function")
+
+
+def _one_line(exc: BaseException) -> str:
+    """``RuntimeError: no config`` from the first line of the message, at most 300
+    characters."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return text if len(text) <= 300 else f"{text[:300]}…"
 
 
 def check_file(game: str, spec: str) -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 
-from sunbot import api, strategies
+from sunbot import api, bots, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
+from sunbot.agents.clock import BotError
 from sunbot.agents.spec import check_strategy
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import show_traceback
@@ -107,6 +109,8 @@ def play_match_command(
         label, make = api.resolve_strategy(
             game, name, isolate=isolate, seed=seed, options=agent_options
         )
+        if bots.is_file_spec(name) and not isolate:  # a constructor that raises: one line,
+            make(random.Random(seed))  # before any file exists (as a single-player run)
     except ValueError as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE
@@ -142,6 +146,9 @@ def play_match_command(
             )
     except WriteFailed as exc:  # the result line: no room for it
         err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
+        return Exit.ERROR
+    except BotError as exc:  # an isolated bot that cannot start (its constructor raised)
+        err_console.print(line(("error:", "bold red"), " ", outside(exc, 2000)), soft_wrap=True)
         return Exit.ERROR
     finally:
         if writer is not None:
