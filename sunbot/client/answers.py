@@ -1,15 +1,17 @@
 """An answer body read within bounds: decoded JSON, or one line saying what is wrong with it.
 
 :func:`decode` turns a success body into JSON and raises
-:class:`~sunbot.client.retry.MalformedResponse` when it cannot, marked retryable only when
-asking again can help (``docs/decisions.md``, "Answers no retry can parse"):
+:class:`~sunbot.client.retry.MalformedResponse` when it cannot, marked with
+for how long asking again can help (its ``retry``; ``docs/decisions.md``, "Answers no
+retry can parse"):
 
-- retried: an empty body, a body cut short (JSON that stops mid-value, UTF-8 that stops
-  mid-character): what a dropped connection leaves;
-- not retried: a body over :data:`MAX_BODY_BYTES`, nesting deeper than :data:`MAX_DEPTH`
-  levels, an integer of more digits than Python reads (4,300), an HTML page (a web site's
-  origin, not the API's: the only answer that asks "is the server URL the API's origin?"),
-  and any other text that is not JSON (an error in the middle of the body).
+- ``"full"`` budget: an empty body, a body cut short (JSON that stops mid-value, UTF-8 that
+  stops mid-character): what a dropped connection leaves;
+- ``"brief"`` (3 s): an HTML page (a proxy's glitch, or a web site's origin rather than the
+  API's: the only answer that asks "is the server URL the API's origin?") and any other
+  text that is not JSON (an error in the middle of the body);
+- ``"none"``: a body over :data:`MAX_BODY_BYTES`, nesting deeper than :data:`MAX_DEPTH`
+  levels, an integer of more digits than Python reads (4,300), UTF-8 broken mid-body.
 
 :func:`refusal_reason` is what a refusal or a rate limit may say of its body in our one-line
 errors: the server's ``reason`` string scrubbed and clipped, a short plain-text body, or only
@@ -47,17 +49,16 @@ _TAG = re.compile(r"<\s*[!/?]?[A-Za-z]")
 
 def too_large(limit: int) -> MalformedResponse:
     """The error of a body over ``limit`` bytes (not retried)."""
-    return MalformedResponse(f"the server's answer is larger than {limit:,} bytes", retryable=False)
+    return MalformedResponse(f"the server's answer is larger than {limit:,} bytes", retry="none")
 
 
 def decode(raw: bytes, resp: httpx.Response) -> Any:
     """``raw`` (the body of ``resp``, a success status) as JSON.
 
     Raises:
-        MalformedResponse: one line saying what is wrong (module doc); ``retryable`` says
-            whether another attempt may get a whole answer.
+        MalformedResponse: one line saying what is wrong (module doc); its ``retry`` says
+            for how long another attempt may get a whole answer.
     """
-    status = resp.status_code
     try:
         data = json.loads(raw)
     except RecursionError:  # the C decoder's own guard, ~1,000 levels: far past ours
@@ -65,8 +66,8 @@ def decode(raw: bytes, resp: httpx.Response) -> Any:
     except UnicodeDecodeError as exc:
         cut = exc.reason == "unexpected end of data"
         raise MalformedResponse(
-            f"HTTP {status} answer is not UTF-8 text ({exc.reason} at byte {exc.start})",
-            retryable=cut,
+            f"the server's answer is not UTF-8 text ({exc.reason} at byte {exc.start:,})",
+            retry="full" if cut else "none",
         ) from None
     except json.JSONDecodeError as exc:
         raise _not_json(raw, resp, exc) from None
@@ -74,7 +75,7 @@ def decode(raw: bytes, resp: httpx.Response) -> Any:
         found = _DIGITS.search(str(exc))
         digits = f"{int(found.group(1)):,}" if found else "thousands of"
         raise MalformedResponse(
-            f"HTTP {status} answer holds an integer with {digits} digits", retryable=False
+            f"the server's answer holds an integer with {digits} digits", retry="none"
         ) from None
     if depth(data) > MAX_DEPTH:
         raise _deep()
@@ -104,7 +105,7 @@ def depth(value: Any) -> int:
 
 def _deep() -> MalformedResponse:
     return MalformedResponse(
-        f"the server's answer nests deeper than {MAX_DEPTH} levels", retryable=False
+        f"the server's answer nests deeper than {MAX_DEPTH} levels", retry="none"
     )
 
 
@@ -123,13 +124,13 @@ def _not_json(raw: bytes, resp: httpx.Response, exc: json.JSONDecodeError) -> Ma
     if looks_html(raw, resp):
         return MalformedResponse(
             f"HTTP {resp.status_code} {what}: is the server URL the API's origin?",
-            retryable=False,
+            retry="brief",
         )
     tail = exc.doc[exc.pos :].strip()
     if exc.msg.startswith("Unterminated string") or not tail or tail in _CUT_TAILS:
         return MalformedResponse(f"HTTP {resp.status_code} {what}: the answer stops short")
     return MalformedResponse(
-        f"HTTP {resp.status_code} {what}: {exc.msg} at character {exc.pos:,}", retryable=False
+        f"HTTP {resp.status_code} {what}: {exc.msg} at character {exc.pos:,}", retry="brief"
     )
 
 

@@ -37,8 +37,6 @@ async def _init(transport: httpx.MockTransport, policy: RetryPolicy = REAL) -> N
         (b"[" * 100_000 + b"]" * 100_000, "application/json", f"deeper than {MAX_DEPTH} levels"),
         (b"[" * 300 + b"]" * 300, "application/json", f"deeper than {MAX_DEPTH} levels"),
         (b'{"score": ' + b"7" * 5000 + b"}", "application/json", "an integer with 5,000 digits"),
-        (b"<!doctype html><html>app</html>", "text/html", "is the server URL the API's origin?"),
-        (b'{"ok": true} {"ok": true}', "application/json", "Extra data at character 13"),
         (b'{"a": "\xff"}', "application/json", "not UTF-8 text"),
     ],
 )
@@ -50,8 +48,28 @@ async def test_unparseable_answer_fails_in_one_attempt_with_one_line(body, ctype
     assert time.monotonic() - t0 < 3.0 and calls["n"] == 1
     message = str(err.value)
     assert said in message and "\n" not in message and len(message) < 200
-    if "html" not in ctype:
-        assert "origin" not in message  # the hint only where it makes sense
+    assert "origin" not in message  # the hint only where it makes sense
+
+
+@pytest.mark.parametrize(
+    ("body", "ctype", "said"),
+    [
+        (b"<!doctype html><html>app</html>", "text/html", "is the server URL the API's origin?"),
+        (b"<html>app</html>", "text/plain", "is the server URL the API's origin?"),
+        (b'{"ok": true} {"ok": true}', "application/json", "Extra data at character 13"),
+        (b"{'ok': True}", "application/json", "Expecting property name"),
+    ],
+)
+async def test_text_that_is_not_json_is_retried_only_briefly(body, ctype, said):
+    transport, calls = serving(body, ctype)
+    brief = RetryPolicy(initial_wait=0.01, max_wait=0.02, brief_seconds=0.3)  # real sleeps
+    t0 = time.monotonic()
+    with pytest.raises(MalformedResponse) as err:
+        await _init(transport, brief)
+    assert time.monotonic() - t0 < 1.5 and calls["n"] >= 2
+    message = str(err.value)
+    assert said in message and "\n" not in message and len(message) < 200
+    assert ("origin" in message) == ("html" in body.decode())
 
 
 async def test_too_large_answer_is_not_retried(monkeypatch):
