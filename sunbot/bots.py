@@ -38,6 +38,11 @@ class UnknownStrategy(ValueError):
     (:mod:`sunbot.strategies`, which re-exports it)."""
 
 
+class BotNotBuilt(UnknownStrategy):
+    """A bot class whose constructor raised: ``bot.py:Bot could not be built: RuntimeError:
+    no config`` (one line, clipped); the bot's exception is the ``__cause__``."""
+
+
 #: What ``--strategy`` and ``strategy=`` accept besides a registry name. ``Union`` because
 #: ``Strategy`` is named, not imported, at run time (``str | "Strategy"`` would not run).
 StrategyLike: TypeAlias = Union[str, "Strategy", type, Callable[[Any, list[Any]], Any]]
@@ -152,9 +157,9 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
     """Turn a class, an instance or a function into a strategy for ``game`` (module doc).
 
     Raises:
-        UnknownStrategy: the object names another game, or is none of the three forms, or
-            its constructor raised (one line naming the bot and the exception; the
-            traceback is logged at ``info``, which ``-v`` shows).
+        UnknownStrategy: the object names another game, or is none of the three forms.
+        BotNotBuilt: its constructor raised (one line naming the bot and the exception;
+            the traceback is logged at ``info``, which ``-v`` shows).
     """
     name = name or label(obj)
     _check_game(obj, game, name)
@@ -164,7 +169,7 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
             built: Any = factory(rng) if _takes_an_argument(obj) else factory()
         except (Exception, SystemExit) as exc:  # the bot's own code: one line, not a traceback
             log.info("%s: its constructor raised", name, exc_info=True)  # -v shows it
-            raise UnknownStrategy(f"{name} could not be built: {_one_line(exc)}") from exc
+            raise BotNotBuilt(f"{name} could not be built: {_one_line(exc)}") from exc
         if not callable(getattr(built, "choose", None)):
             raise UnknownStrategy(f"{name} has no choose(observation, legal_actions) method")
         strategy: Strategy = built
@@ -177,11 +182,11 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
 
 
 def _one_line(exc: BaseException) -> str:
-    """``RuntimeError: no config`` from the first line of the message, at most 300
-    characters."""
-    lines = str(exc).strip().splitlines()
-    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
-    return text if len(text) <= 300 else f"{text[:300]}…"
+    """``RuntimeError: no config``: the message's lines joined by spaces, scrubbed and
+    clipped to 300 characters (``… (N more characters)``)."""
+    from sunbot._text.safe import describe
+
+    return " ".join(describe(exc).split())
 
 
 def check_file(game: str, spec: str) -> None:
@@ -208,6 +213,7 @@ def label(obj: Any) -> str:
 
 
 __all__ = [
+    "BotNotBuilt",
     "FunctionStrategy",
     "StrategyLike",
     "UnknownStrategy",

@@ -21,7 +21,7 @@ class Bot:
     def choose(self, observation, legal_actions):
         return legal_actions[0]
 """
-SAID = "bot.py:Bot could not be built: RuntimeError: no config file found"
+SAID = "bot.py:Bot could not be built: RuntimeError: no config file found second line"
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def in_bot_dir(tmp_path, monkeypatch):
 
 
 def test_from_object_says_one_line_and_keeps_the_cause(in_bot_dir):
-    with pytest.raises(bots.UnknownStrategy) as err:
+    with pytest.raises(bots.BotNotBuilt) as err:
         bots.create_from_file("keelhold", "bot.py:Bot", random.Random(1))
     assert str(err.value) == SAID
     assert isinstance(err.value.__cause__, RuntimeError)
