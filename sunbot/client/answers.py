@@ -14,8 +14,8 @@ retry can parse"):
   levels, an integer of more digits than Python reads (4,300), UTF-8 broken mid-body.
 
 :func:`refusal_reason` is what a refusal or a rate limit may say of its body in our one-line
-errors: the server's ``reason`` string scrubbed and clipped, a short plain-text body, or only
-the kind and size of anything else, never an HTML page.
+errors: the server's ``reason`` string scrubbed and clipped, or only the URL, kind and size
+of a body that is not JSON, never an HTML page.
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ __all__ = ["MAX_BODY_BYTES", "MAX_DEPTH", "decode", "refusal_reason"]
 MAX_BODY_BYTES = 16 * 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in an answer (the four games need < 10).
 MAX_DEPTH = 200
-#: Characters of a plain-text body shown in a refusal's reason.
-_PLAIN = 120
 #: What the rest of a body may be when JSON stopped mid-value (``tru``, ``-``, ``1e``).
 _CUT_TAILS = frozenset(
     {"t", "tr", "tru", "f", "fa", "fal", "fals", "n", "nu", "nul", "-", "."}
@@ -145,20 +143,12 @@ def where(resp: httpx.Response, raw: bytes) -> str:
 def refusal_reason(raw: bytes, resp: httpx.Response, sent: tuple[str, ...] = ()) -> str:
     """What our error line says of a refusal's or a rate limit's body: the server's
     ``reason`` (a JSON string; every secret we hold and every token ``sent`` redacted,
-    then clipped to :data:`~sunbot._text.safe.MAX_TEXT` characters), a plain-text body's
-    first line (clipped to 120 characters), or for anything else, an HTML page above all,
-    only its kind and size. Markup is never echoed: a reason that holds tags is described,
-    not shown."""
+    then clipped to :data:`~sunbot._text.safe.MAX_TEXT` characters), or for a body that is
+    not JSON, an HTML page above all, only its URL, kind and size. Markup is never echoed:
+    a reason that holds tags is described, not shown."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        data = None
-        if not raw.strip():
-            return "no body"
-        if not looks_html(raw, resp):
-            text = (raw[:4096].decode("utf-8", "replace").strip().splitlines() or [""])[0]
-            if not _TAG.search(text):
-                return printable(safe(text, _PLAIN, extra=sent))
         return f"the answer {where(resp, raw)}"
     if isinstance(data, dict) and isinstance(data.get("reason"), str):
         reason = data["reason"]

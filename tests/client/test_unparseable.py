@@ -115,11 +115,11 @@ async def test_rate_limit_exhausted_never_echoes_the_html_page():
 @pytest.mark.parametrize(
     ("body", "ctype", "reason"),
     [
-        (b"slow down, please\nsecond line", "text/plain", "slow down, please"),
+        (b"slow down, please\nsecond line", "text/plain", "is not JSON (text/plain, 29 bytes)"),
         (b"<p>slow down</p>", "text/plain", "is not JSON (text/plain, 16 bytes)"),
         (b'{"reason": "<b>slow</b> down"}', "application/json", "a reason in markup"),
         (b'{"reason": "rate limited"}', "application/json", "rate limited"),
-        (b"", "text/plain", "no body"),
+        (b"", "text/plain", "is not JSON (text/plain, 0 bytes)"),
     ],
 )
 async def test_rate_limit_reason_is_short_plain_text(body, ctype, reason):
