@@ -41,6 +41,8 @@ _CUT_TAILS = frozenset(
     {"t", "tr", "tru", "f", "fa", "fal", "fals", "n", "nu", "nul", "-", "."}
     | {"e", "E", "e+", "e-", "E+", "E-"}
 )
+#: Characters of a plain-text body shown in a rate limit's or gateway's reason.
+_PLAIN = 120
 _DIGITS = re.compile(r"value has (\d+) digits")
 _TAG = re.compile(r"<\s*[!/?]?[A-Za-z]")
 
@@ -140,15 +142,23 @@ def where(resp: httpx.Response, raw: bytes) -> str:
     return f"from {resp.request.method} {url} is not JSON ({kind}, {len(raw):,} bytes)"
 
 
-def refusal_reason(raw: bytes, resp: httpx.Response, sent: tuple[str, ...] = ()) -> str:
+def refusal_reason(
+    raw: bytes, resp: httpx.Response, sent: tuple[str, ...] = (), *, plain: bool = False
+) -> str:
     """What our error line says of a refusal's or a rate limit's body: the server's
     ``reason`` (a JSON string; every secret we hold and every token ``sent`` redacted,
-    then clipped to :data:`~sunbot._text.safe.MAX_TEXT` characters), or for a body that is
-    not JSON, an HTML page above all, only its URL, kind and size. Markup is never echoed:
+    then clipped to :data:`~sunbot._text.safe.MAX_TEXT` characters), with ``plain`` (a 429
+    or a gateway status: ``busy``) a plain-text body's first line without markup (clipped
+    to 120 characters), else for a body that is not JSON, an HTML page above all, only its
+    URL, kind and size. Markup is never echoed:
     a reason that holds tags is described, not shown."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
+        if plain and not looks_html(raw, resp):
+            lines = raw[:4096].decode("utf-8", "replace").strip().splitlines()
+            if lines and not _TAG.search(lines[0]):
+                return printable(safe(lines[0], _PLAIN, extra=sent))
         return f"the answer {where(resp, raw)}"
     if isinstance(data, dict) and isinstance(data.get("reason"), str):
         reason = data["reason"]

@@ -324,7 +324,7 @@ class GameboardClient:
         if status in RETRY_STATUSES:
             raise TransientHTTPError(
                 status,
-                refusal_reason(raw, resp, sent),
+                refusal_reason(raw, resp, sent, plain=True),
                 parse_retry_after(resp.headers.get("retry-after")),
             )
         if status >= 400:
