@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from sunbot._text import csv_cells
 from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.jobs import RESULT_FIELDS, Result
 
@@ -246,4 +247,6 @@ def export_csv(results: Iterable[Result], path: Path) -> int:
 
 
 def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: "" if v is None else v for k, v in row.items()}
+    """A result as CSV cells: ``None`` empty, text a spreadsheet would run as a formula (a
+    server's error or cause, a strategy's name) neutralised (:mod:`sunbot._text.csv_cells`)."""
+    return csv_cells.mapping({k: "" if v is None else v for k, v in row.items()})
