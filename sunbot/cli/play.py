@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -32,7 +33,13 @@ from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.transcripts.jsonl import TranscriptWriter, check_regular_file, default_path
-from sunbot.transcripts.resume import NoInitAnswer, Resume, load_resume
+from sunbot.transcripts.resume import (
+    NoInitAnswer,
+    Resume,
+    ServerNotConfirmed,
+    load_resume,
+    resume_server,
+)
 from sunbot.views.common import line, live_view, summary_table, unknown_line
 
 if TYPE_CHECKING:
@@ -442,8 +449,11 @@ def _resume_run(
     except KeyError as exc:
         writer.close()
         raise fail(str(exc.args[0])) from None
-    if server is None and head["server"] != "embedded":
-        server = str(head["server"])
+    try:  # the header's server is the file's word: sent there only if the user says so
+        server = resume_server(path, head, server, _asker())
+    except ServerNotConfirmed as exc:
+        writer.close()
+        raise fail(str(exc)) from None
     try:
         plan = api.plan_run(
             info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
@@ -455,6 +465,14 @@ def _resume_run(
     plan.cap = head.get("cap")  # the recorded run's own cap, whatever the default is now
     writer.truncate(resumed.offset if resumed is not None else 0)
     _run(plan, writer, quiet, resumed)
+
+
+def _asker() -> Callable[[str], bool] | None:
+    """How to ask the user a yes/no question: on the terminal (default no), or ``None``
+    when standard input is not a terminal (nobody to ask)."""
+    if not sys.stdin.isatty():
+        return None
+    return lambda question: bool(typer.confirm(printable(question), default=False, err=True))
 
 
 def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> None:

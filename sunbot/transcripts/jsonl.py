@@ -277,6 +277,10 @@ class Transcript:
     resume_at: int = 0
     corrupt: bool = False
     lines_after: int = 0
+    #: The file's line number of the init line and of each step line (``steps`` order);
+    #: empty for a transcript not read from a file.
+    init_line: int | None = None
+    step_lines: list[int] = field(default_factory=list)
 
     @property
     def views(self) -> list[dict[str, Any]]:
@@ -306,6 +310,7 @@ def read_transcript(path: Path) -> Transcript:
     """
     check_regular_file(path)
     records: list[dict[str, Any]] = []
+    numbers: list[int] = []  # each record's line number (blank lines are skipped)
     error: str | None = None
     offset = resume_at = after = 0
     corrupt = False
@@ -340,6 +345,7 @@ def read_transcript(path: Path) -> Transcript:
                 break
             record = loads_line(line)
             records.append(record)
+            numbers.append(lineno)
             if record["type"] in ("header", "init", "step"):
                 resume_at = offset
     if not records or records[0].get("type") != "header":
@@ -347,12 +353,13 @@ def read_transcript(path: Path) -> Transcript:
         raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
     out = Transcript(header=records[0], error=error, resume_at=resume_at)
     out.corrupt, out.lines_after = corrupt, after
-    for rec in records[1:]:
+    for rec, number in zip(records[1:], numbers[1:], strict=True):
         kind = rec["type"]
         if kind == "init":
-            out.init = rec
+            out.init, out.init_line = rec, number
         elif kind == "step":
             out.steps.append(rec)
+            out.step_lines.append(number)
         elif kind == "result":
             out.result = rec
         else:
