@@ -187,7 +187,10 @@ def play_command(
     resume: Annotated[
         Path | None,
         typer.Option(
-            exists=True, dir_okay=False, help="Continue the run recorded in this transcript."
+            exists=True,
+            dir_okay=False,
+            help="Continue the run recorded in this transcript (a run recorded on another"
+            " server than the embedded one: name it with --server URL, or answer yes).",
         ),
     ] = None,
     html: Annotated[
