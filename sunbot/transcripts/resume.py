@@ -5,6 +5,12 @@ single-player API is stateless, the last recorded answer (its ``stateToken`` or 
 is all a server needs to go on. The strategy is rebuilt from the run's seed and shown every
 recorded position again (its choices are discarded), so its random generator and memory
 are where they were; the run then ends with the same final state as an uninterrupted one.
+
+Nothing is sent before the file is trusted: its lines must fit one run
+(:func:`~sunbot.transcripts.integrity.check_lines`), no recorded answer may diverge from the
+rules where its recorded mirror verdict says it did not (an edited score or state), and a
+run recorded on another server than the embedded one goes there only when the user names it
+(:func:`resume_server`).
 """
 
 from __future__ import annotations
@@ -157,28 +163,27 @@ def _check_verdicts(t: Transcript) -> None:
         return
     mirror = Mirror(slug)
     init = t.init["response"]
-    found = [(init_line_of(t), t.init, mirror.check_init(init))]
+    _same_verdict(init_line_of(t), t.init, mirror.check_init(init))
     prev = init
     for i, step in enumerate(t.steps):
-        found.append(
-            (
-                line_of(t, i),
-                step,
-                mirror.check_action(i + 1, prev, step["action"], step["response"]),
-            )
-        )
+        found = mirror.check_action(i + 1, prev, step["action"], step["response"])
+        _same_verdict(line_of(t, i), step, found)
         if step["response"].get("ok") is not False:
             prev = step["response"]
-    for where, record, divergences in found:
-        listed = {d["path"] for d in record["mirror"]["divergences"]}
-        new = next((d for d in divergences if d.path not in listed), None)
-        if new is not None:
-            got = outside(repr(new.got), 60)
-            raise Misfit(
-                f"{where}: the recorded answer does not follow from the one before it by the"
-                f" rules ({new.path}: expected {outside(repr(new.expected), 60)}, got {got})"
-                " and its recorded mirror verdict does not say so: the line was edited"
-            )
+
+
+def _same_verdict(where: str, record: dict[str, Any], found: list[Divergence]) -> None:
+    """Raise :class:`Misfit` for the first of ``found`` that ``record``'s recorded mirror
+    verdict does not list (by field path)."""
+    listed = {d["path"] for d in record["mirror"]["divergences"]}
+    new = next((d for d in found if d.path not in listed), None)
+    if new is not None:
+        raise Misfit(
+            f"{where}: the recorded answer does not follow from the one before it by the"
+            f" rules ({new.path}: expected {outside(repr(new.expected), 60)}, got"
+            f" {outside(repr(new.got), 60)}) and its recorded mirror verdict does not say so:"
+            " the line was edited"
+        )
 
 
 def _divergence(d: dict[str, Any]) -> Divergence:
