@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 Command = dict[str, Any]
@@ -165,8 +165,7 @@ class Style:
 
     def params(self) -> dict[str, Any]:
         """The constructor parameters of this member (``rng`` aside)."""
-        names = [n for n in self.__dataclass_fields__ if n != "rng"]
-        return {n: getattr(self, n) for n in names}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "rng"}
 
     # -- the contract -------------------------------------------------------------------
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
