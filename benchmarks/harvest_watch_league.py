@@ -2,6 +2,7 @@
 
     python benchmarks/harvest_watch_league.py --tables issue --matches 100 --jobs 2
     python benchmarks/harvest_watch_league.py --ours reciprocator --tables held-out --json
+    python benchmarks/harvest_watch_league.py --tables all --jobs 2 --write-docs  # the docs
 
 For each table (five league seats), ``--matches`` matches (seeds 1..N): the six players
 are dealt to seats by a uniform shuffle of the match seed, exactly as
@@ -172,6 +173,41 @@ def _print(rep: dict[str, Any]) -> None:
         print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:12]:>13}" for p in players))
 
 
+def _counted(styles: str) -> str:
+    """``"bloc,bloc,liar"`` as ``"bloc ×2, liar"`` (first-seen order)."""
+    names = styles.split(",")
+    seen = list(dict.fromkeys(names))
+    return ", ".join(n if names.count(n) == 1 else f"{n} ×{names.count(n)}" for n in seen)
+
+
+def markdown(rep: dict[str, Any]) -> str:
+    """The report as Markdown tables, one per group (win share per player, our rank-1 and
+    sole wins, the best reference and our gap to it; then the mean and the worst table)."""
+    players = [rep["ours"], *rep["references"]]
+    lines: list[str] = []
+    for g in GROUPS:
+        mine = [e for e in rep["tables"] if e["group"] == g]
+        if not mine:
+            continue
+        lines += [f"**{g} tables** ({mine[0]['matches']} matches each): win share", ""]
+        lines.append("| table | seats | " + " | ".join(f"`{p}`" for p in players)
+                     + f" | `{rep['ours']}` rank-1 / sole | best reference (gap) |")  # fmt: skip
+        lines.append("|---" * (len(players) + 4) + "|")
+        for e in mine:
+            me = e[rep["ours"]]
+            cells = " | ".join(f"{e[p]['share']:.1%}" for p in players)
+            best = f"`{e.get('best_reference', '-')}` ({e.get('gap', 0.0):+.1%})"
+            lines.append(f"| {e['name']} | {_counted(e['styles'])} | {cells} | "
+                         f"{me['rank1']:.1%} / {me['sole']:.1%} | {best} |")  # fmt: skip
+        s = rep["groups"][g]
+        lines.append(
+            "| **mean** | | " + " | ".join(f"{s[p]['mean']:.1%}" for p in players) + " | | |"
+        )
+        worst = " | ".join(f"{s[p]['worst_share']:.1%} ({s[p]['worst']})" for p in players)
+        lines += [f"| **worst** | | {worst} | | |", ""]
+    return "\n".join(lines)
+
+
 @app.command()
 def main(
     ours: str = typer.Option("", help="Our strategy (default: the registry's default)."),
@@ -180,6 +216,10 @@ def main(
         "all", "--tables", help="issue, tuning, held-out or all (tuning and held-out apart)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
+    write_docs: bool = typer.Option(
+        False, "--write-docs", help="Also write the tables into docs/benchmarks/harvest-watch.md."
+    ),
     jobs: int = typer.Option(1, min=1, help="Worker processes."),
     timing: bool = typer.Option(False, help="Time our choose on action beats."),
 ) -> None:
@@ -196,8 +236,14 @@ def main(
     t0 = time.perf_counter()
     rep = report(todo, players, measure(todo, players, matches, jobs, timing))
     rep["seconds"] = round(time.perf_counter() - t0, 1)
+    if write_docs:
+        from docs_block import write_block
+
+        print(write_block("harvest-watch", "harvest-watch-league", markdown(rep)))
     if as_json:
         print(json.dumps(rep, indent=1))
+    elif as_markdown:
+        print(markdown(rep))
     else:
         _print(rep)
         print(f"\n({rep['seconds']} s, {jobs} job(s))")
