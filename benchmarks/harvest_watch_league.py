@@ -154,23 +154,32 @@ def report(
 
 
 def _print(rep: dict[str, Any]) -> None:
+    """The report as text: per table and player, win share then rank-1 / sole wins (%)."""
     players = [rep["ours"], *rep["references"]]
-    head = "".join(f"{p[:12]:>13}" for p in players)
+    head = "".join(f"{p[:15]:>17}" for p in players)
     for g in GROUPS:
         mine = [e for e in rep["tables"] if e["group"] == g]
         if not mine:
             continue
-        print(f"\n== {g} tables ({mine[0]['matches']} matches each): win share")
-        print(f"{'table':<26}{head}  {'rank-1':>7} {'sole':>6}  best reference (gap)")
+        print(f"\n== {g} tables ({mine[0]['matches']} matches each): "
+              "win share, rank-1/sole wins (%)")  # fmt: skip
+        print(f"{'table':<26}{head}  best reference (gap)")
         for e in mine:
-            cells = "".join(f"{e[p]['share']:13.1%}" for p in players)
-            me = e[rep["ours"]]
+            cells = "".join(
+                f"{e[p]['share']:9.1%} {100 * e[p]['rank1']:3.0f}/{100 * e[p]['sole']:<3.0f}"
+                for p in players
+            )
             best = f"{e.get('best_reference', '-')} ({e.get('gap', 0.0):+.1%})"
-            print(f"{e['name'][:25]:<26}{cells}  {me['rank1']:7.1%} {me['sole']:6.1%}  {best}")
+            print(f"{e['name'][:25]:<26}{cells}  {best}")
+        for e in mine:
+            if "p50_p95_max_ms" in e:
+                p50, p95, top = e["p50_p95_max_ms"]
+                print(f"  {e['name']}: {rep['ours']} action choose p50/p95/max "
+                      f"{p50:.1f}/{p95:.1f}/{top:.1f} ms")  # fmt: skip
         s = rep["groups"][g]
-        print(f"{'mean':<26}" + "".join(f"{s[p]['mean']:13.1%}" for p in players))
-        print(f"{'worst':<26}" + "".join(f"{s[p]['worst_share']:13.1%}" for p in players))
-        print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:12]:>13}" for p in players))
+        print(f"{'mean':<26}" + "".join(f"{s[p]['mean']:9.1%}        " for p in players))
+        print(f"{'worst':<26}" + "".join(f"{s[p]['worst_share']:9.1%}        " for p in players))
+        print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:16]:>17}" for p in players))
 
 
 def _counted(styles: str) -> str:
