@@ -120,7 +120,8 @@ def report(
     todo: list[Table], players: list[str], rows: dict[tuple[int, str], hwbench.Row]
 ) -> dict[str, Any]:
     """The JSON-ready report: ``tables`` (one entry per table: group, styles, each
-    player's ``share`` / ``rank1`` / ``sole`` rates, the best reference and our gap to it)
+    player's ``share`` / ``rank1`` / ``sole`` rates with 95% Wilson intervals of the last
+    two, ``rank1_ci95`` / ``sole_ci95``, the best reference and our gap to it)
     and ``groups`` (per group and player: ``mean`` share and ``worst`` table)."""
     ours, refs = players[0], players[1:]
     out: dict[str, Any] = {"ours": ours, "references": refs, "tables": [], "groups": {}}
@@ -130,6 +131,8 @@ def report(
             r = rows[(i, p)]
             n = max(1, r.matches)
             entry[p] = {"share": r.share / n, "rank1": r.rank1 / n, "sole": r.sole / n}
+            entry[p]["rank1_ci95"] = list(hwbench.wilson(r.rank1, r.matches))
+            entry[p]["sole_ci95"] = list(hwbench.wilson(r.sole, r.matches))
         if refs:
             best = max(refs, key=lambda p: entry[p]["share"])
             entry["best_reference"] = best

@@ -281,6 +281,8 @@ def test_benchmark_command_prints_every_group_and_the_json():
                                          "--json"])  # fmt: skip
     rep = json.loads(out.output)
     assert rep["references"] == ["farmer", "coalition", "reciprocator"]
-    assert rep["tables"][0]["guard"] == {"share": 1 / 6, "rank1": 1.0, "sole": 0.0}
+    guard = rep["tables"][0]["guard"]
+    assert (guard["share"], guard["rank1"], guard["sole"]) == (1 / 6, 1.0, 0.0)
+    assert guard["sole_ci95"][0] == 0.0 and 0.7 < guard["sole_ci95"][1] < 0.8  # 0 of 1
     bad = CliRunner().invoke(bench.app, ["--tables", "best"])
     assert bad.exit_code != 0 and "one of issue" in bad.output
