@@ -1,0 +1,275 @@
+"""Bounds on what one server answer can add to a transcript and to memory.
+
+A server may add fields to its answers that no rule text names (the platform protocol
+allows it, "unknown extra fields anywhere in an answer: ignore them"). Ignored is not free:
+every answer is recorded and held, so a server adding a megabyte of them to each answer
+fills the disk. Two bounds (``docs/transcripts.md``, "Bounds"; ``docs/decisions.md``):
+
+- **An unknown field larger than** :data:`MAX_UNKNOWN_FIELD_BYTES` (its key and its value
+  as JSON) **is cut**: removed from the answer before it is checked, recorded or held, and
+  the line says so in its ``cut`` object (:class:`Cut`). Only fields nothing reads are
+  unknown: the top-level keys outside the protocol's envelope
+  (:data:`sunbot.mirror.ENVELOPE_KEYS`) and, for a game the mirror knows, the keys its
+  rules never name inside ``observation`` and inside ``state`` (exactly the keys the mirror
+  strips before it replays the rules, so a cut never changes what it finds). The position a
+  run carries (the ``stateToken``, or the ``state`` when the server gave no token) is never
+  cut: the server needs it back whole, and so does ``--resume``.
+- **A transcript holds at most a size** (:data:`DEFAULT_MAX_TRANSCRIPT_MB` MiB unless
+  told otherwise) and a line at most :data:`MAX_LINE_BYTES`:
+  the line that would pass either is not written, and the run ends with one line
+  (:class:`TranscriptFull`), its transcript whole up to there.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.safe import clip
+from sunbot.mirror import ENVELOPE_KEYS
+from sunbot.mirror.fields import KeyTemplate, pattern
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
+"""The longest transcript line read (16 MiB). Real lines are a few KB (the largest in the
+golden transcripts is under 6 KB); a longer line is reported as corrupt and never read
+whole, so a file with no line ends cannot exhaust memory."""
+#: Largest unknown field kept in an answer, in bytes of its key and value as JSON (16 KiB,
+#: the bound of an agent's record too); a larger one is cut.
+MAX_UNKNOWN_FIELD_BYTES = 16_384
+#: A transcript's default size limit, in MiB (``sunbot play --max-transcript-mb``).
+DEFAULT_MAX_TRANSCRIPT_MB = 64
+#: Paths a line's ``cut`` object names (the count and bytes cover them all).
+MAX_CUT_PATHS = 8
+#: Characters of one path a ``cut`` object shows (a server chooses the key names).
+MAX_PATH_TEXT = 120
+#: A match view's fields the rule text names (Harvest Watch, "Platform"), at the top and
+#: inside ``data``; every other one is unknown.
+VIEW_KEYS = frozenset(
+    ("ok", "status", "remainMs", "pollAfterMs", "next", "data", "reason", "round")
+)
+VIEW_DATA_KEYS = frozenset(("round", "phase", "summary", "legal", "schema", "pending", "result"))
+
+
+@dataclass
+class Cut:
+    """What was cut from one answer: ``fields`` (how many), ``bytes`` (their size as JSON)
+    and ``paths`` (the first :data:`MAX_CUT_PATHS`, each clipped), written as the line's
+    ``cut`` object."""
+
+    fields: int = 0
+    bytes: int = 0
+    paths: list[str] = field(default_factory=list)
+
+    def add(self, path: str, size: int) -> None:
+        """Count one cut field."""
+        self.fields += 1
+        self.bytes += size
+        if len(self.paths) < MAX_CUT_PATHS:
+            self.paths.append(clip(path, MAX_PATH_TEXT))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"fields", "bytes", "paths"}``."""
+        return {"fields": self.fields, "bytes": self.bytes, "paths": list(self.paths)}
+
+
+def _size(key: str, value: Any) -> int:
+    """Bytes of ``"key":value`` as JSON (non-ASCII counted as characters: a bound, not a
+    byte count to the last byte)."""
+    try:
+        return len(key) + 3 + len(json.dumps(value, ensure_ascii=False, default=str))
+    except (ValueError, RecursionError):  # nested too deep to measure: surely too big
+        return MAX_UNKNOWN_FIELD_BYTES + 1
+
+
+def _small(value: Any, limit: int) -> bool:
+    """Whether ``value`` as JSON is at most ``limit`` bytes (then nothing in it can be cut)."""
+    try:
+        return len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
+    except (ValueError, RecursionError):
+        return False
+
+
+class AnswerCutter:
+    """Cuts the oversized unknown fields of a single-player game's answers.
+
+    Args:
+        template: the keys the game's rules name, by path pattern (the mirror's
+            :class:`~sunbot.mirror.fields.KeyTemplate`); ``None`` for a game sunbot has no
+            engine for, or a run without the mirror: only the top-level fields outside the
+            envelope are then unknown.
+        limit: the largest unknown field kept (bytes).
+
+    Attributes:
+        fields, bytes: what was cut so far, over every answer.
+        patterns: the path patterns of the fields cut (``junk``, ``state.extra``), for the
+            run's list of unknown fields.
+    """
+
+    def __init__(
+        self, template: KeyTemplate | None = None, limit: int = MAX_UNKNOWN_FIELD_BYTES
+    ) -> None:
+        self.template = template
+        self.limit = limit
+        self.fields = 0
+        self.bytes = 0
+        self.patterns: set[str] = set()
+
+    def cut(self, raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Cut | None]:
+        """``(raw without its oversized unknown fields, what was cut)``; ``(raw, None)``
+        when nothing was (``raw`` itself, never copied then). ``raw`` is never changed: the
+        objects on the way to a cut field are copied."""
+        if not isinstance(raw, dict) or _small(raw, self.limit):
+            return raw, None
+        found = Cut()
+        out = dict(raw)
+        for key in list(out):
+            if key not in ENVELOPE_KEYS:
+                self._maybe(out, key, key, found)
+        tpl = self.template
+        if tpl is not None:
+            state = out.get("state")
+            carried = not isinstance(out.get("stateToken"), str)
+            if isinstance(out.get("observation"), dict):
+                # read as the state too when there is no state object (the mirror does)
+                also = None if isinstance(state, dict) else "state"
+                out["observation"] = self._walk(out["observation"], "observation", also, found)
+            if isinstance(state, dict) and not carried:
+                out["state"] = self._walk(state, "state", None, found)
+        if not found.fields:
+            return raw, None
+        self.fields += found.fields
+        self.bytes += found.bytes
+        return out, found
+
+    def _maybe(self, obj: dict[str, Any], key: str, path: str, found: Cut) -> bool:
+        size = _size(key, obj[key])
+        if size <= self.limit:
+            return False
+        del obj[key]
+        found.add(path, size)
+        self.patterns.add(clip(pattern(path), MAX_PATH_TEXT))
+        return True
+
+    def _walk(self, value: Any, path: str, also: str | None, found: Cut) -> Any:
+        """``value`` (at ``path``; also read at ``also`` when not ``None``) with its
+        oversized unknown keys cut, copied on the way to a cut; ``value`` itself when
+        nothing under it was."""
+        assert self.template is not None
+        if _small(value, self.limit):
+            return value
+        if isinstance(value, list):
+            items = [
+                self._walk(v, f"{path}[{i}]", _index(also, i), found) for i, v in enumerate(value)
+            ]
+            return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+        if not isinstance(value, dict):
+            return value
+        keys = self.template.keys
+        known = keys.get(pattern(path))
+        other = keys.get(pattern(also)) if also is not None else None
+        out: dict[str, Any] | None = None
+        for key, sub in value.items():
+            unknown = known is not None and key not in known
+            if also is not None:  # unknown under both readings, or it is read
+                unknown = unknown and other is not None and key not in other
+            sub_also = f"{also}.{key}" if also is not None else None
+            if unknown:
+                if _size(key, sub) > self.limit:
+                    out = dict(value) if out is None else out
+                    self._maybe(out, key, f"{path}.{key}", found)
+                continue
+            new = self._walk(sub, f"{path}.{key}", sub_also, found)
+            if new is not sub:
+                out = dict(value) if out is None else out
+                out[key] = new
+        return value if out is None else out
+
+
+def _index(path: str | None, i: int) -> str | None:
+    return None if path is None else f"{path}[{i}]"
+
+
+def cut_view(raw: Any, limit: int = MAX_UNKNOWN_FIELD_BYTES) -> tuple[Any, Cut | None]:
+    """A match view (or a command's answer) without its oversized unknown fields: those
+    outside :data:`VIEW_KEYS` at the top and outside :data:`VIEW_DATA_KEYS` in ``data``
+    (everything the rule text names, ``summary`` and ``result`` whole, is kept). Returns
+    ``(view, what was cut)``, ``(raw, None)`` when nothing was; ``raw`` is never changed."""
+    if not isinstance(raw, dict) or _small(raw, limit):
+        return raw, None
+    cutter = AnswerCutter(limit=limit)
+    found = Cut()
+    out = dict(raw)
+    for key in list(out):
+        if key not in VIEW_KEYS:
+            cutter._maybe(out, key, key, found)
+    data = out.get("data")
+    if isinstance(data, dict) and not _small(data, limit):
+        data = dict(data)
+        for key in list(data):
+            if key not in VIEW_DATA_KEYS and cutter._maybe(data, key, f"data.{key}", found):
+                out["data"] = data
+    return (out, found) if found.fields else (raw, None)
+
+
+def cut_note(records: Iterable[dict[str, Any] | None]) -> str | None:
+    """One line on the lines of a transcript whose answers had unknown fields cut
+    (``"3 lines were cut when recorded (12 unknown fields over 16 KiB, 2.1 MiB: junk, ...):
+    init, step 1, step 2"``), ``None`` when none was. The checks read such a line as
+    recorded: only fields nothing checks were left out."""
+    where: list[str] = []
+    fields = size = 0
+    paths: list[str] = []
+    for rec in records:
+        cut = rec.get("cut") if isinstance(rec, dict) else None
+        if not isinstance(cut, dict):
+            continue
+        assert isinstance(rec, dict)
+        kind, index = rec.get("type"), rec.get("index")
+        where.append(f"{kind} {index}" if index is not None else str(kind))
+        fields += int(cut.get("fields") or 0)
+        size += int(cut.get("bytes") or 0)
+        paths += [p for p in cut.get("paths") or [] if isinstance(p, str) and p not in paths]
+    if not where:
+        return None
+    shown = ", ".join(clip(p, 40) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    lines = ", ".join(where[:5]) + (f" and {len(where) - 5} more" if len(where) > 5 else "")
+    return (
+        f"{len(where)} line(s) were cut when recorded ({fields} unknown fields over"
+        f" {MAX_UNKNOWN_FIELD_BYTES // 1024} KiB, {mib(size)}: {shown}): {lines};"
+        " nothing the checks read was left out"
+    )
+
+
+class TranscriptFull(WriteFailed):
+    """A line was not written: it would take the transcript past its size limit, or is
+    longer than a transcript line may be. ``str()`` is one line; the transcript is whole
+    up to the line before, and the result line is still written."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        OSError.__init__(self, errno.EFBIG, message)
+        self.path = path
+
+
+def mib(n: int) -> str:
+    """``n`` bytes as ``"3.1 MiB"``."""
+    return f"{n / 1048576:.1f} MiB"
+
+
+__all__ = [
+    "DEFAULT_MAX_TRANSCRIPT_MB",
+    "MAX_LINE_BYTES",
+    "MAX_UNKNOWN_FIELD_BYTES",
+    "VIEW_DATA_KEYS",
+    "VIEW_KEYS",
+    "AnswerCutter",
+    "Cut",
+    "TranscriptFull",
+    "cut_note",
+    "cut_view",
+    "mib",
+]
