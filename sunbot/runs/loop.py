@@ -228,6 +228,9 @@ class Run:
 
         Raises:
             RuntimeError: before :meth:`start`.
+            sunbot._text.atomic_write.WriteFailed: the step's line could not be written (a
+                full disk, the transcript's size limit): the step is not counted and its
+                answer not taken.
             ServerMisbehaved: the server answered the same position after
                 :data:`MAX_SAME_POSITION` accepted actions in a row.
             Exception: what the backend raised (the action was never answered: not a step).
@@ -256,7 +259,11 @@ class Run:
             }  # fmt: skip
             if agent_record:
                 record["agent"] = _bounded(agent_record)
-            self._log(record, found, t0, cut)
+            try:
+                self._log(record, found, t0, cut)
+            except WriteFailed:  # not recorded, so not taken: a resume sends the action again
+                s.steps -= 1
+                raise
         if answer.refused is not None:
             s.refused += 1
             self.refused_in_a_row += 1

@@ -79,6 +79,7 @@ class MatchRecorder:
     recent: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     t0: float = field(default_factory=time.perf_counter)
     cut_fields: int = 0
+    cut_paths: set[str] = field(default_factory=set)
 
     def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
         """The seat loops' callback (``view`` or ``command``)."""
@@ -106,6 +107,7 @@ class MatchRecorder:
         if cut is not None:
             line["cut"] = cut.to_json()
             self.cut_fields += cut.fields
+            self.cut_paths.update(cut.paths)
         line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
         if self.writer is not None:
             self.writer.write(line)
@@ -227,7 +229,7 @@ async def run_match(
     fs = final_summary(rec.latest)
     foods, living = fs.get("foods"), fs.get("aliveSeats")
     out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
-    unknown = {f for m in rec.mirrors.values() for f in m.unknown_fields}
+    unknown = {f for m in rec.mirrors.values() for f in m.unknown_fields} | rec.cut_paths
     result = {
         "type": "result",
         "matchId": mid,

@@ -240,7 +240,7 @@ def cut_note(records: Iterable[dict[str, Any] | None]) -> str | None:
     lines = ", ".join(where[:5]) + (f" and {len(where) - 5} more" if len(where) > 5 else "")
     return (
         f"{len(where)} line(s) were cut when recorded ({fields} unknown fields over"
-        f" {MAX_UNKNOWN_FIELD_BYTES // 1024} KiB, {mib(size)}: {shown}): {lines};"
+        f" {MAX_UNKNOWN_FIELD_BYTES // 1024} KiB, {size_text(size)}: {shown}): {lines};"
         " nothing the checks read was left out"
     )
 
@@ -255,8 +255,12 @@ class TranscriptFull(WriteFailed):
         self.path = path
 
 
-def mib(n: int) -> str:
-    """``n`` bytes as ``"3.1 MiB"``."""
+def size_text(n: int) -> str:
+    """``n`` bytes for a message: ``"512 bytes"``, ``"29.3 KiB"``, ``"3.1 MiB"``."""
+    if n < 1024:
+        return f"{n} bytes"
+    if n < 1 << 20:
+        return f"{n / 1024:.1f} KiB"
     return f"{n / 1048576:.1f} MiB"
 
 
@@ -271,5 +275,5 @@ __all__ = [
     "TranscriptFull",
     "cut_note",
     "cut_view",
-    "mib",
+    "size_text",
 ]

@@ -1,10 +1,10 @@
 """Writing a transcript: :class:`TranscriptWriter`, one line at a time, each flushed.
 
 The first line appears whole or not at all (written to a temporary file beside the
-transcript, then linked into place), a file a killed run left without a line (:func:`is_unstarted`) is
-used again, and the bounds of :mod:`sunbot.transcripts.bounds` hold (a line at most
-:data:`~sunbot.transcripts.bounds.MAX_LINE_BYTES`, a file at most its size limit). The
-format: ``docs/transcripts.md``.
+transcript, then linked into place), a file a killed run left without a line
+(:func:`is_unstarted`) is used again, and the bounds of :mod:`sunbot.transcripts.bounds`
+hold (a line at most :data:`~sunbot.transcripts.bounds.MAX_LINE_BYTES`, a file at most
+its size limit). The format: ``docs/transcripts.md``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from sunbot.transcripts.bounds import (
     DEFAULT_MAX_TRANSCRIPT_MB,
     MAX_LINE_BYTES,
     TranscriptFull,
-    mib,
+    size_text,
 )
 from sunbot.transcripts.schema import SCHEMA_VERSION
 
@@ -267,16 +267,16 @@ class TranscriptWriter:
         if size > MAX_LINE_BYTES:
             raise TranscriptFull(
                 self.path,
-                f"the {where} would be {mib(size)}, longer than a transcript line may be"
-                f" ({mib(MAX_LINE_BYTES)}: the server's answer is too large to record);"
+                f"the {where} would be {size_text(size)}, longer than a transcript line may be"
+                f" ({size_text(MAX_LINE_BYTES)}: the server's answer is too large to record);"
                 f" {self.path} is whole up to the line before",
             )
         room = self.max_bytes
         if room is not None and kind not in ("resume", "result") and self._whole + size > room:
             raise TranscriptFull(
                 self.path,
-                f"the transcript {self.path} would pass its size limit of {mib(room)} with"
-                f" the {where} ({mib(size)}); it is whole up to the line before (raise the"
+                f"the transcript {self.path} would pass its size limit of {size_text(room)} with"
+                f" the {where} ({size_text(size)}); it is whole up to the line before (raise the"
                 " limit: sunbot play --max-transcript-mb, or max_transcript_mb=)",
             )
 

@@ -20,10 +20,10 @@ def junk(keys: int) -> dict[str, Any]:
 
 
 class AddFields:
-    """``app`` with ``extra(path)`` merged into every JSON object it answers (a dict of
-    fields, or a function of the request path giving one)."""
+    """``app`` with ``extra`` merged into every JSON object it answers: a dict of fields,
+    or a function that changes the answer in place."""
 
-    def __init__(self, app: Any, extra: dict[str, Any] | Callable[[str], dict[str, Any]]) -> None:
+    def __init__(self, app: Any, extra: dict[str, Any] | Callable[[dict[str, Any]], None]) -> None:
         self.app = app
         self.extra = extra
         self.answers = 0
@@ -49,11 +49,15 @@ class AddFields:
             except ValueError:
                 obj = None
             if isinstance(obj, dict):
-                extra = self.extra(scope["path"]) if callable(self.extra) else self.extra
-                obj.update(extra)
+                if callable(self.extra):
+                    self.extra(obj)
+                else:
+                    obj.update(self.extra)
                 data = json.dumps(obj).encode()
                 self.answers += 1
-            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            headers = [
+                (k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"
+            ]
             headers.append((b"content-length", str(len(data)).encode()))
             await send({**start, "headers": headers})
             await send({"type": "http.response.body", "body": data})
