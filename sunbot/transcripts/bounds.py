@@ -23,7 +23,6 @@ fills the disk. Two bounds (``docs/transcripts.md``, "Bounds"; ``docs/decisions.
 from __future__ import annotations
 
 import errno
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,21 +76,53 @@ class Cut:
         return {"fields": self.fields, "bytes": self.bytes, "paths": list(self.paths)}
 
 
+_BIG = 10**18
+
+
+def json_size(value: Any, stop: int | None = None) -> int:
+    """The length of ``value`` as compact JSON (``separators=(",", ":")``), counting each
+    string by its characters (escapes and non-ASCII bytes are not counted extra: a bound's
+    measure, not a byte count to the last byte). With ``stop``, counting ends as soon as the
+    total passes it (the answer is then some number above ``stop``): deciding that a 3 MB
+    answer is large costs 16 KiB of counting. No recursion (any depth is measured), no copy.
+    """
+    total = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            total += len(v) + 2
+        elif isinstance(v, dict):
+            total += 1 + max(len(v), 1)  # braces, and a comma between two members
+            for key, sub in v.items():
+                total += (len(key) if isinstance(key, str) else 20) + 3  # "key":
+                stack.append(sub)
+                if stop is not None and total > stop:
+                    return total
+        elif isinstance(v, list | tuple):
+            total += 1 + max(len(v), 1)
+            if stop is not None and total > stop:
+                return total
+            stack.extend(v)
+        elif v is None or isinstance(v, bool):
+            total += 5 if v is False else 4
+        elif isinstance(v, int):  # its digits (a huge one's from its bits: no str() of it)
+            total += len(str(v)) if -_BIG < v < _BIG else v.bit_length() * 30103 // 100000 + 2
+        else:  # a float (at most 24 characters) or something JSON does not hold
+            total += 24
+        if stop is not None and total > stop:
+            break
+    return total
+
+
 def _size(key: str, value: Any) -> int:
-    """Bytes of ``"key":value`` as JSON (non-ASCII counted as characters: a bound, not a
-    byte count to the last byte)."""
-    try:
-        return len(key) + 3 + len(json.dumps(value, ensure_ascii=False, default=str))
-    except (ValueError, RecursionError):  # nested too deep to measure: surely too big
-        return MAX_UNKNOWN_FIELD_BYTES + 1
+    """Bytes of ``"key":value`` as compact JSON (:func:`json_size`)."""
+    return len(key) + 3 + json_size(value)
 
 
 def _small(value: Any, limit: int) -> bool:
     """Whether ``value`` as JSON is at most ``limit`` bytes (then nothing in it can be cut)."""
-    try:
-        return len(json.dumps(value, ensure_ascii=False, default=str)) <= limit
-    except (ValueError, RecursionError):
-        return False
+    return json_size(value, limit) <= limit
 
 
 class AnswerCutter:
@@ -147,9 +178,9 @@ class AnswerCutter:
         return out, found
 
     def _maybe(self, obj: dict[str, Any], key: str, path: str, found: Cut) -> bool:
-        size = _size(key, obj[key])
-        if size <= self.limit:
+        if _small(obj[key], self.limit - len(key) - 3):
             return False
+        size = _size(key, obj[key])
         del obj[key]
         found.add(path, size)
         self.patterns.add(clip(pattern(path), MAX_PATH_TEXT))
@@ -179,7 +210,7 @@ class AnswerCutter:
                 unknown = unknown and other is not None and key not in other
             sub_also = f"{also}.{key}" if also is not None else None
             if unknown:
-                if _size(key, sub) > self.limit:
+                if not _small(sub, self.limit - len(key) - 3):
                     out = dict(value) if out is None else out
                     self._maybe(out, key, f"{path}.{key}", found)
                 continue
@@ -275,5 +306,6 @@ __all__ = [
     "TranscriptFull",
     "cut_note",
     "cut_view",
+    "json_size",
     "size_text",
 ]
