@@ -149,7 +149,7 @@ def test_a_carried_state_is_never_cut():
 def test_the_transcript_ends_whole_at_its_size_limit_and_resumes_past_it(tmp_path, clean):
     fair, _ = clean
     path = tmp_path / "k.jsonl"
-    s = _play(path, max_bytes=30_000)
+    s = _play(path, junk(2000), max_bytes=30_000)  # cut lines, then a resume without the proxy
     assert s.ended_by == "error" and s.error is not None
     assert "would pass its size limit of 29.3 KiB" in s.error and "\n" not in s.error
     assert "whole up to the line before" in s.error
@@ -233,3 +233,16 @@ def test_a_match_view_loses_its_oversized_unknown_fields_not_its_rules(tmp_path)
     assert replay(t).ok
     size = (tmp_path / "hostile.jsonl").stat().st_size
     assert size < (tmp_path / "fair.jsonl").stat().st_size + 150 * len(t.other)
+
+
+def test_a_game_sunbot_does_not_know_has_only_its_top_level_fields_cut():
+    from sunbot.transcripts.bounds import AnswerCutter
+
+    cutter = AnswerCutter(None, limit=100)
+    big = "x" * 200
+    raw = {"observation": {"board": big}, "state": {"mine": big}, "stateToken": "t",
+           "legalActions": [big], "spec": {"text": big}, "extra": big, "tip": "small"}  # fmt: skip
+    out, cut = cutter.cut(raw)
+    assert cut is not None and cut.paths == ["extra"] and cut.bytes == len('"extra":') + 202
+    assert out == {k: v for k, v in raw.items() if k != "extra"}
+    assert cutter.cut(out) == (out, None)  # nothing left to cut: the same object back
