@@ -23,6 +23,7 @@ fills the disk. Two bounds (``docs/transcripts.md``, "Bounds"; ``docs/decisions.
 from __future__ import annotations
 
 import errno
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import clip
 from sunbot.mirror import ENVELOPE_KEYS
-from sunbot.mirror.fields import KeyTemplate, pattern
+from sunbot.mirror.fields import KeyTemplate
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 """The longest transcript line read (16 MiB). Real lines are a few KB (the largest in the
@@ -115,14 +116,18 @@ def json_size(value: Any, stop: int | None = None) -> int:
     return total
 
 
+def _json_len(value: Any) -> int:
+    """The length of ``value`` as compact JSON: ``json.dumps``'s (C, about 25 us for a
+    5 KB answer), or :func:`json_size` for a value it cannot write (nested too deeply)."""
+    try:
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str))
+    except (ValueError, TypeError, RecursionError):
+        return json_size(value)
+
+
 def _size(key: str, value: Any) -> int:
-    """Bytes of ``"key":value`` as compact JSON (:func:`json_size`)."""
-    return len(key) + 3 + json_size(value)
-
-
-def _small(value: Any, limit: int) -> bool:
-    """Whether ``value`` as JSON is at most ``limit`` bytes (then nothing in it can be cut)."""
-    return json_size(value, limit) <= limit
+    """Bytes of ``"key":value`` as compact JSON."""
+    return len(key) + 3 + _json_len(value)
 
 
 class AnswerCutter:
@@ -153,76 +158,76 @@ class AnswerCutter:
     def cut(self, raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Cut | None]:
         """``(raw without its oversized unknown fields, what was cut)``; ``(raw, None)``
         when nothing was (``raw`` itself, never copied then). ``raw`` is never changed: the
-        objects on the way to a cut field are copied."""
-        if not isinstance(raw, dict) or _small(raw, self.limit):
+        objects on the way to a cut field are copied. Only unknown fields are measured (an
+        answer without one costs a look at its keys), a field inside a list is named by
+        its pattern (``state.queue[].tag``)."""
+        if not isinstance(raw, dict):
             return raw, None
         found = Cut()
-        out = dict(raw)
-        for key in list(out):
-            if key not in ENVELOPE_KEYS:
-                self._maybe(out, key, key, found)
-        tpl = self.template
-        if tpl is not None:
-            state = out.get("state")
-            carried = not isinstance(out.get("stateToken"), str)
-            if isinstance(out.get("observation"), dict):
-                # read as the state too when there is no state object (the mirror does)
-                also = None if isinstance(state, dict) else "state"
-                out["observation"] = self._walk(out["observation"], "observation", also, found)
-            if isinstance(state, dict) and not carried:
-                out["state"] = self._walk(state, "state", None, found)
-        if not found.fields:
+        out: dict[str, Any] | None = None
+        for key in raw:
+            if key not in ENVELOPE_KEYS and _size(key, raw[key]) > self.limit:
+                out = dict(raw) if out is None else out
+                self._drop(out, key, key, found)
+        if self.template is not None:
+            view = out if out is not None else raw
+            state = view.get("state")
+            obs = view.get("observation")
+            parts = []
+            if isinstance(obs, dict):  # read as the state too when there is no state object
+                parts.append(("observation", obs, None if isinstance(state, dict) else "state"))
+            if isinstance(state, dict) and isinstance(view.get("stateToken"), str):
+                parts.append(("state", state, None))  # a carried state is never cut
+            for name, value, also in parts:
+                new = self._walk(value, name, also, found)
+                if new is not value:
+                    out = dict(raw) if out is None else out
+                    out[name] = new
+        if out is None or not found.fields:
             return raw, None
         self.fields += found.fields
         self.bytes += found.bytes
         return out, found
 
-    def _maybe(self, obj: dict[str, Any], key: str, path: str, found: Cut) -> bool:
-        if _small(obj[key], self.limit - len(key) - 3):
-            return False
-        size = _size(key, obj[key])
-        del obj[key]
-        found.add(path, size)
-        self.patterns.add(clip(pattern(path), MAX_PATH_TEXT))
-        return True
+    def _drop(self, obj: dict[str, Any], key: str, path: str, found: Cut) -> None:
+        found.add(path, _size(key, obj.pop(key)))
+        self.patterns.add(clip(path, MAX_PATH_TEXT))
 
-    def _walk(self, value: Any, path: str, also: str | None, found: Cut) -> Any:
-        """``value`` (at ``path``; also read at ``also`` when not ``None``) with its
+    def _walk(self, value: Any, pat: str, also: str | None, found: Cut) -> Any:
+        """``value`` (at pattern ``pat``; also read at ``also`` when not ``None``) with its
         oversized unknown keys cut, copied on the way to a cut; ``value`` itself when
-        nothing under it was."""
+        nothing under it was. Only objects and lists are entered."""
         assert self.template is not None
-        if _small(value, self.limit):
-            return value
         if isinstance(value, list):
-            items = [
-                self._walk(v, f"{path}[{i}]", _index(also, i), found) for i, v in enumerate(value)
-            ]
-            return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
-        if not isinstance(value, dict):
-            return value
+            items: list[Any] | None = None
+            sub_also = None if also is None else f"{also}[]"
+            for i, item in enumerate(value):
+                if isinstance(item, dict | list):
+                    new = self._walk(item, f"{pat}[]", sub_also, found)
+                    if new is not item:
+                        items = list(value) if items is None else items
+                        items[i] = new
+            return value if items is None else items
         keys = self.template.keys
-        known = keys.get(pattern(path))
-        other = keys.get(pattern(also)) if also is not None else None
+        known = keys.get(pat)
+        other = keys.get(also) if also is not None else None
         out: dict[str, Any] | None = None
         for key, sub in value.items():
             unknown = known is not None and key not in known
             if also is not None:  # unknown under both readings, or it is read
                 unknown = unknown and other is not None and key not in other
-            sub_also = f"{also}.{key}" if also is not None else None
             if unknown:
-                if not _small(sub, self.limit - len(key) - 3):
+                if _size(key, sub) > self.limit:
                     out = dict(value) if out is None else out
-                    self._maybe(out, key, f"{path}.{key}", found)
-                continue
-            new = self._walk(sub, f"{path}.{key}", sub_also, found)
-            if new is not sub:
-                out = dict(value) if out is None else out
-                out[key] = new
+                    self._drop(out, key, f"{pat}.{key}", found)
+            elif isinstance(sub, dict | list):
+                new = self._walk(
+                    sub, f"{pat}.{key}", None if also is None else f"{also}.{key}", found
+                )
+                if new is not sub:
+                    out = dict(value) if out is None else out
+                    out[key] = new
         return value if out is None else out
-
-
-def _index(path: str | None, i: int) -> str | None:
-    return None if path is None else f"{path}[{i}]"
 
 
 def cut_view(raw: Any, limit: int = MAX_UNKNOWN_FIELD_BYTES) -> tuple[Any, Cut | None]:
@@ -230,20 +235,22 @@ def cut_view(raw: Any, limit: int = MAX_UNKNOWN_FIELD_BYTES) -> tuple[Any, Cut |
     outside :data:`VIEW_KEYS` at the top and outside :data:`VIEW_DATA_KEYS` in ``data``
     (everything the rule text names, ``summary`` and ``result`` whole, is kept). Returns
     ``(view, what was cut)``, ``(raw, None)`` when nothing was; ``raw`` is never changed."""
-    if not isinstance(raw, dict) or _small(raw, limit):
+    if not isinstance(raw, dict):
         return raw, None
     cutter = AnswerCutter(limit=limit)
     found = Cut()
     out = dict(raw)
-    for key in list(out):
-        if key not in VIEW_KEYS:
-            cutter._maybe(out, key, key, found)
-    data = out.get("data")
-    if isinstance(data, dict) and not _small(data, limit):
-        data = dict(data)
-        for key in list(data):
-            if key not in VIEW_DATA_KEYS and cutter._maybe(data, key, f"data.{key}", found):
-                out["data"] = data
+    for key in raw:
+        if key not in VIEW_KEYS and _size(key, raw[key]) > limit:
+            cutter._drop(out, key, key, found)
+    data = raw.get("data")
+    if isinstance(data, dict):
+        cut_data = dict(data)
+        for key in data:
+            if key not in VIEW_DATA_KEYS and _size(key, data[key]) > limit:
+                cutter._drop(cut_data, key, f"data.{key}", found)
+        if len(cut_data) != len(data):
+            out["data"] = cut_data
     return (out, found) if found.fields else (raw, None)
 
 
