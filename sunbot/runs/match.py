@@ -30,7 +30,7 @@ from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
-from sunbot.runs.summary import listed
+from sunbot.runs.summary import MAX_LISTED, listed
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts.bounds import cut_view
 from sunbot.transcripts.jsonl import TranscriptWriter
@@ -261,6 +261,7 @@ async def run_match(
         "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
         "nightsUndecided": sum(m.nights_undecided for m in rec.mirrors.values()),
         "unknownFields": listed(sorted(unknown)),
+        **({"unknownFieldsNotListed": n} if (n := len(unknown) - MAX_LISTED) > 0 else {}),
         **({"cutFields": rec.cut_fields} if rec.cut_fields else {}),
         "retries": retries,
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
