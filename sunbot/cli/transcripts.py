@@ -21,6 +21,7 @@ from sunbot._text.terminal import outside
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.mirror import Divergence
+from sunbot.transcripts.bounds import cut_note
 from sunbot.transcripts.export import rows, to_csv, to_markdown
 from sunbot.transcripts.integrity import Misfit
 from sunbot.transcripts.jsonl import Transcript, read_transcript
@@ -119,6 +120,8 @@ def replay_command(
     _print_findings("foreign line", report.foreign)
     if report.unknown_fields:
         console.print(unknown_line(report.unknown_fields), soft_wrap=True)
+    if (cut := cut_note([t.init, *t.steps, *t.other])) is not None:
+        console.print(line(("note:", "bold"), " ", outside(cut, 2000)), soft_wrap=True)
     if report.checks == "generic":
         replayed = "generic checks only (sunbot has no rules engine for this game)"
     elif report.replayed:
