@@ -22,7 +22,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sunbot
 import sunbot.server.openapi as openapi
 from sunbot.engines import IllegalAction
-from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available, get_game, resolve
+from sunbot.games import (
+    LOCAL_CHOICES,
+    MAX_SEED,
+    MIN_SEED,
+    GameInfo,
+    available,
+    get_game,
+    resolve,
+    seed_problem,
+)
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_registry import MatchRegistry
@@ -109,6 +118,9 @@ def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) 
         resolve(game.check_state_ref)(body.state)
     except ValueError as exc:
         raise Refusal(400, f"badState: {exc}") from None
+    problem = seed_problem(body.state.get("seed"))  # the bound init and matches apply
+    if problem is not None:
+        raise Refusal(400, f"badState: {problem}")
     return body.state
 
 
