@@ -24,7 +24,7 @@ def test_a_token_decodes_only_as_issued():
     token = codec.encode("keelhold", {"seed": 1})
     assert codec.decode("keelhold", token) == {"seed": 1}
     for ch in APPENDS:
-        with pytest.raises(BadToken, match="^badToken: the state token was altered"):
+        with pytest.raises(BadToken, match=r"^badToken: the state token was altered"):
             codec.decode("keelhold", token + ch)
         with pytest.raises(BadToken):
             codec.decode("keelhold", ch + token)
