@@ -221,9 +221,14 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
         responses=openapi.answers(403, 404),
     )
     async def view(
-        match_id: Annotated[str, Path(alias="name", description=NAME)], token: str | None = None
+        request: Request,
+        match_id: Annotated[str, Path(alias="name", description=NAME)],
+        token: str | None = None,
     ) -> dict[str, Any] | JSONResponse:
-        """The seat's view (§2.3) after catching the match up."""
+        """The seat's view (§2.3) after catching the match up; a ``token`` given twice is
+        403 ``bad_token`` like a wrong one (which copy counts is not ours to guess)."""
+        if len(request.query_params.getlist("token")) > 1:
+            token = None
         match = lookup(match_id)
         if isinstance(match, JSONResponse):
             return match

@@ -132,3 +132,14 @@ async def test_create_reads_integers_as_the_document_does(http, body, status, se
     assert r.status_code == status, r.text
     if status == 200:
         assert len(r.json()["seats"]) == seats
+
+
+async def test_a_view_with_the_token_repeated_is_refused(http):
+    """``?token=x&token=<seat's>`` was the seat's view (the last copy won); the document
+    allows one token, and which of two counts is not the server's to guess."""
+    seat = (await http.post("/api/matches/harvest-watch", json={})).json()
+    match_id, token = seat["matchId"], seat["seats"][0]["token"]
+    assert (await http.get(f"/api/matches/{match_id}", params={"token": token})).status_code == 200
+    for query in [f"token=x&token={token}", f"token={token}&token={token}"]:
+        r = await http.get(f"/api/matches/{match_id}?{query}")
+        assert (r.status_code, r.json()) == (403, {"ok": False, "reason": "bad_token"})
