@@ -8,10 +8,10 @@ request body and every status it answers (fuzzed by schemathesis with all its ch
 - :func:`json_body` declares a request body read by hand (the match routes read theirs
   themselves, to answer ``bad_request`` in the pinned form) from its pydantic model.
 - :func:`slug` declares a path's game slug as the list of games the route serves (any
-  other answers 404), :func:`seed_query` the ``seed`` of init (a decimal signed 64-bit
-  integer, given at most once), :data:`INIT_ENVELOPE` and
-  :data:`ACTION_ANSWER` the single-player answers, and :func:`token_links` the OpenAPI
-  links that carry an answer's ``stateToken`` into the next action.
+  other answers 404), :data:`SEED_QUERY` the ``seed`` of init (a decimal signed 64-bit
+  integer, given at most once), :data:`INIT_ENVELOPE` and :data:`ACTION_ANSWER` the
+  single-player answers; :func:`token_links` and :func:`match_links` the OpenAPI links that
+  carry an answer's ``stateToken``, or a new match's id and seat token, into the next calls.
 - :func:`finish` drops FastAPI's default 422 (this server answers 400 instead).
 - :func:`allowed_methods` gives a 405's ``Allow`` header from every route on the path
   (``/api/matches/{slug}`` POST and ``/api/matches/{match_id}`` GET share one URL form).
@@ -106,8 +106,8 @@ def slug(slugs: list[str], what: str) -> Any:
     return Path(description=what, json_schema_extra={"enum": sorted(slugs)})
 
 
-#: ``init``'s ``seed``: what the route reads by hand (:func:`sunbot.server.app` refuses a
-#: repeated seed, and anything but a decimal integer in range, with 400).
+#: ``init``'s ``seed``, which the route reads by hand: a repeated seed, or anything but a
+#: decimal integer in range, is 400.
 SEED_QUERY: dict[str, Any] = {
     "name": "seed",
     "in": "query",
