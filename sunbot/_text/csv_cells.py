@@ -5,7 +5,9 @@ Every CSV sunbot writes (``sunbot export --format csv``, the bench's ``results.c
 reason or error, a strategy's name. A cell such as ``=HYPERLINK("http://…","click")`` would
 be a live formula once the file is opened in a spreadsheet. :func:`cell` neutralises it:
 a text cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
-single quote in front (``'=HYPERLINK(…)``), which spreadsheets show as the text it is.
+single quote in front (``'=HYPERLINK(…)``), which spreadsheets show as the text it is; so
+does one whose trigger (or its fullwidth look-alike) follows leading whitespace
+(``" =HYPERLINK(…)"``), since an importer may trim or fold those.
 
 Left as they are (``docs/decisions.md``, "CSV cells"): numbers (``int``/``float``, ``-3``
 stays ``-3``), a text cell that is a plain number (``-3``, ``+1.5``, ``-1,234``,
@@ -21,6 +23,9 @@ from typing import Any
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP).
 TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+#: Their fullwidth look-alikes (U+FF1D, U+FF0B, U+FF0D, U+FF20), which an input method
+#: or a normalising import folds into the signs above.
+LOOK_ALIKES = ("\uff1d", "\uff0b", "\uff0d", "\uff20")
 #: A text cell that is only a number: an optional sign, digits (thousands commas allowed),
 #: an optional decimal part, exponent and percent sign.
 _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?%?\Z")
@@ -28,11 +33,20 @@ _NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)
 
 def cell(value: Any) -> Any:
     """``value`` safe for a CSV cell: a ``str`` beginning with one of :data:`TRIGGERS` gets
-    a ``'`` in front unless it is a plain number or a lone ``-``; anything else (numbers,
-    booleans, ``None``, other text) is returned unchanged."""
-    if not isinstance(value, str) or not value.startswith(TRIGGERS):
+    a ``'`` in front unless it is a plain number or a lone ``-``; so does one whose first
+    character after leading whitespace (an importer may trim it) is a trigger or one of
+    :data:`LOOK_ALIKES`. Anything else (numbers, booleans, ``None``, other text) is returned
+    unchanged."""
+    if not isinstance(value, str):
         return value
-    if value == "-" or _NUMBER.match(value):
+    if not value.startswith(TRIGGERS):
+        bare = value.lstrip()
+        if not bare.startswith(TRIGGERS + LOOK_ALIKES):
+            return value
+        value_text = bare
+    else:
+        value_text = value
+    if value_text == "-" or _NUMBER.match(value_text):
         return value
     return "'" + value
 

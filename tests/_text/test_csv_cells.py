@@ -29,6 +29,30 @@ def test_a_formula_gets_a_quote_in_front(value, written):
 
 @pytest.mark.parametrize(
     "value",
+    [
+        ' =HYPERLINK("http://127.0.0.1/x","click")',  # an importer that trims spaces
+        "\u00a0\u3000=1+1",  # no-break and ideographic spaces
+        "\n=1+1",
+        " \t@SUM(1+1)",
+        "\uff1dHYPERLINK(1)",  # fullwidth =, which an IME or a normalising import folds
+        "\uff0b1+cmd",
+        "\uff0d1+cmd",
+        "\uff20SUM(1)",
+    ],
+)
+def test_a_formula_behind_spaces_or_a_look_alike_gets_a_quote_in_front(value):
+    """Attack round 3: a leading space or a look-alike sign hid the formula from the
+    first-character test; a spreadsheet that trims or folds them on import runs it."""
+    assert cell(value) == "'" + value
+
+
+@pytest.mark.parametrize("value", [" -3", " plain", "\u00a0+1.5"])
+def test_numbers_and_text_behind_spaces_stay(value):
+    assert cell(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
     ["-3", "+1.5", "-1,234", "-2e-3", "-12.5%", "-", "plain text", "a=b", "", "1-2"],
 )
 def test_plain_numbers_and_text_stay_as_they_are(value):
