@@ -78,7 +78,9 @@ class Transcript:
     (everything before it is kept). That line is either the end of a **cut** file (the last
     line: a run killed mid-write, or still being written) or a **corrupt** line in the
     middle: ``corrupt`` is then true and ``lines_after`` counts the non-blank lines after
-    it, which are not read. ``resume_at`` is the byte offset just after the last
+    it, which are not read. A last line of JSON ended by its end of line that is not a
+    valid record is corrupt too (``lines_after`` 0): it was written whole, then edited.
+    ``resume_at`` is the byte offset just after the last
     whole init or step line: where a resumed run continues writing.
     """
 
@@ -143,11 +145,15 @@ def read_transcript(path: Path) -> Transcript:
             if why is not None:
                 after = _count_lines(fh, inside_line=too_long)  # the rest of the file, once
                 kept = f"kept the {len(records)} lines before it"
-                corrupt = after > 0
+                # JSON ended by its end of line was written whole: a kill mid-write leaves
+                # no such line, so one that fails the schema was edited, even as the last
+                whole = not too_long and line.endswith("\n") and not why.startswith(_UNREAD)
+                corrupt = after > 0 or whole
                 if corrupt:
-                    error = (
-                        f"line {lineno} is corrupt: {why}; {kept},"
-                        f" the {after} lines after it are not read"
+                    error = f"line {lineno} is corrupt: {why}; {kept}" + (
+                        f", the {after} lines after it are not read"
+                        if after
+                        else " (a whole line, not the end of a cut run)"
                     )
                 else:
                     cut = (
@@ -223,6 +229,11 @@ def _count_lines(fh: IO[bytes], *, inside_line: bool) -> int:
             count += content
             content = skipping = False
     return count + content
+
+
+#: How :func:`_invalid` begins a line that could not be read as JSON at all (which a run
+#: killed mid-write can leave), as opposed to JSON that is not a valid record.
+_UNREAD = ("not JSON", "nested too deeply")
 
 
 def _invalid(line: str) -> str | None:

@@ -74,7 +74,8 @@ def load_resume(path: Path) -> Resume:
     t = read_transcript(path)
     if t.corrupt:  # resuming writes from the last whole step on: it would cut what follows
         raise ValueError(
-            f"{path}: {t.error}; resuming would overwrite them, so it is refused"
+            f"{path}: {t.error}; resuming would overwrite {'them' if t.lines_after else 'it'},"
+            " so it is refused"
             " (repair or remove that line first)"
         )
     if t.is_match:

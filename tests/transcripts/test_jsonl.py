@@ -356,3 +356,30 @@ def test_default_path_of_a_joined_match_names_the_match_not_a_seed(tmp_path):
     assert default_path("keelhold", 7, "planner", tmp_path).name.startswith(
         "keelhold-seed7-planner-"
     )
+
+
+def test_a_whole_last_line_that_fails_the_schema_is_corrupt_not_a_cut(recorded, tmp_path):
+    """Attack round 3: a last step line of valid JSON, ended by its end of line, whose
+    index is ``"31; rm -rf /"`` was read as the end of a cut run: ``--resume`` silently
+    wrote over it (a kill mid-write leaves no such line: it has its end of line, so it was
+    written whole, then edited). It is corrupt: resume refuses and leaves the file as is,
+    replay exits 5."""
+
+    def forge(ls: list[str]) -> list[str]:
+        steps = [i for i, line in enumerate(ls) if json.loads(line)["type"] == "step"]
+        last = steps[len(steps) // 2]
+        rec = json.loads(ls[last])
+        rec["index"] = "31; rm -rf /"
+        return [*ls[:last], json.dumps(rec)]
+
+    path = _rewrite(recorded, tmp_path, "forged.jsonl", forge)
+    n = len(_lines(path))
+    t = read_transcript(path)
+    assert t.corrupt and t.lines_after == 0
+    assert t.error.startswith(f"line {n} is corrupt: step line, index:")
+    before = path.read_bytes()
+    res = runner.invoke(app, ["play", "--resume", str(path), "--quiet"])
+    assert res.exit_code == 2, res.output
+    assert f"line {n} is corrupt" in " ".join(res.output.split())
+    assert path.read_bytes() == before
+    assert runner.invoke(app, ["replay", str(path), "--strict"]).exit_code == 5
