@@ -246,7 +246,7 @@ class Run:
         except BaseException:  # never answered: not a step (the transcript has none)
             s.steps -= 1
             raise
-        answer, cut = self._cut(answer)
+        answer, cut = self._cut(answer, opening=False)
         found = (
             self.checks.check_action(s.steps, pos.raw or {}, action, answer.raw or {})
             if self.checks
@@ -285,10 +285,11 @@ class Run:
         if self.on_position is not None:
             self.on_position(pos, self.summary.steps, found)
 
-    def _cut(self, answer: Answer) -> tuple[Answer, Cut | None]:
+    def _cut(self, answer: Answer, opening: bool = True) -> tuple[Answer, Cut | None]:
         """``answer`` without its oversized unknown fields (the position rebuilt from the
-        cut answer, so nothing of them is held), and what was cut (``None``: nothing)."""
-        raw, cut = self.cutter.cut(answer.raw)
+        cut answer, so nothing of them is held), and what was cut (``None``: nothing);
+        ``opening=False`` for an action's answer (its ``spec`` is unknown there)."""
+        raw, cut = self.cutter.cut(answer.raw, opening=opening)
         if cut is None or raw is None:
             return answer, None
         if answer.refused is None:

@@ -9,7 +9,8 @@ fills the disk. Two bounds (``docs/transcripts.md``, "Bounds"; ``docs/decisions.
   as JSON) **is cut**: removed from the answer before it is checked, recorded or held, and
   the line says so in its ``cut`` object (:class:`Cut`). Only fields nothing reads are
   unknown: the top-level keys outside the protocol's envelope
-  (:data:`sunbot.mirror.ENVELOPE_KEYS`) and, for a game the mirror knows, the keys its
+  (:data:`sunbot.mirror.ENVELOPE_KEYS`; ``spec`` too in an action's answer, where nothing
+  reads it) and, for a game the mirror knows, the keys its
   rules never name inside ``observation`` and inside ``state`` (exactly the keys the mirror
   strips before it replays the rules, so a cut never changes what it finds). The position a
   run carries (the ``stateToken``, or the ``state`` when the server gave no token) is never
@@ -155,18 +156,23 @@ class AnswerCutter:
         self.bytes = 0
         self.patterns: set[str] = set()
 
-    def cut(self, raw: dict[str, Any] | None) -> tuple[dict[str, Any] | None, Cut | None]:
+    def cut(
+        self, raw: dict[str, Any] | None, *, opening: bool = True
+    ) -> tuple[dict[str, Any] | None, Cut | None]:
         """``(raw without its oversized unknown fields, what was cut)``; ``(raw, None)``
         when nothing was (``raw`` itself, never copied then). ``raw`` is never changed: the
         objects on the way to a cut field are copied. Only unknown fields are measured (an
         answer without one costs a look at its keys), a field inside a list is named by
-        its pattern (``state.queue[].tag``)."""
+        its pattern (``state.queue[].tag``). With ``opening=False`` (an action's answer:
+        the protocol has the ``spec`` in init's only, and nothing reads a later one) an
+        oversized ``spec`` is unknown too."""
         if not isinstance(raw, dict):
             return raw, None
         found = Cut()
         out: dict[str, Any] | None = None
         for key in raw:
-            if key not in ENVELOPE_KEYS and _size(key, raw[key]) > self.limit:
+            known = key in ENVELOPE_KEYS and (opening or key != "spec")
+            if not known and _size(key, raw[key]) > self.limit:
                 out = dict(raw) if out is None else out
                 self._drop(out, key, key, found)
         if self.template is not None:

@@ -246,3 +246,30 @@ def test_a_game_sunbot_does_not_know_has_only_its_top_level_fields_cut():
     assert cut is not None and cut.paths == ["extra"] and cut.bytes == len('"extra":') + 202
     assert out == {k: v for k, v in raw.items() if k != "extra"}
     assert cutter.cut(out) == (out, None)  # nothing left to cut: the same object back
+
+
+def test_a_spec_on_every_answer_is_cut_after_the_opening_one(tmp_path):
+    """Attack round 3: ``spec`` is an envelope key, so a proxy putting a 3 MB one in every
+    answer (not only in init's, where the protocol has it) filled the transcript to its
+    64 MiB limit in 20 steps. An action's answer is not where a spec belongs: an
+    oversized one is cut there; the opening answer's is kept whole."""
+    from sunbot.transcripts.bounds import AnswerCutter
+
+    cutter = AnswerCutter(None, limit=100)
+    raw = {"ok": True, "stateToken": "t", "spec": {"text": "x" * 200}, "score": 0}
+    assert cutter.cut(raw) == (raw, None)  # the opening answer's spec is the game's
+    out, cut = cutter.cut(raw, opening=False)
+    assert cut is not None and cut.paths == ["spec"] and "spec" not in out
+    small = {"ok": True, "stateToken": "t", "spec": {"text": "short"}}
+    assert cutter.cut(small, opening=False) == (small, None)
+
+    def add_spec(obj: dict[str, Any]) -> None:
+        obj["spec"] = {"goal": "x", "junk": {f"k{i}": i for i in range(5_000)}}
+
+    path = tmp_path / "k.jsonl"
+    summary = _play(path, add_spec)
+    t = read_transcript(path)
+    assert t.error is None and summary.steps == len(t.steps) > 0
+    assert "junk" in t.init["response"]["spec"]  # the opening spec, whole
+    assert all("spec" not in s["response"] for s in t.steps)
+    assert all(s["cut"]["paths"] == ["spec"] for s in t.steps)
