@@ -35,12 +35,16 @@ def show_reports(console: Console, reports: list[GameReport], rec: Recorder) -> 
     for col in ("game", "playable", "carry", "steps", "missing", "unknown", "grammar", "checks"):
         table.add_column(col)
     for r in reports:
-        playable = "yes" if r.playable else "NO" if r.listed else "unlisted"
+        skipped = r.support == "not probed"  # entries past the probe's bounds
+        playable = "yes" if r.playable else "NO" if r.listed else "-" if skipped else "unlisted"
         cells: tuple[object, ...] = (r.slug, playable, r.carry or "-", r.steps)
         cells += (len(r.missing), len(r.unknown), _grammar_cell(r), r.support)
         table.add_row(*(Text(outside(c)) for c in cells))  # a server's words: plain, clipped
     console.print(table)
     for r in reports:
+        if r.support == "not probed":
+            console.print(Text(outside(r.error or "", _LINE)), soft_wrap=True)
+            continue
         lines = [] if r.listed else ["not listed in /api/games (not judged)"]
         lines += [f"missing: {', '.join(r.missing)}"] if r.missing else []
         lines += [f"unknown (ignored): {', '.join(r.unknown)}"] if r.unknown else []

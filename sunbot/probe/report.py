@@ -68,7 +68,8 @@ class GameReport:
     grammar), ``"generic"`` for any other listed game (the envelope and the served grammar
     only; ``grammar.found_at`` is where it was found, ``grammar.error`` why none is usable,
     and ``findings`` the other generic checks' notes), or ``"bad entry"`` for an index entry
-    that cannot be read (``slug`` is then ``entry N`` or the slug it gave; ``error`` why).
+    that cannot be read (``slug`` is then ``entry N`` or the slug it gave; ``error`` why),
+    or ``"not probed"`` for the entries past the probe's bounds (``error`` says how many).
     ``spec_route`` is what :func:`check_spec_route` found (``None``: not asked);
     ``init_spec`` the init answer's spec, kept for that check (not in the JSON report).
     """
@@ -328,6 +329,18 @@ async def check_spec_route(client: GameboardClient, name: str | None, rep: GameR
         rep.findings.append("spec route: its action grammar differs from the init answer's")
 
 
+#: Listed games the probe examines besides sunbot's own (each costs a few requests), and
+#: bad index entries it lists: a server's index is its word, and 10,000 made-up entries
+#: took 20,000 requests and 246 s before this bound.
+MAX_OTHER_GAMES = 50
+MAX_BAD_ENTRIES = 20
+
+
+def _left_alone(count: int, what: str) -> GameReport:
+    """The one report standing for ``count`` index entries the probe did not look at."""
+    return GameReport(f"{count} more", support="not probed", error=f"{count} more {what}")
+
+
 def bad_entry_report(position: int, slug: str | None, reason: str) -> GameReport:
     """The report of an index entry that cannot be read (listed, not playable)."""
     shown = slug if slug is not None else f"entry {position}"
@@ -346,7 +359,9 @@ async def run_probe(
 ) -> tuple[list[GameReport], Recorder]:
     """Probe ``url``; returns one report per game of ours, in table order, then one per
     other listed game (probed generically), in the index's order, then one per index entry
-    that cannot be read, and the transport's record of 429s and rate-limit headers.
+    that cannot be read, and the transport's record of 429s and rate-limit headers. At
+    most :data:`MAX_OTHER_GAMES` other games and :data:`MAX_BAD_ENTRIES` bad entries are
+    reported; the rest of each is one report (``support`` ``"not probed"``).
 
     Raises:
         ClientError, httpx.HTTPError: the index could not be read at all.
@@ -369,11 +384,16 @@ async def run_probe(
             await check_spec_route(client, listed[game.slug].get("name"), rep)
             reports.append(rep)
         known = {g.slug for g in ours}
-        for slug, entry in listed.items():
-            if slug in known:
-                continue
+        others = [(slug, entry) for slug, entry in listed.items() if slug not in known]
+        for slug, entry in others[:MAX_OTHER_GAMES]:
             rep = generic_report(await probe_generic(client, slug, seed, steps))
             await check_spec_route(client, entry.get("name"), rep)
             reports.append(rep)
-        reports += [bad_entry_report(b.position, b.slug, b.reason) for b in bad]
+        if len(others) > MAX_OTHER_GAMES:
+            what = f"listed games not probed (at most {MAX_OTHER_GAMES} besides sunbot's own)"
+            reports.append(_left_alone(len(others) - MAX_OTHER_GAMES, what))
+        reports += [bad_entry_report(b.position, b.slug, b.reason) for b in bad[:MAX_BAD_ENTRIES]]
+        if len(bad) > MAX_BAD_ENTRIES:
+            what = f"bad index entries not listed (at most {MAX_BAD_ENTRIES})"
+            reports.append(_left_alone(len(bad) - MAX_BAD_ENTRIES, what))
     return reports, rec

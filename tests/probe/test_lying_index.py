@@ -185,3 +185,50 @@ def test_games_command_lists_a_bad_entry_with_its_reason():
     }
     assert table.exit_code == 0
     assert "bad index entry 3 (entry 3): slug: Input should be a valid string" in table.output
+
+
+async def test_a_huge_index_is_probed_only_up_to_a_bound():
+    """Attack round 3: an index of 10,000 made-up games made ``sunbot probe`` send 20,000
+    requests and print 20,000 lines over 246 s. Beside sunbot's own games it probes at
+    most :data:`MAX_OTHER_GAMES` and :data:`MAX_BAD_ENTRIES` bad entries, and says how
+    many more it left alone in one report each."""
+    from sunbot.probe.report import MAX_BAD_ENTRIES, MAX_OTHER_GAMES
+
+    index = {
+        "games": [{"slug": "keelhold", "name": "Keelhold"}]
+        + [{"slug": f"g{i}", "name": f"G{i}"} for i in range(MAX_OTHER_GAMES + 40)]
+        + [{"slug": None} for _ in range(MAX_BAD_ENTRIES + 30)]
+    }
+    calls = {"n": 0}
+    inner = lying(index=index)
+
+    async def counting(scope, receive, send):
+        calls["n"] += 1
+        await inner(scope, receive, send)
+
+    reports, _ = await run_probe(
+        "http://sunbot.local", 7, 1, False,
+        transport=httpx.ASGITransport(app=counting), policy=FAST_RETRY,
+    )  # fmt: skip
+    slugs = [r.slug for r in reports]
+    assert [s for s in slugs if s.startswith("g")] == [f"g{i}" for i in range(MAX_OTHER_GAMES)]
+    assert len([s for s in slugs if s.startswith("entry ")]) == MAX_BAD_ENTRIES
+    more = [r for r in reports if r.support == "not probed"]
+    assert [r.error for r in more] == [
+        f"40 more listed games not probed (at most {MAX_OTHER_GAMES} besides sunbot's own)",
+        f"30 more bad index entries not listed (at most {MAX_BAD_ENTRIES})",
+    ]
+    assert calls["n"] < 20 * MAX_OTHER_GAMES
+    assert not fit(reports)
+
+
+def test_the_probe_command_says_how_many_entries_it_left_alone():
+    from rich.console import Console
+
+    from sunbot.cli.probe import show_reports
+    from sunbot.probe.report import Recorder, _left_alone
+
+    console = Console(record=True, width=200)
+    show_reports(console, [_left_alone(9950, "listed games not probed")], Recorder(None))
+    text = console.export_text()
+    assert "\n9950 more listed games not probed\n" in text and "not listed in" not in text
