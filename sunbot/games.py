@@ -284,6 +284,7 @@ GAMES: dict[str, GameInfo] = {
         end_action=None,
         page_ref="sunbot.html.harvest_watch",
         strategies={
+            "foresight": "sunbot.strategies.harvest_watch_reader:Foresight",
             "adaptive": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
             "coalition": "sunbot.strategies.harvest_watch:Coalition",
             "guard": "sunbot.strategies.harvest_watch:Guard",

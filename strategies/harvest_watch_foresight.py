@@ -1,0 +1,129 @@
+"""Tonight's likely joint actions, simulated with the rules, for a Harvest Watch seat.
+
+Each other living seat gets a distribution over its acts tonight (:func:`seat_acts`, from
+its :class:`~sunbot.strategies.harvest_watch_styles.SeatStyle`, its speeches and its
+store); :func:`best_act` draws ``samples`` joint profiles from them (the same draws for
+every candidate of ours: common random numbers), resolves each night exactly as §3.5 does
+(:func:`sunbot.strategies.harvest_watch_planner.night`) and scores the result for us:
+
+- the match ended: our win share by the rules (sole survivor 1; everyone out: the largest
+  pre-cost store wins, a k-way tie 1/k);
+- we are out and someone is not: 0;
+- otherwise a projection: each living seat lasts ``store / loss`` more nights (loss 0.5 a
+  night for a seat in a mutual joint farm tonight, else 1.0); we score 1/k when we are
+  among the k seats that last longest (within a tenth of a night), else 0.
+
+**Opponent acts.** A seat at its last night (store at most 1.0: farm and guard cannot
+save it, §7) steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
+never worse for it than guarding, so a player that thinks does it. Any other night it
+steals at its estimated rate. A thief picks the richest other seat (the house bots' rule,
+§2.7) half the time, else any other seat with food. A seat that does not steal joint-farms
+with a seat it offered to and that offered back today; otherwise it farms or guards, half
+and half (the two look the same in the foods), farming on its last night.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sunbot.engines import harvest_watch as hw
+
+from . import harvest_watch_planner as plan
+from .harvest_watch_styles import StyleBook
+
+#: Chance that a seat on its last night steals (at least; its own rate if higher).
+LAST_STEAL = 0.5
+#: Share of thefts aimed at the richest other seat; the rest spread evenly.
+RICHEST_AIM = 0.5
+Choice = list[tuple[float, plan.Act]]
+
+
+def seat_acts(
+    book: StyleBook, seat: int, food: list[int], living: list[int], partner: int | None
+) -> Choice:
+    """The distribution of ``seat``'s act tonight: ``(probability, act)`` pairs summing
+    to 1. ``partner`` is a seat it agreed a joint farm with today (offers both ways)."""
+    others = [s for s in living if s != seat and food[s] > 0]
+    last = food[seat] <= hw.COST_GUARD
+    rate = book.seat(seat).steal_rate()
+    p_steal = max(LAST_STEAL, rate) if last else rate
+    out: Choice = []
+    if others and p_steal > 0:
+        top = max(others, key=lambda s: (food[s], -s))
+        for s in others:
+            w = RICHEST_AIM * (s == top) + (1 - RICHEST_AIM) / len(others)
+            out.append((p_steal * w, (plan.STEAL, s)))
+    else:
+        p_steal = 0.0
+    rest = 1.0 - p_steal
+    if partner is not None:
+        out.append((rest, (plan.COOP, partner)))
+    elif last:
+        out.append((rest, (plan.FARM, -1)))
+    else:
+        out += [(rest / 2, (plan.FARM, -1)), (rest / 2, (plan.GUARD, -1))]
+    return out
+
+
+def _draw(choice: Choice, u: float) -> plan.Act:
+    acc = 0.0
+    for p, act in choice:
+        acc += p
+        if u < acc:
+            return act
+    return choice[-1][1]
+
+
+def value(me: int, food: list[int], alive: list[bool], pre: dict[int, int], pairs: set[int]) -> float:
+    """Our win share after one simulated night (see the module docstring); ``pairs`` are
+    the seats in a mutual joint farm tonight."""
+    left = [s for s, on in enumerate(alive) if on]
+    if not left:
+        top = max(pre.values())
+        return 1.0 / sum(v == top for v in pre.values()) if pre.get(me) == top else 0.0
+    if not alive[me]:
+        return 0.0
+    if len(left) == 1:
+        return 1.0
+    lasts = {s: food[s] / (5 if s in pairs else 10) for s in left}
+    best = max(lasts.values())
+    if lasts[me] < best - 0.1:
+        return 0.0
+    return 1.0 / sum(v >= best - 0.1 for v in lasts.values())
+
+
+def best_act(
+    me: int,
+    food: list[int],
+    living: list[int],
+    choices: dict[int, Choice],
+    candidates: Sequence[plan.Act],
+    rng: random.Random,
+    samples: int = 160,
+) -> tuple[plan.Act, dict[plan.Act, float]]:
+    """Our candidate with the best mean value over ``samples`` joint profiles drawn from
+    ``choices`` (one per other living seat), and every candidate's mean. Ties go to the
+    earlier candidate."""
+    alive0 = [s in living for s in range(len(food))]
+    draws = [[rng.random() for _ in living] for _ in range(samples)]
+    totals = dict.fromkeys(candidates, 0.0)
+    for row in draws:
+        theirs = {s: _draw(choices[s], u) for s, u in zip(living, row, strict=True) if s != me}
+        for cand in candidates:
+            acts = dict(theirs)
+            acts[me] = cand
+            f, alive = food[:], alive0[:]
+            _, pre = plan.night(f, alive, acts)
+            pairs = {
+                s
+                for s, (k, p) in acts.items()
+                if k == plan.COOP and acts.get(p) == (plan.COOP, s) and alive[p]
+            }
+            totals[cand] += value(me, f, alive, pre, pairs)
+    means = {c: t / samples for c, t in totals.items()}
+    best = max(candidates, key=lambda c: (means[c], -candidates.index(c)))
+    return best, means
+
+
+__all__ = ["LAST_STEAL", "RICHEST_AIM", "best_act", "seat_acts", "value"]
