@@ -11,7 +11,8 @@ every candidate of ours: common random numbers), resolves each night exactly as 
 - we are out and someone is not: 0;
 - otherwise a projection: each living seat lasts ``store / loss`` more nights (loss 0.5 a
   night for a seat in a mutual joint farm tonight, else 1.0); we score 1/k when we are
-  among the k seats that last longest (within a tenth of a night), else 0.
+  among the k seats that last longest (within a tenth of a night), else 0; a tiny
+  :data:`TIE_BREAK` per tenth of our store (and one for being alive) breaks ties.
 
 **Opponent acts.** A seat at its last night (store at most 1.0: farm and guard cannot
 save it, §7) steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
@@ -36,6 +37,8 @@ from .harvest_watch_styles import StyleBook
 LAST_STEAL = 0.5
 #: Share of thefts aimed at the richest other seat; the rest spread evenly.
 RICHEST_AIM = 0.5
+#: Value per tenth of our store (and for being alive) after the night: breaks ties only.
+TIE_BREAK = 1e-4
 Choice = list[tuple[float, plan.Act]]
 
 
@@ -88,9 +91,10 @@ def value(me: int, food: list[int], alive: list[bool], pre: dict[int, int], pair
         return 1.0
     lasts = {s: food[s] / (5 if s in pairs else 10) for s in left}
     best = max(lasts.values())
+    alive_bonus = TIE_BREAK * (1 + food[me])  # living, and a larger store, break ties
     if lasts[me] < best - 0.1:
-        return 0.0
-    return 1.0 / sum(v >= best - 0.1 for v in lasts.values())
+        return alive_bonus
+    return 1.0 / sum(v >= best - 0.1 for v in lasts.values()) + alive_bonus
 
 
 def best_act(

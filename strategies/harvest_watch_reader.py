@@ -52,6 +52,11 @@ FORGIVE = 2
 ENDGAME = 30
 
 
+def _form(text: str, seat: int, food: float) -> str:
+    """``text`` with the speaker's seat number and shown store as placeholders."""
+    return text.replace(f"{food:.1f}", "{food}").replace(f"Seat {seat}", "Seat {seat}")
+
+
 class Foresight(Adaptive):
     """``adaptive`` plus offers, a style record and the simulated endgame (module doc).
 
@@ -64,6 +69,7 @@ class Foresight(Adaptive):
         super().__init__(rng)
         self.book = StyleBook()
         self.sim_rng = random.Random(rng.random())
+        self.spoken: dict[str, dict[int, str]] = {}  # the latest speeches, by beat
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat; the record learns from every summary first."""
@@ -77,6 +83,10 @@ class Foresight(Adaptive):
 
     def _read_offers(self, s: dict[str, Any]) -> None:
         for key in ("speeches1", "speeches2"):
+            if s.get(key):
+                self.spoken[key] = {
+                    int(k): v for k, v in s[key].items() if k.isdigit() and isinstance(v, str)
+                }
             for seat, text in (s.get(key) or {}).items():
                 if not seat.isdigit() or not isinstance(text, str):
                     continue
@@ -118,9 +128,32 @@ class Foresight(Adaptive):
         return max(asked, key=lambda x: (self.book.seat(x).kept, -x))
 
     def _speech(self, s: dict[str, Any]) -> str:
+        same = self._common_words(s)
+        if same is not None:
+            return same
         text = super()._speech(s)
         p = self._offer_to(s)
         return text if p is None else f"{text} I cooperate with seat {p}."
+
+    def _common_words(self, s: dict[str, Any]) -> str | None:
+        """When every other living seat said the same words in this beat's speech
+        yesterday (its own seat number and store aside) and they are not ours, those
+        words with our seat and store: seats that spare the ones speaking like them
+        should not single us out. ``None`` otherwise."""
+        me, living, foods = s["you"], s["aliveSeats"], s["foods"]
+        key = "speeches1" if s["phase"] == "speech1" else "speeches2"
+        said = self.spoken.get(key, {})
+        others = [x for x in living if x != me]
+        if len(others) < 2 or any(x not in said for x in others):
+            return None
+        forms = {_form(said[x], x, foods[x]) for x in others}
+        if len(forms) != 1:
+            return None
+        form = forms.pop()
+        if "coalition" in form or "{seat}" not in form:
+            return None
+        text = form.replace("{seat}", str(me)).replace("{food}", f"{foods[me]:.1f}")
+        return text[: hw.SPEECH_MAX]
 
     def _risk(self, s: dict[str, Any]) -> float:
         """The chance of at least one theft on us tonight (each seat's steal rate, aimed
@@ -152,7 +185,17 @@ class Foresight(Adaptive):
             coop = {"act": "farm_coop", "with": partner}
             if coop in legal:
                 return coop
-        return super()._act(s, legal)
+        act = super()._act(s, legal)
+        if act.get("act") == "steal" and self._fines_the_richest(s):
+            return {"act": "guard"}  # the loot would be fined away, and more
+        return act
+
+    def _fines_the_richest(self, s: dict[str, Any]) -> bool:
+        """Whether the seats that fined the richest other seat at their latest ballots
+        are a strict majority of the living (the fine of §3.3 then follows the richest)."""
+        living = s["aliveSeats"]
+        finers = [x for x in living if x != s["you"] and self.book.seat(x).rich_votes > 0]
+        return 2 * len(finers) > len(living) - 1
 
     def _endgame(self, s: dict[str, Any], food: list[int], partner: int | None) -> plan.Act:
         me, living, day = s["you"], s["aliveSeats"], s["day"]

@@ -49,6 +49,7 @@ class SeatStyle:
     broke: int = 0  # our joint farms with it that came out one-sided
     robbed_us: int = 0  # times it was in our ``caught``
     last_broke: int = -99  # the day of its latest broken joint farm with us
+    rich_votes: int = 0  # its latest ballots that named the richest other seat, in a row
 
     def steal_rate(self) -> float:
         """Estimated thefts per night, in [0, 1]."""
@@ -77,6 +78,8 @@ class StyleBook:
     pending: _Pending | None = None
     caught: list[int] = field(default_factory=list)
     collided: list[int] = field(default_factory=list)
+    vote_foods: tuple[int, list[int]] | None = None  # (day, stores at that day's vote)
+    voted: int = 0  # the latest day whose ballots were read
 
     def seat(self, s: int) -> SeatStyle:
         """The estimate for seat ``s`` (made on first use)."""
@@ -105,6 +108,10 @@ class StyleBook:
         """Learn from one summary (any beat): our ``caught``/``collided`` on the diary, and
         the night we acted on once this summary shows its outcome."""
         self.me = summary["you"]
+        if summary["phase"] == "vote":
+            self.vote_foods = (summary["day"], [tenths(f) for f in summary["foods"]])
+        if summary["phase"] == "action" and isinstance(summary.get("votes"), dict):
+            self._ballots(summary["day"], summary["votes"], list(summary["aliveSeats"]))
         if summary["phase"] in ("diary", "done"):
             self.caught = [x for x in summary.get("caught") or [] if isinstance(x, int)]
             self.collided = [x for x in summary.get("collided") or [] if isinstance(x, int)]
@@ -116,6 +123,24 @@ class StyleBook:
             self.pending = None
         elif summary["day"] > self.pending.day:
             self.pending = None  # the diary went by unseen: caught/collided are gone
+
+    def _ballots(self, day: int, votes: dict[str, Any], living: list[int]) -> None:
+        """Each voter's ballot against the stores at the vote (shown on its beat)."""
+        if self.vote_foods is None or self.vote_foods[0] != day or self.voted == day:
+            return
+        self.voted = day
+        food = self.vote_foods[1]
+        for key, ballot in votes.items():
+            if not key.isdigit() or not isinstance(ballot, dict):
+                continue
+            voter, target = int(key), ballot.get("punish")
+            rest = [x for x in living if x != voter]
+            if not rest or not isinstance(target, int):
+                self.seat(voter).rich_votes = 0
+                continue
+            top = max(food[x] for x in rest)
+            st = self.seat(voter)
+            st.rich_votes = st.rich_votes + 1 if food[target] == top else 0
 
     def _night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
         me = self.me
