@@ -18,9 +18,9 @@ every candidate of ours: common random numbers), resolves each night exactly as 
 save it, §7) steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
 never worse for it than guarding, so a player that thinks does it. Any other night it
 steals at its estimated rate. A thief picks the richest other seat (the house bots' rule,
-§2.7) half the time, else any other seat with food. A seat that does not steal joint-farms
-with a seat it offered to and that offered back today; otherwise it farms or guards, half
-and half (the two look the same in the foods), farming on its last night.
+§2.7; evenly among equal stores) half the time, else any other seat with food. A seat that
+does not steal joint-farms with a seat it offered to and that offered back today;
+otherwise it farms or guards, half and half (the two look the same in the foods).
 """
 
 from __future__ import annotations
@@ -53,17 +53,16 @@ def seat_acts(
     p_steal = max(LAST_STEAL, rate) if last else rate
     out: Choice = []
     if others and p_steal > 0:
-        top = max(others, key=lambda s: (food[s], -s))
+        most = max(food[s] for s in others)
+        top = [s for s in others if food[s] == most]
         for s in others:
-            w = RICHEST_AIM * (s == top) + (1 - RICHEST_AIM) / len(others)
+            w = RICHEST_AIM * (s in top) / len(top) + (1 - RICHEST_AIM) / len(others)
             out.append((p_steal * w, (plan.STEAL, s)))
     else:
         p_steal = 0.0
     rest = 1.0 - p_steal
     if partner is not None:
         out.append((rest, (plan.COOP, partner)))
-    elif last:
-        out.append((rest, (plan.FARM, -1)))
     else:
         out += [(rest / 2, (plan.FARM, -1)), (rest / 2, (plan.GUARD, -1))]
     return out
