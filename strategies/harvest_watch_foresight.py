@@ -15,7 +15,8 @@ every candidate of ours: common random numbers), resolves each night exactly as 
   :data:`TIE_BREAK` per tenth of our store (and one for being alive) breaks ties.
 
 **Opponent acts.** A seat at its last night (store at most 1.0: farm and guard cannot
-save it, §7) steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
+save it, §7; at most 0.5 with a joint-farm partner today, whose mutual +2.5 saves more)
+steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
 never worse for it than guarding, so a player that thinks does it. Any other night it
 steals at its estimated rate. A thief picks the richest other seat (the house bots' rule,
 §2.7; evenly among equal stores) half the time, else any other seat with food. A seat that
@@ -48,7 +49,8 @@ def seat_acts(
     """The distribution of ``seat``'s act tonight: ``(probability, act)`` pairs summing
     to 1. ``partner`` is a seat it agreed a joint farm with today (offers both ways)."""
     others = [s for s in living if s != seat and food[s] > 0]
-    last = food[seat] <= hw.COST_GUARD
+    # a mutual joint farm saves a store above 0.5: a seat with a partner is not at its last
+    last = food[seat] <= (hw.COST_BASE - hw.COOP if partner is not None else hw.COST_GUARD)
     rate = book.seat(seat).steal_rate()
     p_steal = max(LAST_STEAL, rate) if last else rate
     out: Choice = []
@@ -96,6 +98,27 @@ def value(me: int, food: list[int], alive: list[bool], pre: dict[int, int], pair
     return 1.0 / sum(v >= best - 0.1 for v in lasts.values()) + alive_bonus
 
 
+def fine_the_richest(food: list[int], alive: list[bool], finers: frozenset[int]) -> None:
+    """Tomorrow's vote in place when the living ``finers`` each fine the richest other
+    living seat (ties to the lowest): a strict majority of the living fines it
+    min(2.0, store) (§3.3), shared to the poorest other living seat."""
+    living = [s for s, on in enumerate(alive) if on]
+    votes: dict[int, int] = {}
+    for v in finers:
+        if alive[v]:
+            rest = [s for s in living if s != v]
+            if rest:
+                t = max(rest, key=lambda s: (food[s], -s))
+                votes[t] = votes.get(t, 0) + 1
+    for t, n in votes.items():
+        if 2 * n > len(living):
+            amount = min(hw.FINE_MAX, food[t])
+            rest = [s for s in living if s != t]
+            food[t] -= amount
+            food[min(rest, key=lambda s: (food[s], s))] += amount
+            return
+
+
 def best_act(
     me: int,
     food: list[int],
@@ -104,10 +127,13 @@ def best_act(
     candidates: Sequence[plan.Act],
     rng: random.Random,
     samples: int = 160,
+    finers: frozenset[int] = frozenset(),
 ) -> tuple[plan.Act, dict[plan.Act, float]]:
     """Our candidate with the best mean value over ``samples`` joint profiles drawn from
     ``choices`` (one per other living seat), and every candidate's mean. Ties go to the
-    earlier candidate."""
+    earlier candidate. ``finers``: seats that fine the richest seat every day; their
+    next fine (:func:`fine_the_richest`) lands before a night that leaves the match open
+    is scored."""
     alive0 = [s in living for s in range(len(food))]
     draws = [[rng.random() for _ in living] for _ in range(samples)]
     totals = dict.fromkeys(candidates, 0.0)
@@ -123,10 +149,12 @@ def best_act(
                 for s, (k, p) in acts.items()
                 if k == plan.COOP and acts.get(p) == (plan.COOP, s) and alive[p]
             }
+            if finers and sum(alive) > 1:
+                fine_the_richest(f, alive, finers)
             totals[cand] += value(me, f, alive, pre, pairs)
     means = {c: t / samples for c, t in totals.items()}
     best = max(candidates, key=lambda c: (means[c], -candidates.index(c)))
     return best, means
 
 
-__all__ = ["LAST_STEAL", "RICHEST_AIM", "best_act", "seat_acts", "value"]
+__all__ = ["LAST_STEAL", "RICHEST_AIM", "TIE_BREAK", "best_act", "fine_the_richest", "seat_acts", "value"]

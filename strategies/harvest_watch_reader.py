@@ -213,7 +213,8 @@ class Foresight(Adaptive):
         if partner is not None:
             cands.append((plan.COOP, partner))
         cands += [(plan.STEAL, o) for o in living if o != me and food[o] > 0]
-        act, _ = sight.best_act(me, food, living, choices, cands, self.sim_rng)
+        finers = frozenset(x for x in living if x != me and self.book.seat(x).rich_votes > 0)
+        act, _ = sight.best_act(me, food, living, choices, cands, self.sim_rng, finers=finers)
         return act
 
 
