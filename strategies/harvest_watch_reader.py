@@ -44,10 +44,15 @@ from .harvest_watch_styles import StyleBook
 
 #: The house bots' offer (§2.7), read anywhere in a speech.
 OFFER = re.compile(r"cooperate with seat (\d)\b", re.IGNORECASE)
+#: A speech that says its seat farms, and words that say it guards instead.
+FARMS = re.compile(r"\bfarm(s|ing)?\b", re.IGNORECASE)
+GUARDS = re.compile(r"guard|watch|protect|defend|cooperate|coop", re.IGNORECASE)
 #: The largest chance of a theft on us tonight at which we still joint-farm.
 RISK = 0.25
 #: Days an offerer stays untrusted after leaving our joint farm one-sided.
 FORGIVE = 2
+#: Thefts put on a seat by the record from which it counts as a thief (``wild``).
+WILD = 0.5
 #: Our store (tenths) at or below which the endgame simulation decides.
 ENDGAME = 30
 
@@ -94,6 +99,39 @@ class Foresight(Adaptive):
                     self.book.offer(s["day"], int(seat), int(m.group(1)))
                 elif (said := self.said.get(int(seat), {})).get("coop") is not None:
                     self.book.offer(s["day"], int(seat), int(said["coop"]))
+
+    def prey(self, s: dict[str, Any]) -> list[int]:
+        """``adaptive``'s prey, plus seats that said today they farm (and nothing of
+        guarding) and never blocked more of our thefts than we landed: a farmer's store is
+        open (§3.5)."""
+        out = set(super().prey(s))
+        bloc = set(self._bloc(s))
+        for o in s["aliveSeats"]:
+            seen = self.model.seat(o)
+            if (
+                o != s["you"]
+                and o not in bloc
+                and self._says_farm(o)
+                and seen.blocked <= seen.landed
+            ):
+                out.add(o)
+        return sorted(out)
+
+    def _says_farm(self, seat: int) -> bool:
+        """Whether ``seat``'s latest speech1 says it farms and nothing of guarding."""
+        text = self.spoken.get("speeches1", {}).get(seat, "")
+        return bool(FARMS.search(text)) and not GUARDS.search(text)
+
+    def wild(self, s: dict[str, Any]) -> bool:
+        """Whether a living seat outside the bloc and the house bots looks like a thief by
+        the record (half a theft or more put on it, or it robbed us); ``adaptive`` also
+        counted the nights our own thefts explain."""
+        bloc = set(self._bloc(s))
+        return any(
+            self.book.seat(o).steals >= WILD or self.book.seat(o).robbed_us
+            for o in s["aliveSeats"]
+            if o not in bloc and o != s["you"] and not self.said.get(o, {}).get("house")
+        )
 
     # -- offers ------------------------------------------------------------------------
 
@@ -150,7 +188,7 @@ class Foresight(Adaptive):
         if len(forms) != 1:
             return None
         form = forms.pop()
-        if "coalition" in form or "{seat}" not in form:
+        if "coalition" in form:
             return None
         text = form.replace("{seat}", str(me)).replace("{food}", f"{foods[me]:.1f}")
         return text[: hw.SPEECH_MAX]
@@ -208,7 +246,10 @@ class Foresight(Adaptive):
             mutual = p is not None and p in living and today.get(p) == o
             if partner == o:  # it offered us a joint farm today
                 p, mutual = me, True
-            choices[o] = sight.seat_acts(self.book, o, food, living, p if mutual else None)
+            farmer = self._says_farm(o) and self.book.seat(o).steals < WILD
+            choices[o] = sight.seat_acts(
+                self.book, o, food, living, p if mutual else None, farmer=farmer
+            )
         cands: list[plan.Act] = [(plan.GUARD, -1), (plan.FARM, -1)]
         if partner is not None:
             cands.append((plan.COOP, partner))
@@ -218,4 +259,4 @@ class Foresight(Adaptive):
         return act
 
 
-__all__ = ["ENDGAME", "FORGIVE", "OFFER", "RISK", "Foresight"]
+__all__ = ["ENDGAME", "FARMS", "FORGIVE", "GUARDS", "OFFER", "RISK", "WILD", "Foresight"]
