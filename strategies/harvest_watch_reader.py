@@ -123,15 +123,18 @@ class Foresight(Adaptive):
         return bool(FARMS.search(text)) and not GUARDS.search(text)
 
     def wild(self, s: dict[str, Any]) -> bool:
-        """Whether a living seat outside the bloc and the house bots looks like a thief by
-        the record (half a theft or more put on it, or it robbed us); ``adaptive`` also
-        counted the nights our own thefts explain."""
+        """Whether a living seat outside the bloc and the house bots may steal: the record
+        put half a theft or more on it, it robbed us, or it showed more nights that were
+        not a plain -1.0 than our own landed thefts on it explain (``adaptive`` counted
+        those too, so a seat we robbed looked like a thief)."""
         bloc = set(self._bloc(s))
-        return any(
-            self.book.seat(o).steals >= WILD or self.book.seat(o).robbed_us
-            for o in s["aliveSeats"]
-            if o not in bloc and o != s["you"] and not self.said.get(o, {}).get("house")
-        )
+        for o in s["aliveSeats"]:
+            if o in bloc or o == s["you"] or self.said.get(o, {}).get("house"):
+                continue
+            st, seen = self.book.seat(o), self.model.seat(o)
+            if st.steals >= WILD or st.robbed_us or seen.active > seen.landed:
+                return True
+        return False
 
     # -- offers ------------------------------------------------------------------------
 
