@@ -36,6 +36,8 @@ from sunbot.engines import harvest_watch as hw
 from . import harvest_watch_planner as plan
 from .harvest_watch_styles import StyleBook
 
+#: Joint profiles drawn per decision (shared by every candidate).
+SAMPLES = 64
 #: Chance that a seat on its last night steals (at least; its own rate if higher).
 LAST_STEAL = 0.5
 #: The same for a seat that says it farms (and not that it guards) and so far did.
@@ -139,7 +141,7 @@ def best_act(
     choices: dict[int, Choice],
     candidates: Sequence[plan.Act],
     rng: random.Random,
-    samples: int = 160,
+    samples: int = SAMPLES,
     finers: frozenset[int] = frozenset(),
 ) -> tuple[plan.Act, dict[plan.Act, float]]:
     """Our candidate with the best mean value over ``samples`` joint profiles drawn from
@@ -170,4 +172,4 @@ def best_act(
     return best, means
 
 
-__all__ = ["FARMER_FARMS", "LAST_STEAL", "LAST_STEAL_FARMER", "RICHEST_AIM", "TIE_BREAK", "best_act", "fine_the_richest", "seat_acts", "value"]
+__all__ = ["FARMER_FARMS", "LAST_STEAL", "LAST_STEAL_FARMER", "SAMPLES", "RICHEST_AIM", "TIE_BREAK", "best_act", "fine_the_richest", "seat_acts", "value"]

@@ -51,6 +51,9 @@ GUARDS = re.compile(r"guard|watch|protect|defend|cooperate|coop", re.IGNORECASE)
 RISK = 0.25
 #: Days an offerer stays untrusted after leaving our joint farm one-sided.
 FORGIVE = 2
+#: House seats (other than us) from which the house planner decides: a lone seat in the
+#: house bots' words may be a player using them, and is simulated like any other seat.
+HOUSE_PAIR = 2
 #: Thefts put on a seat by the record from which it counts as a thief (``wild``).
 WILD = 0.5
 #: Our store (tenths) at or below which the endgame simulation decides.
@@ -75,6 +78,7 @@ class Foresight(Adaptive):
         self.book = StyleBook()
         self.sim_rng = random.Random(rng.random())
         self.spoken: dict[str, dict[int, str]] = {}  # the latest speeches, by beat
+        self.house_start = False  # day 1 was a house table of two house seats or more
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat; the record learns from every summary first."""
@@ -101,11 +105,12 @@ class Foresight(Adaptive):
                     self.book.offer(s["day"], int(seat), int(said["coop"]))
 
     def prey(self, s: dict[str, Any]) -> list[int]:
-        """``adaptive``'s prey, plus seats that said today they farm (and nothing of
-        guarding) and never blocked more of our thefts than we landed: a farmer's store is
-        open (§3.5)."""
-        out = set(super().prey(s))
+        """``adaptive``'s prey but a seat that lost more than 2.0 last night (robbed, or a
+        blocked thief: a robbed seat tends to guard next), plus seats that said today they
+        farm (and nothing of guarding) and never blocked more of our thefts than we
+        landed: a farmer's store is open (§3.5)."""
         bloc = set(self._bloc(s))
+        out = {o for o in super().prey(s) if self.book.seat(o).hurt != s["day"] - 1}
         for o in s["aliveSeats"]:
             seen = self.model.seat(o)
             if (
@@ -208,6 +213,17 @@ class Foresight(Adaptive):
 
     # -- the action beat -----------------------------------------------------------------
 
+    def _house_table(self, s: dict[str, Any]) -> plan.Table | None:
+        """``adaptive``'s house table, when it holds :data:`HOUSE_PAIR` house seats or
+        more, or the match opened as a house table (then a lone house seat left is one of
+        the house bots); else ``None``."""
+        table = super()._house_table(s)
+        if table is None:
+            return None
+        if s["day"] == 1 and len(table.house) >= HOUSE_PAIR:
+            self.house_start = True  # the house bots' pairs, announced from the start
+        return table if self.house_start or len(table.house) >= HOUSE_PAIR else None
+
     def _act(self, s: dict[str, Any], legal: list[Command]) -> Command:
         if self._house_table(s) is not None:
             return super()._act(s, legal)
@@ -262,4 +278,4 @@ class Foresight(Adaptive):
         return act
 
 
-__all__ = ["ENDGAME", "FARMS", "FORGIVE", "GUARDS", "OFFER", "RISK", "WILD", "Foresight"]
+__all__ = ["ENDGAME", "FARMS", "FORGIVE", "GUARDS", "HOUSE_PAIR", "OFFER", "RISK", "WILD", "Foresight"]

@@ -32,6 +32,9 @@ from .harvest_watch_house_watch import after_night, tenths
 #: Thefts per night a seat is credited before any evidence (a small prior: most nights of
 #: most styles are not thefts) and the nights that prior weighs.
 PRIOR_STEALS, PRIOR_NIGHTS = 0.1, 1.0
+#: A night change at or below this (tenths) is a robbed seat's or a blocked thief's:
+#: either way it paid for it, and a seat that was robbed tends to guard next.
+HURT = -25
 #: A mutual joint farm nets -0.5 (§7); the tolerance is zero: foods are exact tenths.
 COOP_NET = hw.COOP - hw.COST_BASE
 
@@ -49,6 +52,7 @@ class SeatStyle:
     broke: int = 0  # our joint farms with it that came out one-sided
     robbed_us: int = 0  # times it was in our ``caught``
     last_broke: int = -99  # the day of its latest broken joint farm with us
+    hurt: int = -99  # the latest night it lost more than any act of its own nets (-2.0)
     rich_votes: int = 0  # its latest ballots that named the richest other seat, in a row
 
     def steal_rate(self) -> float:
@@ -164,6 +168,8 @@ class StyleBook:
             self.seat(s).nights += 1
             if d[s] == COOP_NET:
                 self.seat(s).coops += 1
+            if d[s] <= HURT:
+                self.seat(s).hurt = n.day
         self.seat_nights += len(others)
         ours = 1 if act in ("steal", "donate") else 0
         if len(living) != len(n.living):
@@ -193,4 +199,4 @@ class StyleBook:
         self.thefts += len(known) + len(partial) + max(0, rest)
 
 
-__all__ = ["PRIOR_NIGHTS", "PRIOR_STEALS", "SeatStyle", "StyleBook"]
+__all__ = ["HURT", "PRIOR_NIGHTS", "PRIOR_STEALS", "SeatStyle", "StyleBook"]
