@@ -1,4 +1,4 @@
-"""The ``foresight`` Harvest Watch strategy (the default): its style record on hand-made
+"""The default Harvest Watch strategy, ``adaptive`` (:class:`Foresight`): its style record on hand-made
 nights, the night simulation on hand-computed last nights, offers, words, whole matches."""
 
 from __future__ import annotations
@@ -133,5 +133,6 @@ def test_against_five_reciprocators_it_pairs_and_outlasts_them():
 
 
 def test_it_is_the_default_and_deterministic_for_a_seed():
-    assert strategies.default_name("harvest-watch") == "foresight"
+    assert strategies.default_name("harvest-watch") == "adaptive"
+    assert isinstance(strategies.create("harvest-watch", "adaptive", random.Random(0)), Foresight)
     assert play(["random"] * 5, 7) == play(["random"] * 5, 7)
