@@ -94,7 +94,9 @@ def _draw(choice: Choice, u: float) -> plan.Act:
     return choice[-1][1]
 
 
-def value(me: int, food: list[int], alive: list[bool], pre: dict[int, int], pairs: set[int]) -> float:
+def value(
+    me: int, food: list[int], alive: list[bool], pre: dict[int, int], pairs: set[int]
+) -> float:
     """Our win share after one simulated night (see the module docstring); ``pairs`` are
     the seats in a mutual joint farm tonight."""
     left = [s for s, on in enumerate(alive) if on]
@@ -172,4 +174,15 @@ def best_act(
     return best, means
 
 
-__all__ = ["FARMER_FARMS", "LAST_STEAL", "LAST_STEAL_FARMER", "SAMPLES", "RICHEST_AIM", "TIE_BREAK", "best_act", "fine_the_richest", "seat_acts", "value"]
+__all__ = [
+    "FARMER_FARMS",
+    "LAST_STEAL",
+    "LAST_STEAL_FARMER",
+    "RICHEST_AIM",
+    "SAMPLES",
+    "TIE_BREAK",
+    "best_act",
+    "fine_the_richest",
+    "seat_acts",
+    "value",
+]

@@ -149,7 +149,7 @@ class Foresight(Adaptive):
 
     def _offer_to(self, s: dict[str, Any]) -> int | None:
         me, day = s["you"], s["day"]
-        living = [x for x in s["aliveSeats"] if x != me and self._trusted(x, day)]
+        living: list[int] = [x for x in s["aliveSeats"] if x != me and self._trusted(x, day)]
         if not living:
             return None
         if (p := self._accepted(s)) is not None:
@@ -234,8 +234,7 @@ class Foresight(Adaptive):
             return super()._act(s, legal)
         partner = self._accepted(s)
         if food[me] <= ENDGAME and any(food[x] <= hw.COST_GUARD for x in living):
-            act = self._endgame(s, food, partner)
-            cmd = plan.command(act)
+            cmd = plan.command(self._endgame(s, food, partner))
             if cmd in legal:
                 return cmd
         if partner is not None and self._risk(s) <= RISK:
@@ -278,4 +277,14 @@ class Foresight(Adaptive):
         return act
 
 
-__all__ = ["ENDGAME", "FARMS", "FORGIVE", "GUARDS", "HOUSE_PAIR", "OFFER", "RISK", "WILD", "Foresight"]
+__all__ = [
+    "ENDGAME",
+    "FARMS",
+    "FORGIVE",
+    "GUARDS",
+    "HOUSE_PAIR",
+    "OFFER",
+    "RISK",
+    "WILD",
+    "Foresight",
+]

@@ -189,9 +189,7 @@ class StyleBook:
         suspects = [
             s
             for s in others
-            if s not in known
-            and s not in partial
-            and d[s] in (-hw.COST_GUARD, -hw.COST_BASE)
+            if s not in known and s not in partial and d[s] in (-hw.COST_GUARD, -hw.COST_BASE)
         ]
         if rest > 0 and suspects:
             for s in suspects:

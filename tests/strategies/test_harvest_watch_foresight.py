@@ -47,7 +47,9 @@ def test_a_mutual_joint_farm_is_kept_and_a_one_sided_one_broken():
     book.acted(summary("action", 2, [4.0] * 6), {"act": "farm_coop", "with": 2})
     book.observe(summary("diary", 2, [3.5, 3.0, 3.5, 3.0, 3.0, 3.0]))
     assert (book.seat(2).kept, book.seat(2).broke, book.seat(2).coops) == (1, 0, 1)
-    book.acted(summary("action", 3, [3.5, 3.0, 3.5, 3.0, 3.0, 3.0]), {"act": "farm_coop", "with": 2})
+    book.acted(
+        summary("action", 3, [3.5, 3.0, 3.5, 3.0, 3.0, 3.0]), {"act": "farm_coop", "with": 2}
+    )
     book.observe(summary("diary", 3, [2.5, 2.0, 2.5, 2.0, 2.0, 2.0]))
     assert (book.seat(2).broke, book.seat(2).last_broke) == (1, 3)
 
