@@ -17,8 +17,8 @@ every candidate of ours: common random numbers), resolves each night exactly as 
 **Opponent acts.** A seat at its last night (store at most 1.0: farm and guard cannot
 save it, §7; at most 0.5 with a joint-farm partner today, whose mutual +2.5 saves more)
 steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
-never worse for it than guarding, so a player that thinks does it (``LAST_STEAL_FARMER``
-instead for a seat that says it farms: it has farmed in the open all along). Any other night it
+never worse for it than guarding, so a player that thinks does it (``LAST_STEAL_PLAIN``
+instead for a seat that says it farms or says nothing at all: a plain policy so far). Any other night it
 steals at its estimated rate. A thief picks the richest other seat (the house bots' rule,
 §2.7; evenly among equal stores) half the time, else any other seat with food. A seat that
 does not steal joint-farms with a seat it offered to and that offered back today;
@@ -40,8 +40,9 @@ from .harvest_watch_styles import StyleBook
 SAMPLES = 64
 #: Chance that a seat on its last night steals (at least; its own rate if higher).
 LAST_STEAL = 0.5
-#: The same for a seat that says it farms (and not that it guards) and so far did.
-LAST_STEAL_FARMER = 0.2
+#: The same for a seat that says it farms (and not that it guards), or says nothing
+#: (only the pinned "…"): a plain policy so far, farming or guarding in the open.
+LAST_STEAL_PLAIN = 0.2
 #: How often a seat that says it farms farms when it does not steal (else it guards).
 FARMER_FARMS = 0.9
 #: Share of thefts aimed at the richest other seat; the rest spread evenly.
@@ -57,16 +58,18 @@ def seat_acts(
     food: list[int],
     living: list[int],
     partner: int | None,
-    farmer: bool = False,
+    last_steal: float = LAST_STEAL,
+    farm: float = 0.5,
 ) -> Choice:
     """The distribution of ``seat``'s act tonight: ``(probability, act)`` pairs summing
     to 1. ``partner`` is a seat it agreed a joint farm with today (offers both ways);
-    ``farmer``: it says it farms (:data:`LAST_STEAL_FARMER`, :data:`FARMER_FARMS`)."""
+    ``last_steal`` its steal chance at its last night (at least; its rate if higher);
+    ``farm`` how often it farms when it neither steals nor joint-farms (else it guards)."""
     others = [s for s in living if s != seat and food[s] > 0]
     # a mutual joint farm saves a store above 0.5: a seat with a partner is not at its last
     last = food[seat] <= (hw.COST_BASE - hw.COOP if partner is not None else hw.COST_GUARD)
     rate = book.seat(seat).steal_rate()
-    p_steal = max(LAST_STEAL_FARMER if farmer else LAST_STEAL, rate) if last else rate
+    p_steal = max(last_steal, rate) if last else rate
     out: Choice = []
     if others and p_steal > 0:
         most = max(food[s] for s in others)
@@ -80,7 +83,6 @@ def seat_acts(
     if partner is not None:
         out.append((rest, (plan.COOP, partner)))
     else:
-        farm = FARMER_FARMS if farmer else 0.5
         out += [(rest * farm, (plan.FARM, -1)), (rest * (1 - farm), (plan.GUARD, -1))]
     return out
 
@@ -177,7 +179,7 @@ def best_act(
 __all__ = [
     "FARMER_FARMS",
     "LAST_STEAL",
-    "LAST_STEAL_FARMER",
+    "LAST_STEAL_PLAIN",
     "RICHEST_AIM",
     "SAMPLES",
     "TIE_BREAK",

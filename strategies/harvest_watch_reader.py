@@ -122,6 +122,11 @@ class Foresight(Adaptive):
                 out.add(o)
         return sorted(out)
 
+    def _silent(self, seat: int) -> bool:
+        """Whether ``seat`` said only the pinned ``…`` in every speech we kept."""
+        said = [b.get(seat) for b in self.spoken.values()]
+        return bool(said) and all(x == hw.ELLIPSIS for x in said)
+
     def _says_farm(self, seat: int) -> bool:
         """Whether ``seat``'s latest speech1 says it farms and nothing of guarding."""
         text = self.spoken.get("speeches1", {}).get(seat, "")
@@ -264,9 +269,17 @@ class Foresight(Adaptive):
             mutual = p is not None and p in living and today.get(p) == o
             if partner == o:  # it offered us a joint farm today
                 p, mutual = me, True
-            farmer = self._says_farm(o) and self.book.seat(o).steals < WILD
+            plain = self.book.seat(o).steals < WILD
+            farmer = plain and self._says_farm(o)
+            silent = plain and self._silent(o)
             choices[o] = sight.seat_acts(
-                self.book, o, food, living, p if mutual else None, farmer=farmer
+                self.book,
+                o,
+                food,
+                living,
+                p if mutual else None,
+                last_steal=sight.LAST_STEAL_PLAIN if farmer or silent else sight.LAST_STEAL,
+                farm=sight.FARMER_FARMS if farmer else 0.5,
             )
         cands: list[plan.Act] = [(plan.GUARD, -1), (plan.FARM, -1)]
         if partner is not None:
