@@ -2,6 +2,7 @@
 
     python benchmarks/harvest_watch_league.py --tables issue --matches 100 --jobs 2
     python benchmarks/harvest_watch_league.py --ours reciprocator --tables held-out --json
+    python benchmarks/harvest_watch_league.py --tables all --jobs 2 --write-docs  # the docs
 
 For each table (five league seats), ``--matches`` matches (seeds 1..N): the six players
 are dealt to seats by a uniform shuffle of the match seed, exactly as
@@ -119,7 +120,8 @@ def report(
     todo: list[Table], players: list[str], rows: dict[tuple[int, str], hwbench.Row]
 ) -> dict[str, Any]:
     """The JSON-ready report: ``tables`` (one entry per table: group, styles, each
-    player's ``share`` / ``rank1`` / ``sole`` rates, the best reference and our gap to it)
+    player's ``share`` / ``rank1`` / ``sole`` rates with 95% Wilson intervals of the last
+    two, ``rank1_ci95`` / ``sole_ci95``, the best reference and our gap to it)
     and ``groups`` (per group and player: ``mean`` share and ``worst`` table)."""
     ours, refs = players[0], players[1:]
     out: dict[str, Any] = {"ours": ours, "references": refs, "tables": [], "groups": {}}
@@ -129,6 +131,8 @@ def report(
             r = rows[(i, p)]
             n = max(1, r.matches)
             entry[p] = {"share": r.share / n, "rank1": r.rank1 / n, "sole": r.sole / n}
+            entry[p]["rank1_ci95"] = list(hwbench.wilson(r.rank1, r.matches))
+            entry[p]["sole_ci95"] = list(hwbench.wilson(r.sole, r.matches))
         if refs:
             best = max(refs, key=lambda p: entry[p]["share"])
             entry["best_reference"] = best
@@ -153,23 +157,67 @@ def report(
 
 
 def _print(rep: dict[str, Any]) -> None:
+    """The report as text: per table and player, win share then rank-1 / sole wins (%)."""
     players = [rep["ours"], *rep["references"]]
-    head = "".join(f"{p[:12]:>13}" for p in players)
+    head = "".join(f"{p[:15]:>17}" for p in players)
     for g in GROUPS:
         mine = [e for e in rep["tables"] if e["group"] == g]
         if not mine:
             continue
-        print(f"\n== {g} tables ({mine[0]['matches']} matches each): win share")
-        print(f"{'table':<26}{head}  {'rank-1':>7} {'sole':>6}  best reference (gap)")
+        print(f"\n== {g} tables ({mine[0]['matches']} matches each): "
+              "win share, rank-1/sole wins (%)")  # fmt: skip
+        print(f"{'table':<26}{head}  best reference (gap)")
         for e in mine:
-            cells = "".join(f"{e[p]['share']:13.1%}" for p in players)
-            me = e[rep["ours"]]
+            cells = "".join(
+                f"{e[p]['share']:9.1%} {100 * e[p]['rank1']:3.0f}/{100 * e[p]['sole']:<3.0f}"
+                for p in players
+            )
             best = f"{e.get('best_reference', '-')} ({e.get('gap', 0.0):+.1%})"
-            print(f"{e['name'][:25]:<26}{cells}  {me['rank1']:7.1%} {me['sole']:6.1%}  {best}")
+            print(f"{e['name'][:25]:<26}{cells}  {best}")
+        for e in mine:
+            if "p50_p95_max_ms" in e:
+                p50, p95, top = e["p50_p95_max_ms"]
+                print(f"  {e['name']}: {rep['ours']} action choose p50/p95/max "
+                      f"{p50:.1f}/{p95:.1f}/{top:.1f} ms")  # fmt: skip
         s = rep["groups"][g]
-        print(f"{'mean':<26}" + "".join(f"{s[p]['mean']:13.1%}" for p in players))
-        print(f"{'worst':<26}" + "".join(f"{s[p]['worst_share']:13.1%}" for p in players))
-        print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:12]:>13}" for p in players))
+        print(f"{'mean':<26}" + "".join(f"{s[p]['mean']:9.1%}        " for p in players))
+        print(f"{'worst':<26}" + "".join(f"{s[p]['worst_share']:9.1%}        " for p in players))
+        print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:16]:>17}" for p in players))
+
+
+def _counted(styles: str) -> str:
+    """``"bloc,bloc,liar"`` as ``"bloc ×2, liar"`` (first-seen order)."""
+    names = styles.split(",")
+    seen = list(dict.fromkeys(names))
+    return ", ".join(n if names.count(n) == 1 else f"{n} ×{names.count(n)}" for n in seen)
+
+
+def markdown(rep: dict[str, Any]) -> str:
+    """The report as Markdown tables, one per group (win share per player, our rank-1 and
+    sole wins, the best reference and our gap to it; then the mean and the worst table)."""
+    players = [rep["ours"], *rep["references"]]
+    lines: list[str] = []
+    for g in GROUPS:
+        mine = [e for e in rep["tables"] if e["group"] == g]
+        if not mine:
+            continue
+        lines += [f"**{g} tables** ({mine[0]['matches']} matches each): win share", ""]
+        lines.append("| table | seats | " + " | ".join(f"`{p}`" for p in players)
+                     + f" | `{rep['ours']}` rank-1 / sole | best reference (gap) |")  # fmt: skip
+        lines.append("|---" * (len(players) + 4) + "|")
+        for e in mine:
+            me = e[rep["ours"]]
+            cells = " | ".join(f"{e[p]['share']:.1%}" for p in players)
+            best = f"`{e.get('best_reference', '-')}` ({e.get('gap', 0.0):+.1%})"
+            lines.append(f"| {e['name']} | {_counted(e['styles'])} | {cells} | "
+                         f"{me['rank1']:.1%} / {me['sole']:.1%} | {best} |")  # fmt: skip
+        s = rep["groups"][g]
+        lines.append(
+            "| **mean** | | " + " | ".join(f"{s[p]['mean']:.1%}" for p in players) + " | | |"
+        )
+        worst = " | ".join(f"{s[p]['worst_share']:.1%} ({s[p]['worst']})" for p in players)
+        lines += [f"| **worst** | | {worst} | | |", ""]
+    return "\n".join(lines)
 
 
 @app.command()
@@ -180,6 +228,10 @@ def main(
         "all", "--tables", help="issue, tuning, held-out or all (tuning and held-out apart)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    as_markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
+    write_docs: bool = typer.Option(
+        False, "--write-docs", help="Also write the tables into docs/benchmarks/harvest-watch.md."
+    ),
     jobs: int = typer.Option(1, min=1, help="Worker processes."),
     timing: bool = typer.Option(False, help="Time our choose on action beats."),
 ) -> None:
@@ -196,8 +248,14 @@ def main(
     t0 = time.perf_counter()
     rep = report(todo, players, measure(todo, players, matches, jobs, timing))
     rep["seconds"] = round(time.perf_counter() - t0, 1)
+    if write_docs:
+        from docs_block import write_block
+
+        print(write_block("harvest-watch", "harvest-watch-league", markdown(rep)))
     if as_json:
         print(json.dumps(rep, indent=1))
+    elif as_markdown:
+        print(markdown(rep))
     else:
         _print(rep)
         print(f"\n({rep['seconds']} s, {jobs} job(s))")

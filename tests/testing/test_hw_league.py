@@ -4,10 +4,12 @@ league benchmark on a tiny run (hand-computed outcomes)."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
@@ -268,3 +270,19 @@ def test_seat_data_view_is_what_styles_read():
     data = seat_data(state, 2, can_act=True, pending=None)
     said = make("joint_offer", random.Random(1)).choose(data, legal_actions(data))
     assert said["speech"] == "Seat 2: I cooperate with seat 0."
+
+
+def test_benchmark_command_prints_every_group_and_the_json():
+    out = CliRunner().invoke(bench.app, ["--ours", "guard", "--tables", "issue", "--matches", "1"])
+    assert out.exit_code == 0, out.output
+    assert "issue tables (1 matches each)" in out.output and "5 last_night" in out.output
+    assert "reciprocator" in out.output and "worst table" in out.output
+    out = CliRunner().invoke(bench.app, ["--ours", "guard", "--tables", "issue", "--matches", "1",
+                                         "--json"])  # fmt: skip
+    rep = json.loads(out.output)
+    assert rep["references"] == ["farmer", "coalition", "reciprocator"]
+    guard = rep["tables"][0]["guard"]
+    assert (guard["share"], guard["rank1"], guard["sole"]) == (1 / 6, 1.0, 0.0)
+    assert guard["sole_ci95"][0] == 0.0 and 0.7 < guard["sole_ci95"][1] < 0.8  # 0 of 1
+    bad = CliRunner().invoke(bench.app, ["--tables", "best"])
+    assert bad.exit_code != 0 and "one of issue" in bad.output

@@ -1,8 +1,9 @@
 """The league's tables: five opponent seats each, as style names with parameters.
 
-- ``issue``: the four tables of issue 27 (five last-night opportunists; five joint-offer
-  cooperators; five vengeful farmers; a voting bloc of four that fines the richest seat
-  every day, with one joint-offer cooperator), default parameters;
+- ``issue``: the four tables where the default strategy was reported to fail (five
+  last-night opportunists; five joint-offer cooperators; five vengeful farmers; a voting
+  bloc of four that fines the richest seat every day, with one joint-offer cooperator),
+  default parameters;
 - ``tuning``: every tuning style alone at a table (five of it, parameters drawn), and mixed
   tables drawn from the tuning styles;
 - ``held-out``: mixed tables whose seats come from the held-out styles (each seat held out
@@ -41,7 +42,7 @@ def _same(name: str, style: str, group: str = "issue") -> Table:
 
 
 def issue_tables() -> list[Table]:
-    """The four tables of issue 27, default parameters."""
+    """The four reported tables (the module doc), default parameters."""
     bloc: tuple[tuple[str, dict[str, Any]], ...] = (("bloc", {}),) * 4 + (("joint_offer", {}),)
     return [
         _same("5 last_night", "last_night"),
