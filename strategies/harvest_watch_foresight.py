@@ -18,10 +18,10 @@ every candidate of ours: common random numbers), resolves each night exactly as 
 save it, §7; at most 0.5 with a joint-farm partner today, whose mutual +2.5 saves more)
 steals with probability ``max(LAST_STEAL, its steal rate)``: stealing then is
 never worse for it than guarding, so a player that thinks does it (``LAST_STEAL_PLAIN``
-instead for a seat that says it farms or says nothing at all: a plain policy so far). Any other night it
-steals at its estimated rate. A thief picks the richest other seat (the house bots' rule,
-§2.7; evenly among equal stores) half the time, else any other seat with food. A seat that
-does not steal joint-farms with a seat it offered to and that offered back today;
+instead for a seat that says it farms or says nothing at all: a plain policy so far). Any
+other night it steals at its estimated rate. A thief picks the richest other seat (the
+house bots' rule, §2.7; evenly among equal stores) half the time, else any other seat with
+food. A seat that does not steal joint-farms with a seat it offered to and that offered back today;
 otherwise it farms or guards, half and half (the two look the same in the foods; a
 seat that says it farms farms :data:`FARMER_FARMS` of the time).
 """

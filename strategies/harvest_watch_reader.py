@@ -78,7 +78,7 @@ class Foresight(Adaptive):
         self.book = StyleBook()
         self.sim_rng = random.Random(rng.random())
         self.spoken: dict[str, dict[int, str]] = {}  # the latest speeches, by beat
-        self.house_start = False  # day 1 was a house table of two house seats or more
+        self.house_start = False  # day 1's house-worded seats announced the §2.7 pairs
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat; the record learns from every summary first."""
@@ -220,13 +220,15 @@ class Foresight(Adaptive):
 
     def _house_table(self, s: dict[str, Any]) -> plan.Table | None:
         """``adaptive``'s house table, when it holds :data:`HOUSE_PAIR` house seats or
-        more, or the match opened as a house table (then a lone house seat left is one of
-        the house bots); else ``None``."""
+        more, or the seats in the house bots' words announced exactly the §2.7 pairs on
+        day 1 (then a lone house seat left is one of the house bots); else ``None``."""
+        if s["day"] == 1 and not self.house_start:
+            me = s["you"]
+            house = [x for x in s["aliveSeats"] if x != me and self.said.get(x, {}).get("house")]
+            self.house_start = bool(house) and self._announced_pairs(house)
         table = super()._house_table(s)
         if table is None:
             return None
-        if s["day"] == 1 and len(table.house) >= HOUSE_PAIR:
-            self.house_start = True  # the house bots' pairs, announced from the start
         return table if self.house_start or len(table.house) >= HOUSE_PAIR else None
 
     def _act(self, s: dict[str, Any], legal: list[Command]) -> Command:
