@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import logging
 import random
 import sys
 from collections.abc import Callable
@@ -37,11 +38,18 @@ class UnknownStrategy(ValueError):
     (:mod:`sunbot.strategies`, which re-exports it)."""
 
 
+class BotNotBuilt(UnknownStrategy):
+    """A bot class whose constructor raised: ``bot.py:Bot could not be built: RuntimeError:
+    no config`` (one line, clipped); the bot's exception is the ``__cause__``."""
+
+
 #: What ``--strategy`` and ``strategy=`` accept besides a registry name. ``Union`` because
 #: ``Strategy`` is named, not imported, at run time (``str | "Strategy"`` would not run).
 StrategyLike: TypeAlias = Union[str, "Strategy", type, Callable[[Any, list[Any]], Any]]
 
 _LOADED: dict[Path, ModuleType] = {}
+
+log = logging.getLogger("sunbot.bots")
 
 
 def is_file_spec(name: str) -> bool:
@@ -150,12 +158,18 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
 
     Raises:
         UnknownStrategy: the object names another game, or is none of the three forms.
+        BotNotBuilt: its constructor raised (one line naming the bot and the exception;
+            the traceback is logged at ``info``, which ``-v`` shows).
     """
     name = name or label(obj)
     _check_game(obj, game, name)
     if inspect.isclass(obj):
         factory: Any = obj
-        built: Any = factory(rng) if _takes_an_argument(obj) else factory()
+        try:
+            built: Any = factory(rng) if _takes_an_argument(obj) else factory()
+        except (Exception, SystemExit) as exc:  # the bot's own code: one line, not a traceback
+            log.info("%s: its constructor raised", name, exc_info=True)  # -v shows it
+            raise BotNotBuilt(f"{name} could not be built: {_one_line(exc)}") from exc
         if not callable(getattr(built, "choose", None)):
             raise UnknownStrategy(f"{name} has no choose(observation, legal_actions) method")
         strategy: Strategy = built
@@ -165,6 +179,14 @@ def from_object(game: str, obj: Any, rng: random.Random, name: str | None = None
     if callable(obj):
         return FunctionStrategy(obj)
     raise UnknownStrategy(f"{name!r} is not a strategy: give a name, a class or a function")
+
+
+def _one_line(exc: BaseException) -> str:
+    """``RuntimeError: no config``: the message's lines joined by spaces, scrubbed and
+    clipped to 300 characters (``… (N more characters)``)."""
+    from sunbot._text.safe import describe
+
+    return " ".join(describe(exc).split())
 
 
 def check_file(game: str, spec: str) -> None:
@@ -191,6 +213,7 @@ def label(obj: Any) -> str:
 
 
 __all__ = [
+    "BotNotBuilt",
     "FunctionStrategy",
     "StrategyLike",
     "UnknownStrategy",

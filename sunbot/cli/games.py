@@ -4,7 +4,9 @@ for each (:func:`sunbot.generic.index.games_on`).
 Without ``--server``: the embedded games and their strategies. With ``--server URL``: each
 game of the server's index, marked ``rules`` (sunbot has its rules engine and mirror, and its
 tuned strategies) or ``generic`` (played on the protocol alone with ``random``, ``first``, a
-bot file or an agent; generic checks only). Exit 0, or 1 when the server cannot be read.
+bot file or an agent; generic checks only); an index entry that cannot be read (no string
+slug, not a plausible slug, a repeated slug) is listed as ``bad entry`` with its one-line
+reason, the others as usual. Exit 0, or 1 when the server cannot be read.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, fail
 from sunbot.client import ClientError
 from sunbot.games import available
-from sunbot.generic.index import GameListing, games_on, listing_json
+from sunbot.generic.index import BadEntry, GameListing, index_on, listing_json
 
 
 @contextmanager
@@ -78,8 +80,9 @@ def _embedded_table() -> Table:
     return table
 
 
-def _server_table(server: str, listed: list[GameListing]) -> Table:
-    """One row per listed game; every cell but ``sunbot`` is the server's words (plain)."""
+def _server_table(server: str, listed: list[GameListing], bad: list[BadEntry]) -> Table:
+    """One row per listed game, then one per bad entry; every cell but ``sunbot`` is the
+    server's words (plain)."""
     table = Table(title=Text(outside(f"games on {server}")))
     for col in ("slug", "name", "genre", "sunbot", "strategies"):
         table.add_column(col)
@@ -90,7 +93,19 @@ def _server_table(server: str, listed: list[GameListing]) -> Table:
         support = "rules, replayable" if g.replayable else g.support
         cells = (g.slug, g.name, g.genre or "-", support, ", ".join(names) or "-")
         table.add_row(*(Text(outside(c)) for c in cells))
+    for b in bad:
+        table.add_row(*(Text(outside(c)) for c in (_entry(b), "-", "-", "bad entry", "-")))
     return table
+
+
+def _entry(bad: BadEntry) -> str:
+    """``entry 3`` (the row has no string slug) or the slug it gave, ``'ke lhold'``."""
+    return bad.slug if bad.slug is not None else f"entry {bad.position}"
+
+
+def bad_json(bad: BadEntry) -> dict[str, Any]:
+    """A bad index entry as ``{position, slug, reason}``."""
+    return {"position": bad.position, "slug": bad.slug, "reason": bad.reason}
 
 
 def games_command(
@@ -121,13 +136,20 @@ def games_command(
     check_server_url(server)
     try:
         with quiet_retries():
-            listed = asyncio.run(games_on(server, retry_seconds=retry_seconds))
+            listed, bad = asyncio.run(index_on(server, retry_seconds=retry_seconds))
     except (ClientError, httpx.HTTPError) as exc:
         raise fail(f"cannot read {server}/api/games: {exc}", Exit.ERROR) from None
     if as_json:
-        body = {"server": server, "games": [listing_json(g) for g in listed]}
+        body = {
+            "server": server,
+            "games": [listing_json(g) for g in listed],
+            "badEntries": [bad_json(b) for b in bad],
+        }
         typer.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
-    console.print(_server_table(server, listed))
+    console.print(_server_table(server, listed, bad))
+    for b in bad:
+        said = f"bad index entry {b.position} ({_entry(b)}): {b.reason}"
+        console.print(Text(outside(said)), soft_wrap=True)
     if not listed:
         console.print("the server lists no game")

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 
-from sunbot import api, strategies
+from sunbot import api, bots, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
+from sunbot.agents.clock import BotError
 from sunbot.agents.spec import check_strategy
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import show_traceback
 from sunbot.cli.match_report import announce_match, print_summary
 from sunbot.cli.signals import STOP_SIGNALS, exit_code
 from sunbot.runs.match import MatchRecorder, run_match
-from sunbot.transcripts.jsonl import TranscriptWriter, default_path
+from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
+from sunbot.transcripts.jsonl import MIB, TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, live_view
 
@@ -82,13 +85,15 @@ def play_match_command(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_transcript_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
     ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
     ``wait``: seconds a created match on ``server`` waits for other players (its id is
     printed at once). ``agent_options``: the agent's options (``llm:MODEL``'s
-    ``--llm-*``), as for :func:`sunbot.play`."""
+    ``--llm-*``), as for :func:`sunbot.play`. ``max_transcript_bytes``: the transcript's
+    size limit (``None``: none)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
         return Exit.USAGE
@@ -107,6 +112,8 @@ def play_match_command(
         label, make = api.resolve_strategy(
             game, name, isolate=isolate, seed=seed, options=agent_options
         )
+        if bots.is_file_spec(name) and not isolate:  # a constructor that raises: one line,
+            make(random.Random(seed))  # before any file exists (as a single-player run)
     except ValueError as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE
@@ -114,7 +121,7 @@ def play_match_command(
     match_seed = seed if match_id is None else None
     default = default_path(game, seed, label, match_id=match_id)
     path = (transcript or default) if write_transcript else None
-    writer = TranscriptWriter(path) if path else None
+    writer = TranscriptWriter(path, max_bytes=max_transcript_bytes) if path else None
     got: list[int] = []
     try:
         with live_view(console, "starting…", quiet) as live:
@@ -143,11 +150,12 @@ def play_match_command(
     except WriteFailed as exc:  # the result line: no room for it
         err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
         return Exit.ERROR
+    except BotError as exc:  # an isolated bot that cannot start (its constructor raised)
+        err_console.print(line(("error:", "bold red"), " ", outside(exc, 2000)), soft_wrap=True)
+        return Exit.ERROR
     finally:
         if writer is not None:
-            writer.close()
-            if writer.lines == 0 and writer.path.exists():
-                writer.path.unlink()  # not even a whole header: nothing to keep
+            writer.close()  # not even a whole header: it leaves no file
     if writer is not None and writer.failed is not None:  # the disk filled up mid-match
         err_console.print(
             line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True

@@ -54,6 +54,8 @@ def show_reports(console: Console, reports: list[GameReport], rec: Recorder) -> 
                 f"grammar ({g.found_at}): {g.error or ''} only ours accept "
                 f"{json.dumps(g.only_ours)}; only theirs accept {json.dumps(g.only_theirs)}"
             )
+        if r.spec_route and f"spec route: {r.spec_route}" not in r.findings:
+            lines.append(f"spec route: {r.spec_route}")
         lines += r.notes + r.findings
         if r.error and r.listed:
             lines.append(f"error: {r.error}")
@@ -62,6 +64,13 @@ def show_reports(console: Console, reports: list[GameReport], rec: Recorder) -> 
     heads = ", ".join(f"{k}: {v}" for k, v in sorted(rec.headers.items())) or "none"
     said = f"429 answers: {rec.throttled}; rate-limit headers seen: {heads}"
     console.print(Text(outside(said, _LINE)), soft_wrap=True)
+
+
+def _as_json(r: GameReport) -> dict[str, object]:
+    """One report as JSON-ready values (the init spec kept for the checks left out)."""
+    out = asdict(r)
+    out.pop("init_spec", None)
+    return out
 
 
 def _grammar_cell(r: GameReport) -> str:
@@ -100,7 +109,7 @@ def probe_command(
         raise typer.Exit(Exit.ERROR) from None
     if as_json:
         body = {
-            "games": [asdict(r) for r in reports],
+            "games": [_as_json(r) for r in reports],
             "throttled": rec.throttled,
             "rateHeaders": rec.headers,
         }

@@ -10,6 +10,7 @@ from sunbot.client.retry import (
     ServerRefused,
     TransientHTTPError,
 )
+from sunbot.client.spec_check import WrongGame
 
 __all__ = [
     "LOCAL_BASE_URL",
@@ -25,6 +26,7 @@ __all__ = [
     "SeatTicket",
     "ServerRefused",
     "TransientHTTPError",
+    "WrongGame",
     "play_match",
     "play_seat",
 ]

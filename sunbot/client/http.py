@@ -22,7 +22,15 @@ from tenacity import RetryCallState
 
 from sunbot._text import redaction
 from sunbot._text.safe import remember, safe
-from sunbot.client.models import ActionAnswer, Envelope, GameIndex, RefusalBody
+from sunbot.client.answers import MAX_BODY_BYTES, decode, refusal_reason, too_large
+from sunbot.client.models import (
+    ActionAnswer,
+    Envelope,
+    GameIndex,
+    RefusalBody,
+    first_error,
+    read_index,
+)
 from sunbot.client.retry import (
     RETRY_STATUSES,
     CrossOriginRedirect,
@@ -35,11 +43,10 @@ from sunbot.client.retry import (
     parse_retry_after,
 )
 from sunbot.client.routes import ROUTES
+from sunbot.client.spec_check import check_spec
 
 log = logging.getLogger("sunbot.client")
 
-#: Largest answer body read, in bytes; a longer one is a :class:`MalformedResponse`.
-MAX_BODY_BYTES = 16 * 1024 * 1024
 #: Seconds an idle pooled connection is kept: well under servers' usual keep-alive timeout
 #: (uvicorn and ``sunbot serve``: 5 s), so the client never reuses a connection the server
 #: is closing at that very moment.
@@ -316,18 +323,13 @@ class GameboardClient:
         status = resp.status_code
         if status in RETRY_STATUSES:
             raise TransientHTTPError(
-                status, _reason(raw, sent=sent), parse_retry_after(resp.headers.get("retry-after"))
+                status,
+                refusal_reason(raw, resp, sent, plain=True),
+                parse_retry_after(resp.headers.get("retry-after")),
             )
         if status >= 400:
-            raise ServerRefused(status, _reason(raw, resp, sent))
-        try:
-            return json.loads(raw)
-        except ValueError:
-            raise MalformedResponse(
-                f"HTTP {status} {_not_json(raw, resp)}: is the server URL the API's origin?"
-            ) from None
-        except RecursionError:  # a hostile answer nested thousands deep
-            raise MalformedResponse(f"HTTP {status} answer is JSON nested too deeply") from None
+            raise ServerRefused(status, refusal_reason(raw, resp, sent))
+        return decode(raw, resp)
 
     async def games(self, *, retry: bool = True) -> GameIndex:
         """``GET /api/games``: the index of games. ``retry=False``: only a rate limit (429)
@@ -336,27 +338,38 @@ class GameboardClient:
         data = await self.request_json("games", parse=_parse_index, retry_on=retry_on)
         return _parse_index(data)
 
-    async def spec(self, slug: str) -> dict[str, Any]:
+    async def spec(self, slug: str, name: str | None = None) -> dict[str, Any]:
         """``GET /api/games/{slug}/spec``: the game's self-documenting ``spec`` (goal,
-        scoring, rules, action grammar).
+        scoring, rules, action grammar), checked to be ``slug``'s (and named ``name``, the
+        index's name, when given: :func:`~sunbot.client.spec_check.check_spec`).
 
         Raises:
             ServerRefused: 4xx (an unknown game, or a server without this route).
             MalformedResponse: the answer has no ``spec`` object.
+            WrongGame: the answer names another game (not retried).
         """
         data = await self.request_json("spec", slug=slug)
+        check_spec(data, slug, name).raise_if_wrong()
         spec = data.get("spec") if isinstance(data, dict) else None
         if not isinstance(spec, dict):
             raise MalformedResponse("spec answer has no spec object")
         return spec
 
     async def init(self, slug: str, seed: int | None = None) -> Position:
-        """Start a run of ``slug``; ``seed`` ``None`` lets the server pick."""
+        """Start a run of ``slug``; ``seed`` ``None`` lets the server pick.
+
+        Raises:
+            WrongGame: the answer (its ``slug`` or ``spec.slug``) names another game, so no
+                action is sent (:func:`~sunbot.client.spec_check.check_spec`).
+            ServerRefused, MalformedResponse, TransientHTTPError, httpx.TransportError: as
+                :meth:`request_json`, or an init refused with ``{ok: false}``.
+        """
         params = {} if seed is None else {"seed": seed}
         data = await self.request_json("init", params=params, parse=_parse_answer, slug=slug)
         answer = _parse_answer(data)
         if isinstance(answer, RefusalBody):
             raise ServerRefused(200, f"init refused: {answer.reason}")
+        check_spec(data, slug, where="init answer").raise_if_wrong()
         return Position(answer, data)
 
     async def act(self, slug: str, position: Position, action: Any) -> Position | Rejected:
@@ -385,46 +398,17 @@ def _rate_limited(exc: BaseException) -> bool:
 
 def _parse_index(data: Any) -> GameIndex:
     try:
-        return GameIndex.model_validate(data)
-    except ValidationError as exc:
-        raise MalformedResponse(f"game index: {_first(exc)}") from None
+        return read_index(data)
+    except ValueError as exc:
+        raise MalformedResponse(f"game index: {exc}") from None
 
 
 def _parse_answer(data: Any) -> Envelope | RefusalBody:
     try:
         answer: Envelope | RefusalBody = ActionAnswer.validate_python(data)
     except ValidationError as exc:
-        raise MalformedResponse(f"answer does not match the envelope: {_first(exc)}") from None
+        raise MalformedResponse(f"answer does not match the envelope: {first_error(exc)}") from None
     return answer
-
-
-def _first(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    return f"{'.'.join(str(p) for p in err['loc']) or 'body'}: {err['msg']}"
-
-
-def _not_json(raw: bytes, resp: httpx.Response) -> str:
-    """``from GET https://host/path is not JSON (text/html, 1234 bytes)``: the URL without
-    its query (a seat token travels there), the content type, never the body itself."""
-    url = resp.request.url.copy_with(query=None, userinfo=b"")
-    kind = resp.headers.get("content-type", "no content type").split(";")[0]
-    return f"from {resp.request.method} {url} is not JSON ({kind}, {len(raw)} bytes)"
-
-
-def _reason(raw: bytes, resp: httpx.Response | None = None, sent: tuple[str, ...] = ()) -> str:
-    """The server's ``reason`` for a refusal, as our message may show it: every secret we
-    hold and every token ``sent`` with this request redacted by value, then clipped to
-    :data:`~sunbot._text.safe.MAX_TEXT` characters (a server may echo our token, or send
-    a megabyte)."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        if resp is not None:
-            return f"the answer {_not_json(raw, resp)}"
-        return safe(raw[:120].decode("utf-8", "replace"), extra=sent) or "no body"
-    if isinstance(data, dict) and isinstance(data.get("reason"), str):
-        return safe(data["reason"], extra=sent)
-    return "no reason given"
 
 
 def _sent_secrets(params: dict[str, Any] | None, body: dict[str, Any] | None) -> tuple[str, ...]:
@@ -449,11 +433,16 @@ def _show_origin(origin: tuple[str, str, int | None]) -> str:
 
 
 async def _read_capped(resp: httpx.Response) -> bytes:
+    """The body, or :func:`~sunbot.client.answers.too_large` as soon as its declared length
+    or the bytes read pass :data:`MAX_BODY_BYTES` (not retried)."""
+    declared = resp.headers.get("content-length", "")
+    if declared.isdigit() and len(declared) < 20 and int(declared) > MAX_BODY_BYTES:
+        raise too_large(MAX_BODY_BYTES)
     chunks: list[bytes] = []
     size = 0
     async for chunk in resp.aiter_bytes():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise MalformedResponse(f"answer body larger than {MAX_BODY_BYTES} bytes")
+            raise too_large(MAX_BODY_BYTES)
         chunks.append(chunk)
     return b"".join(chunks)

@@ -1,9 +1,12 @@
 """The client's one retry policy (tenacity), configured here and nowhere else.
 
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
-429, 502, 503 and 504, and a success status whose body is not a valid answer (truncated or
-HTML: a stateless call is safe to repeat). Not retried: every other 4xx and 500, except
-that a match view read also retries a 500 (:func:`is_retryable_read`).
+429, 502, 503 and 504, and a success status whose body is cut short or of the wrong shape (a
+stateless call is safe to repeat). Not retried: every other 4xx and 500, except that a match
+view read also retries a 500 (:func:`is_retryable_read`), and a body no retry can mend (over
+the size cap, nested too deep, an integer of thousands of digits: :mod:`sunbot.client.answers`).
+A web page or other text that is not JSON where the answer should be is retried only for
+``brief_seconds`` (3 s): a glitch clears at once, a web site's origin never does.
 Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``
 header (seconds or an HTTP date; a malformed one is ignored) sets the minimum wait. The
 bound is a time budget (tenacity's ``stop_after_delay``): by default a call rides out at
@@ -26,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Literal
 
 import httpx
 from tenacity import (
@@ -73,8 +77,21 @@ class ServerRefused(ClientError):
         self.reason = reason
 
 
+#: How long a :class:`MalformedResponse` is retried: ``"full"`` the whole budget (a body
+#: cut short, a wrong shape), ``"brief"`` only :attr:`RetryPolicy.brief_seconds` (a web page
+#: or other text that is not JSON: a glitch clears at once, a web site's origin never does),
+#: ``"none"`` not at all (over the size cap, nested too deep, an integer of thousands of
+#: digits: :mod:`sunbot.client.answers`).
+Retry = Literal["full", "brief", "none"]
+
+
 class MalformedResponse(ClientError):
-    """A success status whose body is not valid JSON or not the documented shape."""
+    """A success status whose body is not valid JSON or not the documented shape;
+    ``retry`` says how long asking again may help (:data:`Retry`)."""
+
+    def __init__(self, message: str, *, retry: Retry = "full") -> None:
+        super().__init__(message)
+        self.retry: Retry = retry
 
 
 class CrossOriginRedirect(ClientError):
@@ -112,7 +129,9 @@ def is_retryable(exc: BaseException) -> bool:
     """The retry predicate: transport failures, throttling/gateway statuses, broken bodies."""
     if isinstance(exc, httpx.TransportError):
         return not isinstance(exc, httpx.UnsupportedProtocol)
-    return isinstance(exc, TransientHTTPError | MalformedResponse)
+    if isinstance(exc, MalformedResponse):
+        return exc.retry != "none"
+    return isinstance(exc, TransientHTTPError)
 
 
 def is_retryable_read(exc: BaseException) -> bool:
@@ -166,6 +185,16 @@ class stop_if_never_answered(stop_base):
         return unreached and not self.answered()
 
 
+class stop_if_brief(stop_base):
+    """Stop when the last attempt failed with a :class:`MalformedResponse` retried only
+    briefly (combined with a short ``stop_before_delay``)."""
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        outcome = retry_state.outcome
+        exc = outcome.exception() if outcome is not None else None
+        return isinstance(exc, MalformedResponse) and exc.retry == "brief"
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """Bounds of the retry loop.
@@ -179,6 +208,8 @@ class RetryPolicy:
         max_retry_after: cap on a server's ``Retry-After``, seconds.
         unreached_seconds: the budget, seconds, while the server has never answered and
             every attempt failed to connect (no retry whose wait would end past it).
+        brief_seconds: the budget, seconds, of an answer that is a web page or other text
+            that is not JSON (no retry whose wait would end past it).
         sleep: the coroutine used to wait (tests pass a fake one).
     """
 
@@ -188,6 +219,7 @@ class RetryPolicy:
     max_wait: float = 4.0
     max_retry_after: float = 30.0
     unreached_seconds: float = 3.0
+    brief_seconds: float = 3.0
     sleep: Callable[[float], Awaitable[None]] = field(default=asyncio.sleep)
 
     def retrying(
@@ -202,6 +234,7 @@ class RetryPolicy:
         own wait (the client's interruptible one); ``answered`` tells whether the server
         ever answered (when it says no, connection failures get ``unreached_seconds``)."""
         stop = stop_after_delay(self.total_seconds) | stop_after_attempt(self.attempts)
+        stop = stop | (stop_before_delay(self.brief_seconds) & stop_if_brief())
         if answered is not None:
             unreached = stop_before_delay(self.unreached_seconds) & stop_if_never_answered(answered)
             stop = stop | unreached

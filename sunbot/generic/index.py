@@ -23,20 +23,32 @@ from sunbot import games as game_table
 from sunbot import strategies
 from sunbot._text.safe import safe
 from sunbot._text.terminal import printable, printable_lines
-from sunbot.client import GameboardClient, MalformedResponse, RetryPolicy, ServerRefused
+from sunbot.client import (
+    ClientError,
+    GameboardClient,
+    MalformedResponse,
+    RetryPolicy,
+    ServerRefused,
+)
+from sunbot.client.models import BadEntry, GameEntry, GameIndex
 from sunbot.client.retry import TransientHTTPError
+from sunbot.client.spec_check import check_spec
 from sunbot.generic.grammar import find_grammar
 from sunbot.strategies import GENERIC as GENERIC_STRATEGIES
 
 __all__ = [
     "RULES_SEED",
     "SLUG_PATTERN",
+    "BadEntry",
     "GameListing",
     "check_slug",
     "describe_spec",
     "games_on",
+    "good_rows",
+    "index_on",
     "list_games",
     "listing_json",
+    "read_listing",
     "rules_on",
     "served_rules",
 ]
@@ -103,22 +115,48 @@ def _strategies(slug: str, support: str) -> tuple[str, ...]:
 
 async def list_games(client: GameboardClient) -> list[GameListing]:
     """The games ``client``'s server lists in ``GET /api/games``, in its order, each
-    marked with what sunbot has. A row whose slug is not a plausible slug, or repeats
-    one listed before, is left out (logged).
+    marked with what sunbot has; the rows that cannot be read are left out
+    (:func:`read_listing` gives them too).
 
     Raises:
         ClientError, httpx.HTTPError: the index could not be read.
+    """
+    return (await read_listing(client))[0]
+
+
+def good_rows(index: GameIndex) -> tuple[list[GameEntry], list[BadEntry]]:
+    """The rows of ``index`` a game can be played from, in its order, and the others, in
+    the index's order: the client's :attr:`~sunbot.client.models.GameIndex.bad` plus a row
+    whose slug is not a plausible slug (:data:`SLUG_PATTERN`: it goes into request paths)
+    or repeats an earlier row's."""
+    good: list[GameEntry] = []
+    bad = list(index.bad)
+    first: dict[str, int] = {}
+    for position, row in zip(index.positions, index.games, strict=True):
+        shown = printable(safe(repr(row.slug), 80))
+        if not SLUG_PATTERN.fullmatch(row.slug):
+            bad.append(BadEntry(position, shown, "slug: not a game slug"))
+        elif row.slug in first:
+            bad.append(BadEntry(position, shown, f"slug: repeats entry {first[row.slug]}"))
+        else:
+            first[row.slug] = position
+            good.append(row)
+    return good, sorted(bad, key=lambda b: b.position)
+
+
+async def read_listing(client: GameboardClient) -> tuple[list[GameListing], list[BadEntry]]:
+    """:func:`list_games`, and the index rows that cannot be read (:func:`good_rows`),
+    each with its one-line reason.
+
+    Raises:
+        ClientError, httpx.HTTPError: the index could not be read at all.
     """
     index = await client.games()
     extra = index.model_extra or {}
     ours = extra.get("localChoices") == game_table.LOCAL_CHOICES
     out: list[GameListing] = []
-    seen: set[str] = set()
-    for row in index.games:
-        if not SLUG_PATTERN.fullmatch(row.slug) or row.slug in seen:
-            log.warning("index row left out: slug %s", printable(safe(repr(row.slug), 80)))
-            continue
-        seen.add(row.slug)
+    rows, bad = good_rows(index)
+    for row in rows:
         support = _support(row.slug)
         out.append(
             GameListing(
@@ -131,7 +169,9 @@ async def list_games(client: GameboardClient) -> list[GameListing]:
                 replayable=support == "rules" and ours,
             )
         )
-    return out
+    for entry in bad:
+        log.info("index entry %d left out: %s", entry.position, entry.reason)
+    return out, bad
 
 
 def _only_rate_limits(exc: BaseException) -> bool:
@@ -142,10 +182,13 @@ async def served_rules(client: GameboardClient, slug: str) -> dict[str, Any]:
     """The ``spec`` the server serves for ``slug``: from ``GET /api/games/{slug}/spec``
     when it has that route, else from the answer of an init with seed :data:`RULES_SEED`
     (every init answer carries ``spec``). The spec route is asked once (only a 429 is
-    waited out), so a server without it costs no retry budget.
+    waited out), so a server without it costs no retry budget. Either answer is checked
+    to be ``slug``'s (:func:`~sunbot.client.spec_check.check_spec`; the name too, against
+    the index's, when the spec route's answer gives one).
 
     Raises:
         ValueError: ``slug`` is not a plausible slug.
+        WrongGame: the answer names another game than ``slug``.
         MalformedResponse: the init answer has no ``spec`` object.
         ClientError, httpx.HTTPError: the server could not be asked or refused.
     """
@@ -155,14 +198,37 @@ async def served_rules(client: GameboardClient, slug: str) -> dict[str, Any]:
     except (ServerRefused, MalformedResponse, TransientHTTPError, httpx.TransportError) as exc:
         log.info("no spec route for %s (%s): reading an opening", slug, exc)
     else:
+        name = await index_name(client, slug) if _gives_a_name(data) else None
+        check_spec(data, slug, name).raise_if_wrong()
         spec = data.get("spec") if isinstance(data, dict) else None
         if isinstance(spec, dict):
             return spec
-    opening = await client.init(slug, RULES_SEED)
+    opening = await client.init(slug, RULES_SEED)  # checks the answer's game itself
     spec = opening.raw.get("spec")
     if not isinstance(spec, dict):
         raise MalformedResponse(f"the init answer of {slug} has no spec object")
     return spec
+
+
+def _gives_a_name(data: Any) -> bool:
+    """The answer (or its ``spec``) has a ``name`` string to check against the index."""
+    if not isinstance(data, dict):
+        return False
+    spec = data.get("spec")
+    return isinstance(data.get("name"), str) or (
+        isinstance(spec, dict) and isinstance(spec.get("name"), str)
+    )
+
+
+async def index_name(client: GameboardClient, slug: str) -> str | None:
+    """The name the server's index gives ``slug`` (one attempt, a 429 waited out);
+    ``None`` when the index cannot be read or gives none."""
+    try:
+        index = await client.games(retry=False)
+    except (ClientError, httpx.HTTPError):
+        return None
+    rows, _ = good_rows(index)
+    return next((row.name for row in rows if row.slug == slug), None)
 
 
 def _block(value: Any) -> str:
@@ -222,6 +288,21 @@ async def games_on(
     """
     async with _client(server, transport, retry_seconds) as client:
         return await list_games(client)
+
+
+async def index_on(
+    server: str,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    retry_seconds: float | None = None,
+) -> tuple[list[GameListing], list[BadEntry]]:
+    """:func:`read_listing` of the server at ``server``: its games and its unreadable rows.
+
+    Raises:
+        ClientError, httpx.HTTPError: the index could not be read at all.
+    """
+    async with _client(server, transport, retry_seconds) as client:
+        return await read_listing(client)
 
 
 async def rules_on(

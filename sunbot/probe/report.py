@@ -14,7 +14,12 @@ sunbot has no engine for) is probed on the protocol alone, through the generic c
 names what it lacks (envelope fields in ``missing``, the grammar in ``grammar.error``, the
 other checks in ``findings``). A game of ours the index does not list is reported
 (``listed: false``) but does not fail the probe: :func:`fit` judges the listed games. The
-command, ``sunbot probe URL``, is :mod:`sunbot.cli.probe`.
+index is read entry by entry: an entry that cannot be read (no string slug, not a plausible
+slug, a repeated slug) is reported as ``support: "bad entry"`` with its one-line reason, and
+fails the probe, while every other game is probed. Every listed game's spec route is asked
+once (:func:`check_spec_route`): an answer naming another game (its slug, or a name other
+than the index's) is a finding that fails the game; an answer naming no game is noted as
+not checked. The command, ``sunbot probe URL``, is :mod:`sunbot.cli.probe`.
 """
 
 from __future__ import annotations
@@ -34,8 +39,11 @@ from sunbot.client import (
     Rejected,
     RetryPolicy,
 )
+from sunbot.client.retry import TransientHTTPError
+from sunbot.client.spec_check import check_spec
 from sunbot.games import GameInfo, available
-from sunbot.generic.index import SLUG_PATTERN
+from sunbot.generic.grammar import find_grammar
+from sunbot.generic.index import good_rows
 from sunbot.generic.probe import GenericProbe, probe_generic
 from sunbot.mirror import Mirror
 from sunbot.mirror.fields import KeyTemplate, pattern, under
@@ -57,9 +65,12 @@ class GameReport:
     """One game's compatibility (see the module doc); ``playable`` decides the exit code.
 
     ``support`` is ``"rules"`` for a game of ours (checked against its rule text and our
-    grammar) or ``"generic"`` for any other listed game (the envelope and the served grammar
+    grammar), ``"generic"`` for any other listed game (the envelope and the served grammar
     only; ``grammar.found_at`` is where it was found, ``grammar.error`` why none is usable,
-    and ``findings`` the other generic checks' notes).
+    and ``findings`` the other generic checks' notes), or ``"bad entry"`` for an index entry
+    that cannot be read (``slug`` is then ``entry N`` or the slug it gave; ``error`` why).
+    ``spec_route`` is what :func:`check_spec_route` found (``None``: not asked);
+    ``init_spec`` the init answer's spec, kept for that check (not in the JSON report).
     """
 
     slug: str
@@ -75,6 +86,8 @@ class GameReport:
     error: str | None = None
     support: str = "rules"
     findings: list[str] = field(default_factory=list)
+    spec_route: str | None = None
+    init_spec: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
 
 class FieldReader:
@@ -208,6 +221,7 @@ async def probe_single(
         spec = (await client.init(game.slug, seed)).envelope.spec
         ours = game.spec.get("actionSchema", {})
         rep.grammar = compare(ours, spec, offered)
+        rep.init_spec = spec
     except (ClientError, httpx.HTTPError) as exc:
         rep.error = f"{type(exc).__name__}: {exc}"
     rep.playable = rep.error is None and rep.steps > 0 and not rep.missing
@@ -287,6 +301,41 @@ def fit(reports: list[GameReport]) -> bool:
     return bool(listed) and all(r.playable for r in listed)
 
 
+def _rate_limited(exc: BaseException) -> bool:
+    return isinstance(exc, TransientHTTPError) and exc.status == 429
+
+
+async def check_spec_route(client: GameboardClient, name: str | None, rep: GameReport) -> None:
+    """Ask ``GET /api/games/{rep.slug}/spec`` once (a 429 waited out) and add to ``rep``:
+    ``spec_route`` ``none (...)`` for a server without the route (fine), ``checked (slug)``
+    or ``not checked (...)``, or the mismatch, which is also a finding and makes the game
+    not playable (:func:`~sunbot.client.spec_check.check_spec`, ``name`` from the index).
+    A spec route whose action grammar differs from the init answer's is a finding too."""
+    try:
+        data = await client.request_json("spec", retry_on=_rate_limited, slug=rep.slug)
+    except (ClientError, httpx.HTTPError) as exc:
+        rep.spec_route = f"none ({safe(f'{type(exc).__name__}: {exc}', 160)})"
+        return
+    found = check_spec(data, rep.slug, name)
+    rep.spec_route = found.said
+    if found.mismatch is not None:
+        rep.findings.append(f"spec route: {found.mismatch}")
+        rep.playable = False
+        return
+    served = data.get("spec") if isinstance(data, dict) else None
+    init = rep.init_spec
+    if init is not None and isinstance(served, dict) and find_grammar(served) != find_grammar(init):
+        rep.findings.append("spec route: its action grammar differs from the init answer's")
+
+
+def bad_entry_report(position: int, slug: str | None, reason: str) -> GameReport:
+    """The report of an index entry that cannot be read (listed, not playable)."""
+    shown = slug if slug is not None else f"entry {position}"
+    return GameReport(
+        shown, listed=True, support="bad entry", error=f"index entry {position}: {reason}"
+    )
+
+
 async def run_probe(
     url: str,
     seed: int,
@@ -296,33 +345,35 @@ async def run_probe(
     policy: RetryPolicy | None = None,
 ) -> tuple[list[GameReport], Recorder]:
     """Probe ``url``; returns one report per game of ours, in table order, then one per
-    other listed game (probed generically), in the index's order, and the transport's record
-    of 429s and rate-limit headers.
+    other listed game (probed generically), in the index's order, then one per index entry
+    that cannot be read, and the transport's record of 429s and rate-limit headers.
 
     Raises:
-        ClientError, httpx.HTTPError: the index could not be read.
+        ClientError, httpx.HTTPError: the index could not be read at all.
     """
     rec = Recorder(transport or httpx.AsyncHTTPTransport())
     reports: list[GameReport] = []
     async with GameboardClient(url, transport=rec, policy=policy) as client:
-        index = await client.games()
-        listed = {g.slug: g.model_dump() for g in index.games}
+        rows, bad = good_rows(await client.games())
+        listed = {g.slug: g.model_dump() for g in rows}
         ours = available()
         for game in ours:
             if game.slug not in listed:
                 reports.append(GameReport(game.slug, error="not listed in /api/games"))
-            elif game.kind == "match":
+                continue
+            if game.kind == "match":
                 async with MatchClient(url, transport=rec, policy=policy) as matches:
-                    reports.append(await probe_match(matches, listed.get(game.slug), create_match))
+                    rep = await probe_match(matches, listed.get(game.slug), create_match)
             else:
-                reports.append(await probe_single(client, game, seed, steps))
+                rep = await probe_single(client, game, seed, steps)
+            await check_spec_route(client, listed[game.slug].get("name"), rep)
+            reports.append(rep)
         known = {g.slug for g in ours}
-        for slug in listed:
+        for slug, entry in listed.items():
             if slug in known:
                 continue
-            if not SLUG_PATTERN.fullmatch(slug):  # it would go into request paths as it is
-                odd = safe(repr(slug), 80)
-                reports.append(GameReport(odd, True, support="generic", error="not a game slug"))
-                continue
-            reports.append(generic_report(await probe_generic(client, slug, seed, steps)))
+            rep = generic_report(await probe_generic(client, slug, seed, steps))
+            await check_spec_route(client, entry.get("name"), rep)
+            reports.append(rep)
+        reports += [bad_entry_report(b.position, b.slug, b.reason) for b in bad]
     return reports, rec

@@ -102,7 +102,10 @@ def test_illegal_answers_and_exceptions_are_reported_per_run():
     assert raises.runs[0].error.endswith("at step 3)")
     assert raises.problems()[0] == f"seed 1: {raises.runs[0].error}"
     broken = check(bot("Broken"), seeds=1).games[0]
-    assert broken.runs[0].error == "the run could not start: RuntimeError: no parts"
+    assert broken.runs[0].error == (
+        f"the run could not start: BotNotBuilt: {bot('Broken')} could not be built: "
+        "RuntimeError: no parts"
+    )
     assert not broken.fit
 
 

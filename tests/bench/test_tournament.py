@@ -228,7 +228,8 @@ def test_a_failing_constructor_or_a_long_message_is_one_bounded_line(tmp_path):
     with pytest.raises(TableError) as info:
         play_table(["guard", f"{path}:Bot", "guard", "guard", "guard", "guard"], 1)
     message = str(info.value)
-    assert message.startswith(f"seat 1 ({path}:Bot): RuntimeError: line one line two xxx")
+    built = f"{path}:Bot could not be built: RuntimeError: line one line two xxx"
+    assert message.startswith(f"seat 1 ({path}:Bot): BotNotBuilt: {built}")
     assert "\n" not in message and len(message) < 500 and "more characters" in message
 
 

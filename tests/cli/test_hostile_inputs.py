@@ -119,15 +119,15 @@ def test_html_into_a_missing_folder_is_refused_and_nothing_created(tmp_path):
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 BAD_ANSWERS = [  # (route part, body, what the probe says)
-    ("/api/games", DEEP, "cannot read http://x/api/games: HTTP 200 answer is JSON nested"),
-    ("/api/games", b"[1, 2]", "cannot read http://x/api/games: game index: body"),
-    ("/api/games", b'{"games": [1, null]}', "game index: games.0"),
-    ("/api/games", b'{"games": {"a": 1}}', "game index: games: Input should be a valid list"),
-    ("/init", DEEP, "keelhold: error: MalformedResponse: HTTP 200 answer is JSON nested"),
+    ("/api/games", DEEP, "cannot read http://x/api/games: the server's answer nests deeper"),
+    ("/api/games", b"[1, 2]", "cannot read http://x/api/games: game index: the index is not a"),
+    ("/api/games", b'{"games": [1, null]}', "entry 1: error: index entry 1: the entry is not a"),
+    ("/api/games", b'{"games": {"a": 1}}', "game index: games: the index has no list of games"),
+    ("/init", DEEP, "keelhold: error: MalformedResponse: the server's answer nests deeper than"),
     ("/init", b'"text"', "keelhold: error: MalformedResponse: answer does not match"),
     ("/init", b'{"ok": true, "legalActions": {}, "score": 0, "gameOver": false}', "valid list"),
     ("/action", b"null", "naptuft: error: MalformedResponse: answer does not match"),
-    ("/action", DEEP, "sunloaf: error: MalformedResponse: HTTP 200 answer is JSON nested"),
+    ("/action", DEEP, "sunloaf: error: MalformedResponse: the server's answer nests deeper"),
 ]
 
 
@@ -186,6 +186,6 @@ def test_the_client_calls_deep_json_malformed_not_a_recursion_error():
         async with GameboardClient("http://x", transport=transport, policy=policy) as c:
             await c.init("keelhold", 1)
 
-    with pytest.raises(MalformedResponse, match="nested too deeply"):
+    with pytest.raises(MalformedResponse, match="nests deeper than 200 levels"):
         asyncio.run(go())
     assert json.loads(b"[" * 50 + b"]" * 50)  # shallow nesting still reads

@@ -124,12 +124,20 @@ async def test_total_time_is_bounded():
     assert 0.5 <= time.monotonic() - t0 < 2.0 and calls["n"] > 6
 
 
-async def test_garbage_body_retried_then_fails_clearly():
-    app, calls = flaky([(200, {}, b"<html>oops</html>")] * 2)
+async def test_cut_body_retried_web_page_not_then_fails_clearly():
+    app, calls = flaky([(200, {}, b'{"ok": true, "sta')] * 2)
     rec = Recorder()
     async with client_for(app, rec) as c:
         assert (await c.init("keelhold", 7)).score == 0
     assert calls["n"] == 3
+    app, calls = flaky([(200, {}, b"<html>oops</html>")] * 1000)
+    brief = RetryPolicy(initial_wait=0.01, max_wait=0.02, brief_seconds=0.2)  # real sleeps
+    t0 = time.monotonic()
+    async with GameboardClient(transport=httpx.ASGITransport(app=app), policy=brief) as c:
+        with pytest.raises(MalformedResponse, match="API's origin"):
+            await c.init("keelhold", 7)
+    # a web page: asked again only briefly (a glitch clears at once, a web site never does)
+    assert time.monotonic() - t0 < 1.0 and 2 <= calls["n"] < 100
     app, _ = flaky([(200, {}, b'{"ok": true, "score": "x"}')] * 9)
     async with client_for(app, Recorder(), attempts=3) as c:
         with pytest.raises(MalformedResponse, match="envelope"):
