@@ -40,7 +40,7 @@ from sunbot import strategies
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.strategies import sunloaf_planner as plan
-from sunbot.strategies.sunloaf import Planner
+from sunbot.strategies.sunloaf import DEFAULT_BUDGET_MS, Planner, PlannerV1
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "END_RUN"}
@@ -58,12 +58,19 @@ class Run:
     capped: int = 0
 
 
+def make(name: str, seed: int, budget_ms: float | None) -> strategies.Strategy:
+    """Strategy ``name`` for ``seed``: ``planner``/``wide`` at ``budget_ms``, ``planner-v1``
+    (the planner before issue 27, :class:`PlannerV1`), or any registered Sunloaf name."""
+    if name in ("planner", "wide"):
+        return Planner(random.Random(seed), budget_ms=budget_ms)
+    if name == "planner-v1":
+        return PlannerV1(random.Random(seed))
+    return strategies.create("sunloaf", name, random.Random(seed))
+
+
 def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
     """Seed ``seed`` with strategy ``name`` to the sunset of ``days`` (END_RUN there)."""
-    if name in ("planner", "wide"):
-        bot: strategies.Strategy = Planner(random.Random(seed), budget_ms=budget_ms)
-    else:
-        bot = strategies.create("sunloaf", name, random.Random(seed))
+    bot = make(name, seed, budget_ms)
     s, spent = sl.init(seed), []
     while not sl.is_over(s):
         if s["phase"] == "sunset" and s["day"] >= days:
@@ -107,11 +114,61 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
+def _summary(name: str, runs: list[Run]) -> None:
+    scores, reached = [r.score for r in runs], [r.day for r in runs]
+    print(
+        f"{name:10s} days reached min/median/max {min(reached)}/"
+        f"{statistics.median(reached):g}/{max(reached)}  "
+        f"missed quotas {sum(r.missed for r in runs)}/{len(runs)}  "
+        f"mean score {statistics.mean(scores):,.0f}"
+    )
+    times = [t for r in runs for t in r.decisions]
+    print(
+        f"{'':10s} decision time p50 {1000 * _pct(times, 0.5):.1f} ms, "
+        f"p95 {1000 * _pct(times, 0.95):.1f} ms, max {1000 * max(times):.0f} ms "
+        f"over {len(times)} decisions ({len(times) / sum(reached):.1f} a day); "
+        f"{sum(r.capped for r in runs)} stopped by the wall-clock safety cap"
+    )
+
+
+def compare(old: str, new: str, seeds: range, days: int, budget: float | None) -> None:
+    """``old`` and ``new`` on the same seeds, alternating per seed (so both see the same
+    load): each one's figures, then new / old mean score and decision p95."""
+    runs: dict[str, list[Run]] = {old: [], new: []}
+    for seed in seeds:
+        order = (old, new) if seed % 2 else (new, old)
+        for name in order:
+            runs[name].append(play(name, seed, days, budget))
+        print(
+            f"  seed {seed}: {old} {runs[old][-1].score:,}  {new} {runs[new][-1].score:,}",
+            flush=True,
+        )
+    for name in (old, new):
+        _summary(name, runs[name])
+    a, b = ([r.score for r in runs[k]] for k in (old, new))
+    ahead = sum(y > x for x, y in zip(a, b, strict=True))
+    ta, tb = ([t for r in runs[k] for t in r.decisions] for k in (old, new))
+    print(
+        f"{new} / {old}: mean score {statistics.mean(b) / statistics.mean(a):.4f} "
+        f"({new} ahead on {ahead}/{len(a)} seeds), decision p95 "
+        f"{_pct(tb, 0.95) / _pct(ta, 0.95):.3f}, p50 {_pct(tb, 0.5) / _pct(ta, 0.5):.3f}"
+    )
+
+
 @app.command()
 def main(
-    seeds: int = typer.Option(30, help="Seeds 1..N."),
+    seeds: int = typer.Option(30, help="Seeds FIRST..FIRST+N-1."),
+    first: int = typer.Option(1, help="The first seed."),
     days: int = typer.Option(40, help="END_RUN at the sunset of this day."),
-    budget_ms: float = typer.Option(200.0, help="Planner budget per decision (0: no limit)."),
+    budget_ms: float = typer.Option(
+        DEFAULT_BUDGET_MS, help="Planner budget per decision (0: no limit)."
+    ),
+    compare_names: str = typer.Option(
+        "",
+        "--compare",
+        help="OLD,NEW: play both on the same seeds, alternated, and print NEW / OLD "
+        "(e.g. planner-v1,planner); nothing else is measured then.",
+    ),
     strategy_names: str = typer.Option(
         "planner,reference,rest", "--strategies", help="Comma-separated strategy names."
     ),
@@ -122,12 +179,22 @@ def main(
     """Print the Sunloaf benchmark figures."""
     budget = budget_ms or None
     names = [n.strip() for n in strategy_names.split(",") if n.strip()]
-    print(f"Sunloaf, seeds 1-{seeds}, capped at day {days}, planner budget {budget} ms")
+    seed_range = range(first, first + seeds)
+    print(
+        f"Sunloaf, seeds {first}-{first + seeds - 1}, capped at day {days}, "
+        f"planner budget {budget} ms"
+    )
+    if compare_names:
+        pair = [n.strip() for n in compare_names.split(",")]
+        if len(pair) != 2 or not all(pair):
+            raise typer.BadParameter("--compare takes two names: OLD,NEW")
+        compare(pair[0], pair[1], seed_range, days, budget)
+        return
     scores: dict[str, list[int]] = {}
     for name in names:
         t0 = time.perf_counter()
         runs = []
-        for seed in range(1, seeds + 1):
+        for seed in seed_range:
             runs.append(play(name, seed, days, budget))
             if name == "planner":
                 r = runs[-1]
@@ -157,11 +224,13 @@ def main(
     if wide_seeds > 0 and budget is not None and "planner" in scores:
         wide_budget = budget * wide_factor
         t0 = time.perf_counter()
-        wide = [play("wide", seed, days, wide_budget).score for seed in range(1, wide_seeds + 1)]
+        wide_range = range(first, first + wide_seeds)
+        wide = [play("wide", seed, days, wide_budget).score for seed in wide_range]
         mine = scores["planner"][:wide_seeds]
         print(
             f"planner (default) / wide search ({wide_budget:g} ms budget, reference only, "
-            f"seeds 1-{wide_seeds}): {statistics.mean(mine) / statistics.mean(wide):.4f} "
+            f"seeds {first}-{first + wide_seeds - 1}): "
+            f"{statistics.mean(mine) / statistics.mean(wide):.4f} "
             f"(wide mean {statistics.mean(wide):,.0f}, planner {statistics.mean(mine):,.0f}; "
             f"{time.perf_counter() - t0:.0f} s)"
         )

@@ -16,7 +16,9 @@ problem: pick one action per turn to maximise the day's score, never ending belo
   incremental: a MOVE child is the REST child minus what the moved cat earned and added to
   its settled neighbours' piles; a child whose priority is not above the ``width`` best
   kept so far in its turn is dropped before its key is built (a cat none of whose moves can
-  be is skipped whole). Its effort is counted in nodes (:class:`Budget`).
+  be is skipped whole). Its effort is counted in nodes (:class:`Budget`). It can keep a
+  line in hand in every layer (``follow``), and as :class:`BeamSearch` pause when a budget
+  runs out and resume under the next one with the same result.
 - :func:`replay`, :func:`reference_line`: exact lines through
   :func:`sunbot.engines.sunloaf_fast.fast_step`, so a plan's final ``dayCosyRaw`` and score
   are the engine's own numbers, not the search's.
@@ -152,6 +154,7 @@ def beam_search(
     start: FastState,
     width: int,
     budget: Budget | None = None,
+    follow: Line | None = None,
 ) -> list[int]:
     """The best rest-of-day action list a beam of ``width`` finds from ``start``.
 
@@ -162,46 +165,136 @@ def beam_search(
         budget: nodes generated are added to ``budget.used``; going past ``budget.nodes``
             (checked after every expanded position) or ``budget.deadline`` (checked every 16)
             raises :class:`SearchStopped`.
+        follow: a line in hand from ``start`` (its ``actions``, one per turn left): each of
+            its positions is kept in its layer even when the ``width`` best leave it out, so
+            the beam searches around it and never ends below it (``None``: a plain beam).
 
     Returns:
         Fast action codes, one per turn left; the line with the quota met and the highest
         score among the beam's final positions (re-check it with :func:`replay`).
     """
-    n, turns = ctx.n, ctx.turns
-    settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
-    key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
-    layers: list[list[_Node]] = []
-    layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
-    limit = deadline = None
-    if budget is not None:
-        limit, deadline = budget.nodes, budget.deadline
-    used = 0 if budget is None else budget.used
-    for t in range(start[TURN], turns):
-        layers.append(layer)
-        best: dict[tuple[int, ...], _Node] = {}
-        floor = [-1] * width
-        for parent, node in enumerate(layer):
-            used += _expand(ctx, tables, t, node, parent, best, floor)
-            if limit is not None and used > limit:
-                assert budget is not None
-                budget.used = used
-                raise SearchStopped
-            if deadline is not None and not parent & 15 and time.perf_counter() > deadline:
-                assert budget is not None
-                budget.used, budget.hit_deadline = used, True
-                raise SearchStopped
-        layer = heapq.nlargest(width, best.values())
-    if budget is not None:
-        budget.used = used
-    quota = ctx.quota
-    end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
-    actions: list[int] = []
-    node = end
-    for depth in range(len(layers) - 1, -1, -1):
-        actions.append(node[5])
-        node = layers[depth][node[4]]
-    actions.reverse()
-    return actions
+    found = BeamSearch(ctx, tables, start, width, follow).run(budget)
+    if found is None:
+        raise SearchStopped
+    return found
+
+
+class BeamSearch:
+    """:func:`beam_search` as an object that can pause when its budget runs out and resume
+    under a later budget (another decision's): the same layers, nodes and result as one
+    uninterrupted run, so a seeded run stays the same however the work is split.
+
+    Args: as :func:`beam_search`.
+
+    Attributes:
+        used: nodes this search has generated so far.
+        result: the action codes once the search has finished (``None`` before).
+    """
+
+    def __init__(
+        self,
+        ctx: DayCtx,
+        tables: DayTables,
+        start: FastState,
+        width: int,
+        follow: Line | None = None,
+    ) -> None:
+        n = ctx.n
+        settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
+        key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
+        self.ctx, self.tables, self.start, self.width = ctx, tables, start, width
+        self._layers: list[list[_Node]] = []
+        self._layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
+        self._best: dict[tuple[int, ...], _Node] = {}
+        self._floor: list[int] = []
+        self._t = start[TURN]
+        self._next = -1  # next parent to expand in the current layer (-1: layer not begun)
+        self._kept, self._here = _followed(ctx, start, follow), 0
+        self.used = 0
+        self.result: list[int] | None = None
+
+    def run(self, budget: Budget | None = None) -> list[int] | None:
+        """Go on searching: the action codes when the search finishes, ``None`` when
+        ``budget`` runs out first (nodes past ``budget.nodes`` after an expanded position,
+        or ``budget.deadline``; then ``run`` may be called again with a new budget)."""
+        if self.result is not None:
+            return self.result
+        ctx, tables, width = self.ctx, self.tables, self.width
+        limit = deadline = None
+        if budget is not None:
+            limit, deadline = budget.nodes, budget.deadline
+        used = 0 if budget is None else budget.used
+        own = used
+        turns, t0 = ctx.turns, self.start[TURN]
+        layer, best, floor = self._layer, self._best, self._floor
+        while self._t < turns:
+            t = self._t
+            if self._next < 0:
+                self._layers.append(layer)
+                best, floor = {}, [-1] * width
+                self._best, self._floor, self._next = best, floor, 0
+            for parent in range(self._next, len(layer)):
+                used += _expand(ctx, tables, t, layer[parent], parent, best, floor)
+                stop = limit is not None and used > limit
+                late = not stop and deadline is not None and not parent & 15
+                if late and time.perf_counter() > deadline:  # type: ignore[operator]
+                    stop = True
+                    assert budget is not None
+                    budget.hit_deadline = True
+                if stop:
+                    assert budget is not None
+                    self._next = parent + 1
+                    self.used += used - own
+                    budget.used = used
+                    return None
+            layer = heapq.nlargest(width, best.values())
+            if self._kept:
+                self._here = _keep(layer, best, self._kept[t - t0], self._here)
+            self._layer, self._t, self._next = layer, t + 1, -1
+        self.used += used - own
+        if budget is not None:
+            budget.used = used
+        quota = ctx.quota
+        end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
+        actions: list[int] = []
+        node = end
+        layers = self._layers
+        for depth in range(len(layers) - 1, -1, -1):
+            actions.append(node[5])
+            node = layers[depth][node[4]]
+        actions.reverse()
+        self.result = actions
+        self._layers, self._best = [], {}
+        return actions
+
+
+def _followed(ctx: DayCtx, start: FastState, follow: Line | None) -> list[_Node]:
+    """The search nodes of ``follow``'s positions after each turn (score without the day
+    bonus, as the search counts it); ``[]`` when there is no line to follow."""
+    if follow is None or len(follow.actions) != ctx.turns - start[TURN]:
+        return []
+    n, fs, out = ctx.n, start, []
+    for a in follow.actions:
+        fs = fast.fast_step(ctx, fs, a)
+        settled = tuple(s if s < TOP else TOP for s in fs[CATS + n : CATS + 2 * n])
+        score = fs[SCORE] - (ctx.bonus if fs[PHASE] == fast.SUNSET else 0)
+        out.append((-1, score, fs[COSY], (fs[CHAIN], *fs[CATS : CATS + n], *settled), -1, a))
+    return out
+
+
+def _keep(layer: list[_Node], best: dict[tuple[int, ...], _Node], node: _Node, parent: int) -> int:
+    """Make sure ``layer`` holds the followed line's position ``node`` (or one with its key
+    and a score at least as high: the same future, §7); its parent is index ``parent`` of
+    the layer before. Returns its index in ``layer``."""
+    key = node[3]
+    for i, nd in enumerate(layer):
+        if nd[3] == key and nd[1] >= node[1]:
+            return i
+    found = best.get(key)
+    if found is None or found[1] < node[1]:
+        found = (node[0], node[1], node[2], key, parent, node[5])
+    layer.append(found)
+    return len(layer) - 1
 
 
 def children(ctx: DayCtx, tables: DayTables, fs: FastState) -> dict[int, _Node]:

@@ -54,7 +54,7 @@ def test_cli_play_seed7_max_days_10_has_no_divergence(tmp_path, monkeypatch):
     kinds = {s["action"]["type"] for s in t.steps}
     assert {"MOVE", "NEXT_DAY", "END_RUN"} <= kinds
     # the budget is counted in search nodes, so the run is the same on any machine and load
-    assert t.result["score"] == final["score"] == 111_622 and t.result["steps"] == 167
+    assert t.result["score"] == final["score"] == 107_986 and t.result["steps"] == 166
     assert "divergences" in res.output and "day" in res.output
 
 
