@@ -48,42 +48,49 @@ END_RUN = {"type": "END_RUN"}
 
 @dataclass
 class Run:
-    """One capped run: the day reached, whether a quota was missed, the score, and the
-    wall-clock time of each decision (seconds)."""
+    """One capped run: the day reached, whether a quota was missed, the score, the
+    wall-clock and the CPU time of each decision (seconds), decisions the safety cap hit."""
 
     day: int
     missed: bool
     score: int
     decisions: list[float] = field(default_factory=list)
     capped: int = 0
+    cpu: list[float] = field(default_factory=list)
 
 
-def make(name: str, seed: int, budget_ms: float | None) -> strategies.Strategy:
+def make(name: str, seed: int, budget_ms: float | None, cap: bool = True) -> strategies.Strategy:
     """Strategy ``name`` for ``seed``: ``planner``/``wide`` at ``budget_ms``, ``planner-v1``
-    (the planner before issue 27, :class:`PlannerV1`), or any registered Sunloaf name."""
+    (the planner before issue 27, :class:`PlannerV1`), or any registered Sunloaf name.
+    ``cap=False``: a planner without its wall-clock safety cap (its node budget only)."""
     if name in ("planner", "wide"):
-        return Planner(random.Random(seed), budget_ms=budget_ms)
-    if name == "planner-v1":
-        return PlannerV1(random.Random(seed))
-    return strategies.create("sunloaf", name, random.Random(seed))
+        bot: strategies.Strategy = Planner(random.Random(seed), budget_ms=budget_ms)
+    elif name == "planner-v1":
+        bot = PlannerV1(random.Random(seed))
+    else:
+        return strategies.create("sunloaf", name, random.Random(seed))
+    if not cap:
+        bot.time_cap_ms = None  # type: ignore[attr-defined]
+    return bot
 
 
-def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
+def play(name: str, seed: int, days: int, budget_ms: float | None, cap: bool = True) -> Run:
     """Seed ``seed`` with strategy ``name`` to the sunset of ``days`` (END_RUN there)."""
-    bot = make(name, seed, budget_ms)
-    s, spent = sl.init(seed), []
+    bot = make(name, seed, budget_ms, cap)
+    s, spent, cpu = sl.init(seed), [], []
     while not sl.is_over(s):
         if s["phase"] == "sunset" and s["day"] >= days:
             s = sl.step(s, END_RUN)
             break
         legal = sl.legal_actions(s)
         obs = sl.observation(s)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bot.choose(obs, legal)
         spent.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         s = sl.step(s, action)
     capped = bot.capped if isinstance(bot, Planner) else 0
-    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped)
+    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped, cpu)
 
 
 def search_speed(seconds: float) -> float:
@@ -123,9 +130,11 @@ def _summary(name: str, runs: list[Run]) -> None:
         f"mean score {statistics.mean(scores):,.0f}"
     )
     times = [t for r in runs for t in r.decisions]
+    cpu = [t for r in runs for t in r.cpu]
     print(
         f"{'':10s} decision time p50 {1000 * _pct(times, 0.5):.1f} ms, "
         f"p95 {1000 * _pct(times, 0.95):.1f} ms, max {1000 * max(times):.0f} ms "
+        f"(CPU p50 {1000 * _pct(cpu, 0.5):.1f}, p95 {1000 * _pct(cpu, 0.95):.1f} ms) "
         f"over {len(times)} decisions ({len(times) / sum(reached):.1f} a day); "
         f"{sum(r.capped for r in runs)} stopped by the wall-clock safety cap"
     )
@@ -133,12 +142,14 @@ def _summary(name: str, runs: list[Run]) -> None:
 
 def compare(old: str, new: str, seeds: range, days: int, budget: float | None) -> None:
     """``old`` and ``new`` on the same seeds, alternating per seed (so both see the same
-    load): each one's figures, then new / old mean score and decision p95."""
+    load), without the wall-clock safety cap (their node budgets only: the scores are what
+    any machine gets, whatever its load): each one's figures, then new / old mean score and
+    decision p95 (wall clock and CPU)."""
     runs: dict[str, list[Run]] = {old: [], new: []}
     for seed in seeds:
         order = (old, new) if seed % 2 else (new, old)
         for name in order:
-            runs[name].append(play(name, seed, days, budget))
+            runs[name].append(play(name, seed, days, budget, cap=False))
         print(
             f"  seed {seed}: {old} {runs[old][-1].score:,}  {new} {runs[new][-1].score:,}",
             flush=True,
@@ -148,10 +159,12 @@ def compare(old: str, new: str, seeds: range, days: int, budget: float | None) -
     a, b = ([r.score for r in runs[k]] for k in (old, new))
     ahead = sum(y > x for x, y in zip(a, b, strict=True))
     ta, tb = ([t for r in runs[k] for t in r.decisions] for k in (old, new))
+    ca, cb = ([t for r in runs[k] for t in r.cpu] for k in (old, new))
     print(
         f"{new} / {old}: mean score {statistics.mean(b) / statistics.mean(a):.4f} "
         f"({new} ahead on {ahead}/{len(a)} seeds), decision p95 "
-        f"{_pct(tb, 0.95) / _pct(ta, 0.95):.3f}, p50 {_pct(tb, 0.5) / _pct(ta, 0.5):.3f}"
+        f"{_pct(tb, 0.95) / _pct(ta, 0.95):.3f}, p50 {_pct(tb, 0.5) / _pct(ta, 0.5):.3f} "
+        f"(CPU p95 {_pct(cb, 0.95) / _pct(ca, 0.95):.3f})"
     )
 
 

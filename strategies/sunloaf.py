@@ -38,13 +38,13 @@ from . import Action, Observation
 from .sunloaf_ahead import Ahead
 from .sunloaf_planner import (
     Budget,
-    DayTables,
     Line,
     SearchStopped,
     beam_search,
     reference_line,
     replay,
 )
+from .sunloaf_values import DayTables
 
 REST: Action = {"type": "REST"}
 DOZE: Action = {"type": "DOZE"}

@@ -24,7 +24,8 @@ from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import PHASE, SCORE, DayCtx, FastState
 
-from .sunloaf_planner import BeamSearch, Budget, DayTables, Line, reference_line, replay
+from .sunloaf_planner import BeamSearch, Budget, Line, reference_line, replay
+from .sunloaf_values import DayTables
 
 #: Nodes charged for building a day's lone-cat tables, per cat range and turn (their cost
 #: in the search's own currency, so the look-ahead's share of a decision stays bounded).

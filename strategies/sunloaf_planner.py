@@ -5,10 +5,8 @@ shade and clouds, §7 bowl serves and dog steps), so a day is a deterministic pl
 problem: pick one action per turn to maximise the day's score, never ending below
 ``dayQuota``. This module holds the pieces :class:`sunbot.strategies.sunloaf.Planner` uses:
 
-- :class:`DayTables`: per day, the value ``V[t][tile][settled]`` of one lone cat of each
-  range left to play turns ``t..T-1`` alone (stay still and earn §7 step 5 at pile 0, or
-  move; dogs reset it, §7 step 4). Summed over the cats it is the search's estimate of what
-  a position can still earn (it ignores piles, bowls and that only one cat moves a turn).
+- :class:`~sunbot.strategies.sunloaf_values.DayTables` (re-exported here): the lone-cat
+  values whose sum over the cats is the search's estimate of what a position can still earn.
 - :func:`beam_search`: layer by layer over the turns left, every MOVE and REST of every
   kept position, positions merged in a transposition table keyed by ``(chain, tiles,
   settled capped at 6)`` (positions equal under that key have the same future: a tier never
@@ -36,15 +34,9 @@ from heapq import heapreplace
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, PHASE, SCORE, TURN, DayCtx
 
-FastState = fast.FastState
+from .sunloaf_values import RAW, TOP, DayTables
 
-#: §7 step 5 raw cosy by [tier][pile] (pile already capped at 6).
-RAW = tuple(tuple((10 * fast.PURR[tier] * (4 + p)) // 4 for p in range(7)) for tier in range(7))
-#: Settled values above 6 behave exactly like 6 for the rest of a day (tier caps at 6).
-TOP = 6
-#: Raw cosy a lone cat's value counts for standing on a mat as it serves (one bowl at
-#: chain 1; the search itself pays bowls exactly).
-BOWL = 30
+FastState = fast.FastState
 
 
 class SearchStopped(Exception):
@@ -93,54 +85,6 @@ class Line:
     def rank(self) -> tuple[bool, int, int]:
         """Order of preference: quota met first, then the score, then the chain kept."""
         return (self.quota_met, self.final[SCORE], self.final[CHAIN])
-
-
-class DayTables:
-    """Per-day lone-cat values (see the module docstring), one table per cat range.
-
-    ``value[i]`` is a flat list indexed ``(t * 49 + tile) * 7 + min(settled, 6)`` for cat ``i``
-    (``t`` in ``0..T``; row ``T`` is all zero): raw cosy a lone cat of cat ``i``'s range,
-    standing on ``tile`` with that streak as turn ``t`` starts, can still earn today.
-    """
-
-    def __init__(self, ctx: DayCtx) -> None:
-        self.ctx = ctx
-        by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
-        self.value = tuple(by_range[r] for r in ctx.ranges)
-        #: ``moved[i][t][tile]``: ``value[i]`` at settled 0 (a cat that just moved there).
-        self.moved = tuple(
-            tuple(tuple(v[(t * 49 + y) * 7] for y in range(49)) for t in range(ctx.turns + 1))
-            for v in self.value
-        )
-        #: ``moved_top[i][t]``: the largest ``moved[i][t][tile]`` over the tiles.
-        self.moved_top = tuple(tuple(max(row) for row in rows) for rows in self.moved)
-
-
-def _lone_cat_values(ctx: DayCtx, reach_range: int) -> list[int]:
-    """Backward induction over ``(turn, tile, settled)`` for one cat alone in the room."""
-    turns, warm, reach, paths = ctx.turns, ctx.warm, ctx.reach, ctx.paths
-    value = [0] * ((turns + 1) * 49 * 7)
-    raw0 = RAW
-    for t in range(turns - 1, -1, -1):
-        caps, dogs = warm[t], reach[t]
-        mats = ctx.serves[t]
-        nxt, here = (t + 1) * 343, t * 343
-        for x in range(49):
-            best_move = 0
-            for y, _ in paths[x][reach_range]:
-                v = value[nxt + y * 7] + (BOWL if y in mats else 0)
-                if v > best_move:
-                    best_move = v
-            cap = caps[x]
-            reset = dogs >> x & 1
-            fed = BOWL if x in mats else 0
-            for s in range(7):
-                s2 = 0 if reset else (s + 1 if s < TOP else TOP)
-                stay = value[nxt + x * 7 + s2] + fed
-                if cap and s2:
-                    stay += raw0[s2 if s2 < cap else cap][0]
-                value[here + x * 7 + s] = stay if stay > best_move else best_move
-    return value
 
 
 # A search node: (priority, score, cosy, key, parent index, action). ``key`` is
@@ -460,3 +404,18 @@ def reference_line(ctx: DayCtx, start: FastState) -> Line:
         actions.append(a)
         fs = fast.fast_step(ctx, fs, a)
     return Line(tuple(actions), fs, fs[COSY] >= ctx.quota)
+
+
+__all__ = [
+    "RAW",
+    "TOP",
+    "BeamSearch",
+    "Budget",
+    "DayTables",
+    "Line",
+    "SearchStopped",
+    "beam_search",
+    "children",
+    "reference_line",
+    "replay",
+]
