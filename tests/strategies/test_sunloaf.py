@@ -52,10 +52,14 @@ def test_registry_names_and_defaults(monkeypatch):
     assert strategies.names("sunloaf")[:4] == ["planner", "reference", "rest", "random"]
     assert strategies.default_name("sunloaf") == "planner"
     bot = strategies.create("sunloaf", "planner", random.Random(1))
-    assert isinstance(bot, Planner) and bot.budget_ms == 50.0 and bot.max_width == 8192
-    assert bot.budget_nodes == 50 * strat.NODES_PER_MS and bot.time_cap_ms == 1000.0
-    v1 = strat.PlannerV1(random.Random(1))  # the planner before the look-ahead
+    assert isinstance(bot, Planner) and bot.budget_ms == 200.0 and bot.max_width == 8192
+    assert bot.budget_nodes == 200 * strat.NODES_PER_MS and bot.time_cap_ms == 4000.0
+    assert (bot.follow, bot._ahead) == (False, None)
+    v1 = strat.PlannerV1(random.Random(1))  # the planner before issue 27
     assert (v1.budget_ms, v1.time_cap_ms, v1.follow, v1._ahead) == (200.0, 1000.0, False, None)
+    fast_bot = strat.PlannerAhead(random.Random(1))
+    assert fast_bot.budget_nodes == 50 * strat.NODES_PER_MS and fast_bot.follow
+    assert fast_bot._ahead is not None and fast_bot._ahead.nodes == strat.AHEAD_NODES
     monkeypatch.setenv(strat.BUDGET_ENV, "35")
     assert Planner(random.Random(1)).budget_ms == 35.0
     assert Planner(random.Random(1)).budget_nodes == 35 * strat.NODES_PER_MS
@@ -135,7 +139,8 @@ def test_planner_with_the_default_budget_keeps_it_and_clears_every_day():
     """No decision generates more nodes than its budget (a search that would pass it is
     abandoned or paused), NEXT_DAY decisions included (they run the look-ahead), and from
     day 2 every day starts from a finished look-ahead search."""
-    bot = Planner(random.Random(0), time_cap_ms=None)
+    bot = strat.PlannerAhead(random.Random(0))
+    bot.time_cap_ms = None
     assert bot.budget_nodes is not None and bot._ahead is not None
     s = sl.init(3)
     while not (s["phase"] == "sunset" and s["day"] >= 12):
@@ -395,12 +400,12 @@ def test_the_look_ahead_plans_tomorrow_from_the_predicted_sunset():
     assert ahead.take(other_ctx, other_fs, plan.Budget(nodes=15_000)) is None
 
 
-def test_the_default_planner_is_deterministic_and_legal():
-    """Two plays of a seed with the default planner (node budget, look-ahead) send the same
-    legal actions; day 2 starts from the look-ahead's finished search."""
+def test_the_look_ahead_planner_is_deterministic_and_legal():
+    """Two plays of a seed with PlannerAhead (node budget, look-ahead) send the same legal
+    actions; day 2 starts from the look-ahead's finished search."""
     runs = []
     for _ in range(2):
-        bot = Planner(random.Random(8))
+        bot = strat.PlannerAhead(random.Random(8))
         s, days = play(bot, 8, 2, check_legal=True)
         assert s["phase"] == "sunset" and all(c >= q for _, c, q, _ in days)
         assert bot._ahead is not None and bot._ahead.taken_wide == 1
