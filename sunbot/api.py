@@ -27,6 +27,7 @@ from sunbot import bots, strategies
 from sunbot.bots import StrategyLike
 from sunbot.games import GameInfo, get_game, seed_problem
 from sunbot.runs.summary import MatchSeat, RunSummary
+from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
 
 if TYPE_CHECKING:
     from sunbot.runs.backends import Backend
@@ -383,6 +384,19 @@ async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[
     )  # fmt: skip
 
 
+def _bytes(mb: int | None) -> int | None:
+    """``mb`` MiB in bytes (``None`` stays ``None``: no limit).
+
+    Raises:
+        ValueError: ``mb`` is not a positive whole number.
+    """
+    if mb is None:
+        return None
+    if isinstance(mb, bool) or not isinstance(mb, int) or mb < 1:
+        raise ValueError(f"max_transcript_mb must be a whole number of MiB >= 1, got {mb!r:.40}")
+    return mb << 20
+
+
 def _generic_checks(slug: str) -> Any:
     from sunbot.generic.checks import GenericChecks
 
@@ -406,6 +420,7 @@ async def play_async(
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
+    max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
@@ -440,6 +455,9 @@ async def play_async(
         max_steps: end the run after this many steps (``ended_by == "cap"``): the cap of a
             game sunbot does not know, whose runs may never end by themselves (default
             for such a game: :data:`sunbot.games.GENERIC_DEFAULT_STEPS`, 1,000).
+        max_transcript_mb: the transcript's size limit in MiB (``None``: none): the line
+            that would pass it is not written and the run ends (``ended_by == "error"``,
+            the transcript whole up to there; ``docs/transcripts.md``, "Bounds").
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -476,7 +494,7 @@ async def play_async(
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")
         return await _play_match(
             info, seed, strategy, server, transcript, strict, seats, match, move_timeout,
-            isolate, agent_options,
+            isolate, agent_options, _bytes(max_transcript_mb),
         )  # fmt: skip
     if seats != 1 or match is not None:
         raise ValueError("seats and match apply to match games only")
@@ -487,7 +505,8 @@ async def play_async(
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
-    writer = TranscriptWriter(Path(transcript)) if transcript is not None else None
+    limit = _bytes(max_transcript_mb)
+    writer = TranscriptWriter(Path(transcript), max_bytes=limit) if transcript is not None else None
     try:
         summary = await run_plan(plan, writer=writer)
     finally:
@@ -508,6 +527,7 @@ async def _play_match(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_bytes: int | None = None,
 ) -> RunSummary:
     from sunbot.runs.match import run_match
     from sunbot.transcripts.jsonl import TranscriptWriter
@@ -524,7 +544,9 @@ async def _play_match(
     shared = not isinstance(strategy, str | type | None) and hasattr(strategy, "choose")
     if shared and seats > 1:
         raise ValueError("one strategy object cannot play several seats: pass its class")
-    writer = TranscriptWriter(Path(transcript)) if transcript is not None else None
+    writer = (
+        TranscriptWriter(Path(transcript), max_bytes=max_bytes) if transcript is not None else None
+    )
     try:
         result = await run_match(
             game=info.slug,
@@ -573,6 +595,7 @@ def match_summary(
         divergences=list(result["mirrorDivergences"]),
         retries=int(result["retries"]),
         timeouts=int(result.get("timeouts", 0)),
+        cut_fields=int(result.get("cutFields", 0)),
         elapsed_s=float(result["elapsedMs"]) / 1000,
         transcript=writer.path if writer is not None else None,
         match_id=result["matchId"],
@@ -602,6 +625,7 @@ def play(
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
+    max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -624,6 +648,7 @@ def play(
         isolate=isolate,
         agent_options=agent_options,
         max_steps=max_steps,
+        max_transcript_mb=max_transcript_mb,
     )
     try:
         asyncio.get_running_loop()

@@ -290,6 +290,7 @@ GAMES: dict[str, GameInfo] = {
             "farmer": "sunbot.strategies.harvest_watch:Farmer",
             "random": "sunbot.strategies.harvest_watch:RandomSeat",
             "house": "sunbot.strategies.harvest_watch:House",
+            "reciprocator": "sunbot.strategies.harvest_watch_reciprocator:Reciprocator",
         },
         codec_ref="sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
     ),

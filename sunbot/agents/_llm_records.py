@@ -12,6 +12,12 @@ if TYPE_CHECKING:  # the client module needs openai, imported only when a strate
 
 #: Characters of an answer or reasoning text kept in a decision's record.
 RECORD_MAX = 4096
+#: Characters per token of the estimate used when an endpoint sends no ``usage``.
+CHARS_PER_TOKEN = 4
+#: The most characters a token is believed to hold: a ``usage`` figure below characters / 8
+#: is taken as false (tokenizers average 3-5 characters a token on prompts like ours) and
+#: raised to that floor, so an endpoint that under-reports cannot slip past a budget.
+CHARS_PER_TOKEN_MAX = 8
 #: The run's counters, in the order ``totals()`` lists them.
 COUNTERS = (
     "calls",
@@ -23,6 +29,7 @@ COUNTERS = (
     "late",
     "errors",
     "latencyMs",
+    "usageRaised",
 )
 
 
@@ -49,12 +56,14 @@ class Tally:
         self.counts: dict[str, Any] = dict.fromkeys(COUNTERS, 0)
 
     def add_reply(self, reply: Reply, messages: list[dict[str, str]], rec: dict[str, Any]) -> None:
-        """Add one reply's tokens and time to the decision's record ``rec`` and the counters;
-        token counts the endpoint did not send are estimated (characters / 4)."""
+        """Add one reply's tokens and time to the decision's record ``rec`` and the counters.
+
+        Token counts the endpoint did not send are estimated (characters /
+        :data:`CHARS_PER_TOKEN`); a count it did send but below characters /
+        :data:`CHARS_PER_TOKEN_MAX` is raised to that floor and counted in ``usageRaised``."""
         sent = sum(len(m["content"]) for m in messages)
-        prompt = reply.prompt_tokens if reply.prompt_tokens is not None else sent // 4
-        done = reply.completion_tokens
-        done = done if done is not None else len(reply.text) // 4
+        prompt = self._tokens(reply.prompt_tokens, sent)
+        done = self._tokens(reply.completion_tokens, len(reply.text))
         ms = round(reply.latency_s * 1000, 3)
         rec["promptTokens"] += prompt
         rec["completionTokens"] += done
@@ -65,6 +74,17 @@ class Tally:
         self.counts["promptTokens"] += prompt
         self.counts["completionTokens"] += done
         self.counts["latencyMs"] = round(self.counts["latencyMs"] + ms, 3)
+
+    def _tokens(self, reported: int | None, chars: int) -> int:
+        """The token count to charge for ``chars`` characters the endpoint said were
+        ``reported`` tokens (``None``: not said)."""
+        if reported is None:
+            return chars // CHARS_PER_TOKEN
+        floor = chars // CHARS_PER_TOKEN_MAX
+        if reported < floor:
+            self.counts["usageRaised"] += 1
+            return floor
+        return reported
 
     def totals(
         self, model: str, structured: bool, price: tuple[float, float] | None

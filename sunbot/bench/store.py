@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from sunbot._text import csv_cells
 from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.jobs import RESULT_FIELDS, Result
 
@@ -223,6 +224,38 @@ class Store:
             raise RunMismatch(f"run {run!r} holds matches seated {held[0]!r}, not {seating!r}")
 
 
+def after_failure(exc: sqlite3.Error, label: str) -> str:
+    """What a user can do after a row of run ``label`` could not be stored, by ``exc``'s
+    kind (one clause, for the end of an error line):
+
+    - a full disk: once there is room, ``--resume --run LABEL`` runs the missing jobs;
+    - a lock (another process writes the store): once it is done, the same;
+    - a damaged file ("malformed", "not a database"): ``--resume`` cannot open it, so
+      start again with another ``--out`` or restore the file;
+    - a read-only file: make it writable, then ``--resume``;
+    - anything else: ``--resume`` once the cause above is fixed.
+    """
+    name = str(getattr(exc, "sqlite_errorname", "") or "")
+    text = str(exc).lower()
+    again = f"continue with the same command plus --resume --run {label}"
+    if name == "SQLITE_FULL" or "full" in text:
+        return f"once there is room, {again}"
+    if name in ("SQLITE_BUSY", "SQLITE_LOCKED") or "locked" in text or "busy" in text:
+        return f"another process holds the store: once it is done, {again}"
+    if (
+        name in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+        or "malformed" in text
+        or "not a database" in text
+    ):
+        return (
+            "the store file is damaged, so --resume cannot open it: start again with another"
+            " --out (or restore the file from a copy)"
+        )
+    if name == "SQLITE_READONLY" or "readonly" in text:
+        return f"the store cannot be written: make it writable, then {again}"
+    return f"once that is fixed, {again}"
+
+
 def export_csv(results: Iterable[Result], path: Path) -> int:
     """Write ``results`` to ``path`` as CSV with a header of the result fields.
 
@@ -246,4 +279,6 @@ def export_csv(results: Iterable[Result], path: Path) -> int:
 
 
 def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: "" if v is None else v for k, v in row.items()}
+    """A result as CSV cells: ``None`` empty, text a spreadsheet would run as a formula (a
+    server's error or cause, a strategy's name) neutralised (:mod:`sunbot._text.csv_cells`)."""
+    return csv_cells.mapping({k: "" if v is None else v for k, v in row.items()})

@@ -62,7 +62,7 @@ from sunbot.bench.jobs import (
     job_key,
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
-from sunbot.bench.store import RunMismatch, Store, export_csv
+from sunbot.bench.store import RunMismatch, Store, after_failure, export_csv
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
@@ -675,11 +675,10 @@ def execute(
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
         raise fail(str(exc), Exit.ERROR) from None
-    except sqlite3.Error as exc:  # "database or disk is full": the jobs stored so far stay
+    except sqlite3.Error as exc:  # a full disk, a lock, a damaged file: each its own advice
         raise fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
-            f" {plural(len(todo), 'job')} stored; once there is room, continue with the same"
-            f" command plus --resume --run {label}",
+            f" {plural(len(todo), 'job')} stored; {after_failure(exc, label)}",
             Exit.ERROR,
         ) from None
     except KeyboardInterrupt:

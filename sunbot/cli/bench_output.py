@@ -25,6 +25,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from sunbot._text import csv_cells
 from sunbot.bench.analysis import Analysis, compare_rows, pair_rows, summary_rows
 from sunbot.cli.progress_lines import ProgressLines
 
@@ -168,7 +169,7 @@ def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerows([head, *rows])
+        writer.writerows(csv_cells.row(r) for r in [head, *rows])  # a name may be "=.."
         return buf.getvalue()
     if fmt == "json":
         return (

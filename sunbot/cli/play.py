@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -31,8 +32,21 @@ from sunbot.cli.replay_page import after_run, page_after_run
 from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.runs.summary import RunSummary, result_record
-from sunbot.transcripts.jsonl import TranscriptWriter, check_regular_file, default_path
-from sunbot.transcripts.resume import NoInitAnswer, Resume, load_resume
+from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB, MAX_UNKNOWN_FIELD_BYTES
+from sunbot.transcripts.jsonl import (
+    MIB,
+    TranscriptWriter,
+    check_regular_file,
+    default_path,
+    is_unstarted,
+)
+from sunbot.transcripts.resume import (
+    NoInitAnswer,
+    Resume,
+    ServerNotConfirmed,
+    load_resume,
+    resume_server,
+)
 from sunbot.views.common import line, live_view, summary_table, unknown_line
 
 if TYPE_CHECKING:
@@ -165,6 +179,15 @@ def play_command(
     no_transcript: Annotated[
         bool, typer.Option("--no-transcript", help="Write no transcript.")
     ] = False,
+    max_transcript_mb: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=1 << 20,
+            help="End the run, its transcript whole, before the transcript passes this many"
+            " MiB (with --resume too).",
+        ),
+    ] = DEFAULT_MAX_TRANSCRIPT_MB,
     strict: Annotated[
         bool, typer.Option("--strict", help="Stop at the first mirror divergence (exit 3).")
     ] = False,
@@ -180,7 +203,10 @@ def play_command(
     resume: Annotated[
         Path | None,
         typer.Option(
-            exists=True, dir_okay=False, help="Continue the run recorded in this transcript."
+            exists=True,
+            dir_okay=False,
+            help="Continue the run recorded in this transcript (a run recorded on another"
+            " server than the embedded one: name it with --server URL, or answer yes).",
         ),
     ] = None,
     html: Annotated[
@@ -295,7 +321,10 @@ def play_command(
         except (ValueError, OSError) as exc:
             raise fail(str(exc)) from None
         with page_after_run(html, resume, console):
-            _resume_run(resume, game, server, strict, quiet, strategy, move_timeout, isolate)
+            _resume_run(
+                resume, game, server, strict, quiet, strategy, move_timeout, isolate,
+                max_transcript_mb * MIB,
+            )  # fmt: skip
         return
     if game is None:
         raise fail("give a GAME to play (or --resume FILE)")
@@ -307,7 +336,13 @@ def play_command(
             raise fail(api.unknown_game(game)) from None
         info = None  # any game the server lists: the generic checks
     if not no_transcript and transcript is not None and transcript.exists():
-        raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
+        if not is_unstarted(transcript):
+            raise fail(f"{transcript} exists: pick another --transcript (or --resume a cut run)")
+        err_console.print(
+            line(("note:", "bold"), " ", printable(f"{transcript} holds no transcript line yet"
+                 " (its run stopped before it began): it is used for this run")),
+            soft_wrap=True,
+        )  # fmt: skip
     if not no_transcript and transcript is not None and not transcript.parent.is_dir():
         raise fail(f"--transcript {transcript}: no folder {transcript.parent} (create it first)")
     options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
@@ -337,6 +372,7 @@ def play_command(
             move_timeout=move_timeout,
             isolate=isolate,
             agent_options=options,
+            max_transcript_bytes=max_transcript_mb * MIB,
         )
         written = after_run(html, transcript, console)
         raise typer.Exit(code or (0 if written else Exit.ERROR))
@@ -357,7 +393,7 @@ def play_command(
     path = (
         None if no_transcript else (transcript or default_path(plan.slug, plan.seed, plan.strategy))
     )
-    writer = _open_writer(path, append=False)
+    writer = _open_writer(path, append=False, max_bytes=max_transcript_mb * MIB)
     with page_after_run(html, path, console):
         _run(plan, writer, quiet, None)
 
@@ -412,8 +448,9 @@ def _resume_run(
     strategy: str | None = None,
     move_timeout: float | None = None,
     isolate: bool = False,
+    max_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
 ) -> None:
-    writer = _open_writer(path, append=True)
+    writer = _open_writer(path, append=True, max_bytes=max_bytes)
     assert writer is not None
     resumed: Resume | None
     try:
@@ -442,8 +479,11 @@ def _resume_run(
     except KeyError as exc:
         writer.close()
         raise fail(str(exc.args[0])) from None
-    if server is None and head["server"] != "embedded":
-        server = str(head["server"])
+    try:  # the header's server is the file's word: sent there only if the user says so
+        server = resume_server(path, head, server, _asker())
+    except ServerNotConfirmed as exc:
+        writer.close()
+        raise fail(str(exc)) from None
     try:
         plan = api.plan_run(
             info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
@@ -457,6 +497,14 @@ def _resume_run(
     _run(plan, writer, quiet, resumed)
 
 
+def _asker() -> Callable[[str], bool] | None:
+    """How to ask the user a yes/no question: on the terminal (default no), or ``None``
+    when standard input is not a terminal (nobody to ask)."""
+    if not sys.stdin.isatty():
+        return None
+    return lambda question: bool(typer.confirm(printable(question), default=False, err=True))
+
+
 def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> None:
     """One line: the transcript could not be written, and what of it is kept."""
     kept = (
@@ -467,11 +515,13 @@ def _transcript_failed(exc: WriteFailed, writer: TranscriptWriter | None) -> Non
     err_console.print(line(("error:", "bold red"), " ", printable(str(exc) + kept)), soft_wrap=True)
 
 
-def _open_writer(path: Path | None, *, append: bool) -> TranscriptWriter | None:
+def _open_writer(
+    path: Path | None, *, append: bool, max_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB
+) -> TranscriptWriter | None:
     if path is None:
         return None
     try:
-        return TranscriptWriter(path, append=append)
+        return TranscriptWriter(path, append=append, max_bytes=max_bytes)
     except FileExistsError:
         raise fail(f"{path} exists: pick another --transcript (or --resume a cut run)") from None
     except OSError as exc:
@@ -497,9 +547,7 @@ def _run(
             raise typer.Exit(Exit.ERROR) from None
     finally:
         if writer is not None:
-            writer.close()
-            if resume is None and writer.lines == 0 and writer.path.exists():
-                writer.path.unlink()  # stopped before a whole header: nothing to keep
+            writer.close()  # stopped before a whole header: it leaves no file
     _print_summary(summary, plan.cap)
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
@@ -605,6 +653,14 @@ def _yardstick_row(s: RunSummary, cap: int | None) -> dict[str, str]:
     return {"yardstick": said} if said else {}
 
 
+def _cut_row(s: RunSummary) -> dict[str, str]:
+    """A ``cut`` row when the server's answers had unknown fields cut for their size."""
+    if not s.cut_fields:
+        return {}
+    over = f"over {MAX_UNKNOWN_FIELD_BYTES // 1024} KiB each"
+    return {"cut": f"{s.cut_fields} oversized unknown fields ({over}; see the transcript)"}
+
+
 def _print_summary(s: RunSummary, cap: int | None = None) -> None:
     if _AS_JSON:
         # a single-player strategy is seeded with the run's seed (random.Random(seed))
@@ -628,6 +684,7 @@ def _print_summary(s: RunSummary, cap: int | None = None) -> None:
             **_agent_rows(s.agent),
             ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
+            **_cut_row(s),
             "retries": s.retries,
             "time": f"{s.elapsed_s:.2f} s",
         }

@@ -20,7 +20,8 @@ from sunbot.cli.log import show_traceback
 from sunbot.cli.match_report import announce_match, print_summary
 from sunbot.cli.signals import STOP_SIGNALS, exit_code
 from sunbot.runs.match import MatchRecorder, run_match
-from sunbot.transcripts.jsonl import TranscriptWriter, default_path
+from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
+from sunbot.transcripts.jsonl import MIB, TranscriptWriter, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, live_view
 
@@ -82,13 +83,15 @@ def play_match_command(
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
+    max_transcript_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
 ) -> int:
     """Play a match from the CLI (see the module docstring); returns the exit code:
     0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
     ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
     ``wait``: seconds a created match on ``server`` waits for other players (its id is
     printed at once). ``agent_options``: the agent's options (``llm:MODEL``'s
-    ``--llm-*``), as for :func:`sunbot.play`."""
+    ``--llm-*``), as for :func:`sunbot.play`. ``max_transcript_bytes``: the transcript's
+    size limit (``None``: none)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
         return Exit.USAGE
@@ -114,7 +117,7 @@ def play_match_command(
     match_seed = seed if match_id is None else None
     default = default_path(game, seed, label, match_id=match_id)
     path = (transcript or default) if write_transcript else None
-    writer = TranscriptWriter(path) if path else None
+    writer = TranscriptWriter(path, max_bytes=max_transcript_bytes) if path else None
     got: list[int] = []
     try:
         with live_view(console, "starting…", quiet) as live:
@@ -145,9 +148,7 @@ def play_match_command(
         return Exit.ERROR
     finally:
         if writer is not None:
-            writer.close()
-            if writer.lines == 0 and writer.path.exists():
-                writer.path.unlink()  # not even a whole header: nothing to keep
+            writer.close()  # not even a whole header: it leaves no file
     if writer is not None and writer.failed is not None:  # the disk filled up mid-match
         err_console.print(
             line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True

@@ -21,7 +21,9 @@ from sunbot._text.terminal import outside
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.mirror import Divergence
+from sunbot.transcripts.bounds import cut_note
 from sunbot.transcripts.export import rows, to_csv, to_markdown
+from sunbot.transcripts.integrity import Misfit
 from sunbot.transcripts.jsonl import Transcript, read_transcript
 from sunbot.transcripts.replay import replay
 from sunbot.views.common import line, unknown_line
@@ -80,7 +82,8 @@ def replay_command(
 
     Exit 0 checked; with --strict 3 on a divergence, 4 on a cut file or no result line;
     5 on a corrupt line in the middle (the lines after it are not read; 5 wins over 3);
-    2 bad usage.
+    2 bad usage, or lines that do not fit one run (a step index out of order, answers of
+    another game than the header's).
     """
     setup_logging(verbose, log_level, console, err)
     if html is not None and not html.parent.is_dir():  # before the work, never created
@@ -96,6 +99,9 @@ def replay_command(
         report = replay(t, local)
     except KeyError as exc:
         err.print(line(("error:", "bold red"), " ", outside(exc.args[0])), soft_wrap=True)
+        raise typer.Exit(Exit.USAGE) from None
+    except Misfit as exc:  # a forged index or a relabelled game: nothing of it is checked
+        err.print(line(("error:", "bold red"), " ", outside(f"{file}: {exc}")), soft_wrap=True)
         raise typer.Exit(Exit.USAGE) from None
     if step and not sys.stdin.isatty():
         err.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
@@ -114,6 +120,8 @@ def replay_command(
     _print_findings("foreign line", report.foreign)
     if report.unknown_fields:
         console.print(unknown_line(report.unknown_fields), soft_wrap=True)
+    if (cut := cut_note([t.init, *t.steps, *t.other])) is not None:
+        console.print(line(("note:", "bold"), " ", outside(cut, 2000)), soft_wrap=True)
     if report.checks == "generic":
         replayed = "generic checks only (sunbot has no rules engine for this game)"
     elif report.replayed:

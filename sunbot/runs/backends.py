@@ -94,7 +94,8 @@ class Backend(Protocol):
         ...
 
     def resume_at(self, raw: dict[str, Any]) -> Answer:
-        """The position of a recorded answer (``sunbot play --resume``)."""
+        """The position of a recorded answer (``sunbot play --resume``, or an answer the
+        loop cut: :mod:`sunbot.transcripts.bounds`)."""
         ...
 
     def interrupt(self) -> None:

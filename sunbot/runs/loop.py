@@ -16,6 +16,7 @@ summary.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -33,6 +34,7 @@ from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
+from sunbot.transcripts.bounds import AnswerCutter, Cut
 
 if TYPE_CHECKING:
     from sunbot.transcripts.jsonl import TranscriptWriter
@@ -125,6 +127,12 @@ class Run:
         cap: the game's run cap (voyages or days; the loop sends the end action there).
         checks: re-check every answer (``None``: unchecked, e.g. the trusted engine).
         transcript: where the lines go (``None``: nowhere).
+
+    Every answer's unknown fields larger than
+    :data:`~sunbot.transcripts.bounds.MAX_UNKNOWN_FIELD_BYTES` are cut before it is
+    checked, recorded or held (:class:`~sunbot.transcripts.bounds.AnswerCutter`, with the
+    mirror's template of the fields the rules name); the line says so in ``cut`` and the
+    summary counts them in ``cut_fields``.
     """
 
     def __init__(
@@ -159,6 +167,7 @@ class Run:
         self._base_checked = 0
         self._base_divergences: list[Divergence] = []
         self._pid = os.getpid()
+        self.cutter = AnswerCutter(getattr(checks, "template", None))
 
     async def header(self) -> None:
         """Write the transcript's header line (the server's identity included)."""
@@ -173,10 +182,10 @@ class Run:
     async def start(self) -> Answer:
         """Play the opening: ``init`` of the run's seed, checked and recorded."""
         t0 = time.perf_counter()
-        pos = await self.backend.init(self.slug, self.summary.seed)
+        pos, cut = self._cut(await self.backend.init(self.slug, self.summary.seed))
         found = self.checks.check_init(pos.raw or {}) if self.checks else []
         self.last_found = found
-        self._log({"type": "init", "response": pos.raw}, found, t0)
+        self._log({"type": "init", "response": pos.raw}, found, t0, cut)
         self._take(pos, found)
         if not self.backend.trusted:
             self._last = _fingerprint(pos)
@@ -219,6 +228,9 @@ class Run:
 
         Raises:
             RuntimeError: before :meth:`start`.
+            sunbot._text.atomic_write.WriteFailed: the step's line could not be written (a
+                full disk, the transcript's size limit): the step is not counted and its
+                answer not taken.
             ServerMisbehaved: the server answered the same position after
                 :data:`MAX_SAME_POSITION` accepted actions in a row.
             Exception: what the backend raised (the action was never answered: not a step).
@@ -234,6 +246,7 @@ class Run:
         except BaseException:  # never answered: not a step (the transcript has none)
             s.steps -= 1
             raise
+        answer, cut = self._cut(answer)
         found = (
             self.checks.check_action(s.steps, pos.raw or {}, action, answer.raw or {})
             if self.checks
@@ -246,7 +259,11 @@ class Run:
             }  # fmt: skip
             if agent_record:
                 record["agent"] = _bounded(agent_record)
-            self._log(record, found, t0)
+            try:
+                self._log(record, found, t0, cut)
+            except WriteFailed:  # not recorded, so not taken: a resume sends the action again
+                s.steps -= 1
+                raise
         if answer.refused is not None:
             s.refused += 1
             self.refused_in_a_row += 1
@@ -268,11 +285,25 @@ class Run:
         if self.on_position is not None:
             self.on_position(pos, self.summary.steps, found)
 
-    def _log(self, record: dict[str, Any], found: list[Divergence], t0: float) -> None:
+    def _cut(self, answer: Answer) -> tuple[Answer, Cut | None]:
+        """``answer`` without its oversized unknown fields (the position rebuilt from the
+        cut answer, so nothing of them is held), and what was cut (``None``: nothing)."""
+        raw, cut = self.cutter.cut(answer.raw)
+        if cut is None or raw is None:
+            return answer, None
+        if answer.refused is None:
+            return self.backend.resume_at(raw), cut
+        return dataclasses.replace(answer, raw=raw), cut
+
+    def _log(
+        self, record: dict[str, Any], found: list[Divergence], t0: float, cut: Cut | None = None
+    ) -> None:
         if self.transcript is None:
             return
         record["mirror"] = {"ok": not found, "divergences": [d.to_json() for d in found]}
         record["elapsedMs"] = round((time.perf_counter() - t0) * 1000, 3)
+        if cut is not None:
+            record["cut"] = cut.to_json()
         self.transcript.write(record)
 
     def finish(
@@ -291,7 +322,9 @@ class Run:
         if self.checks is not None:
             s.responses_checked = self._base_checked + self.checks.responses_checked
             s.divergences = [*self._base_divergences, *self.checks.divergences]
-            s.unknown_fields = sorted(self.checks.unknown_fields)
+        unknown = set(self.checks.unknown_fields) if self.checks is not None else set()
+        s.unknown_fields = sorted(unknown | self.cutter.patterns)
+        s.cut_fields = self.cutter.fields
         if strategy is not None:
             own = callable(getattr(strategy, "totals", None))
             clocked = decider is not None and (decider.move_timeout_s or decider.blocking)

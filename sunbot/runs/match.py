@@ -30,7 +30,9 @@ from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
+from sunbot.runs.summary import MAX_LISTED, listed
 from sunbot.server import TokenCodec, create_app
+from sunbot.transcripts.bounds import cut_view
 from sunbot.transcripts.jsonl import TranscriptWriter
 
 #: Beat lengths of a local match, ms: short, since our bots answer in about a millisecond
@@ -62,7 +64,12 @@ def redact(raw: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass
 class MatchRecorder:
-    """Per-seat mirrors, transcript lines and the latest view for the live display."""
+    """Per-seat mirrors, transcript lines and the latest view for the live display.
+
+    A view's (or a command answer's) unknown fields larger than
+    :data:`~sunbot.transcripts.bounds.MAX_UNKNOWN_FIELD_BYTES` are cut before it is
+    checked, recorded or kept (:func:`~sunbot.transcripts.bounds.cut_view`): the line
+    says so in ``cut``, ``cut_fields`` counts them."""
 
     writer: TranscriptWriter | None
     strict: bool
@@ -71,13 +78,16 @@ class MatchRecorder:
     views: int = 0
     recent: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     t0: float = field(default_factory=time.perf_counter)
+    cut_fields: int = 0
+    cut_paths: set[str] = field(default_factory=set)
 
     def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
         """The seat loops' callback (``view`` or ``command``)."""
         mirror = self.mirrors.setdefault(seat, MatchMirror(seat))
         line: dict[str, Any] = {"type": kind, "seat": seat}
+        cut = None
         if kind == "command":
-            answer = record.get("answer")
+            answer, cut = cut_view(record.get("answer"))
             if isinstance(answer, dict) and answer.get("ok") is True:
                 mirror.note_command(record["round"], record["actions"])
                 answer = redact(answer)
@@ -87,12 +97,17 @@ class MatchRecorder:
             line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
         else:
             self.views += 1
+            record, cut = cut_view(record)
             found = mirror.check(record)
             if seat == min(self.mirrors):
                 self.latest = record
             body = redact(record)
             line.update(index=self.views, **self._body_or_repeat(seat, body))
             line["mirror"] = {"ok": not found, "divergences": [d.to_json() for d in found]}
+        if cut is not None:
+            line["cut"] = cut.to_json()
+            self.cut_fields += cut.fields
+            self.cut_paths.update(cut.paths)
         line["elapsedMs"] = round((time.perf_counter() - self.t0) * 1000, 3)
         if self.writer is not None:
             self.writer.write(line)
@@ -214,6 +229,7 @@ async def run_match(
     fs = final_summary(rec.latest)
     foods, living = fs.get("foods"), fs.get("aliveSeats")
     out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
+    unknown = {f for m in rec.mirrors.values() for f in m.unknown_fields} | rec.cut_paths
     result = {
         "type": "result",
         "matchId": mid,
@@ -244,7 +260,9 @@ async def run_match(
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
         "beatsChecked": sum(m.beats_checked for m in rec.mirrors.values()),
         "nightsUndecided": sum(m.nights_undecided for m in rec.mirrors.values()),
-        "unknownFields": sorted({f for m in rec.mirrors.values() for f in m.unknown_fields}),
+        "unknownFields": listed(sorted(unknown)),
+        **({"unknownFieldsNotListed": n} if (n := len(unknown) - MAX_LISTED) > 0 else {}),
+        **({"cutFields": rec.cut_fields} if rec.cut_fields else {}),
         "retries": retries,
         "elapsedMs": round((time.perf_counter() - started) * 1000, 1),
         "error": error or (errors[0] if errors else None),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from sunbot._text.safe import clip
 from sunbot.client import GameboardClient, Position, Rejected, RetryInterrupted
 from sunbot.client.http import public_url
 from sunbot.client.models import Envelope
@@ -114,7 +115,9 @@ async def identify(client: GameboardClient) -> dict[str, Any] | None:
         return None
     extra = index.model_extra or {}
     choices = extra.get("localChoices")
-    return {"service": index.service, "localChoices": choices if isinstance(choices, str) else None}
+    service = clip(index.service) if index.service is not None else None  # the server's text
+    choices = clip(choices) if isinstance(choices, str) else None
+    return {"service": service, "localChoices": choices}
 
 
 async def play_run(

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from sunbot._text.safe import clip
 from sunbot.mirror import Divergence
 
 EndedBy = Literal["rules", "cap", "strict", "error", "interrupted"]
@@ -41,7 +42,9 @@ class RunSummary:
     ``"rules"`` (the game's mirror), ``"generic"`` (the platform's envelope and the served
     action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
     played by the fallback action. ``agent``: the agent's own totals (a language model's
-    calls and tokens, an external bot's counters), ``{}`` for an in-process strategy."""
+    calls and tokens, an external bot's counters), ``{}`` for an in-process strategy.
+    ``cut_fields``: unknown fields of the server's answers cut for their size
+    (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too)."""
 
     game: str
     seed: int | None
@@ -68,6 +71,7 @@ class RunSummary:
     checks: str = "rules"
     timeouts: int = 0
     agent: dict[str, Any] = field(default_factory=dict)
+    cut_fields: int = 0
 
     @property
     def cause(self) -> str | None:
@@ -112,6 +116,15 @@ class RunSummary:
         )
 
 
+#: Unknown field paths a result line lists (a server may send thousands of names).
+MAX_LISTED = 100
+
+
+def listed(paths: list[str]) -> list[str]:
+    """The first :data:`MAX_LISTED` of ``paths``, each clipped to 120 characters."""
+    return [clip(p, 120) for p in paths[:MAX_LISTED]]
+
+
 def result_record(s: RunSummary) -> dict[str, Any]:
     """The transcript's ``result`` line for ``s`` (``docs/transcripts.md``)."""
     record: dict[str, Any] = {
@@ -128,8 +141,12 @@ def result_record(s: RunSummary) -> dict[str, Any]:
         "elapsedMs": round(s.elapsed_s * 1000, 1),
         "error": s.error,
         "errorTraceback": s.error_traceback,
-        "unknownFields": s.unknown_fields,
+        "unknownFields": listed(s.unknown_fields),
     }
+    if len(s.unknown_fields) > MAX_LISTED:
+        record["unknownFieldsNotListed"] = len(s.unknown_fields) - MAX_LISTED
+    if s.cut_fields:
+        record["cutFields"] = s.cut_fields
     if s.checks != "rules":
         record["checks"] = s.checks
     if s.timeouts:

@@ -11,6 +11,7 @@ answers 4xx ``{ok: false, reason}``. Nothing the client sends can cause a 500.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from typing import Any
 
@@ -22,7 +23,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import sunbot
 import sunbot.server.openapi as openapi
 from sunbot.engines import IllegalAction
-from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available, get_game, resolve
+from sunbot.games import (
+    LOCAL_CHOICES,
+    MAX_SEED,
+    MIN_SEED,
+    GameInfo,
+    available,
+    get_game,
+    resolve,
+    seed_problem,
+)
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_registry import MatchRegistry
@@ -31,12 +41,26 @@ from sunbot.server.responses import SafeJSONResponse as JSONResponse
 from sunbot.server.tokens import BadToken, TokenCodec
 
 log = logging.getLogger("sunbot.server")
+#: A seed as ``init`` takes it: an optional minus and at most 19 ASCII digits.
+_DECIMAL = re.compile(r"-?[0-9]{1,19}")
 
 
 class ActionRequest(BaseModel):
-    """Body of ``POST /api/games/{slug}/action``: a token or a plain state, and the action."""
+    """Body of ``POST /api/games/{slug}/action``: a token or a plain state, and the action.
 
-    model_config = ConfigDict(extra="ignore")
+    One of the two carriers must be there: a ``stateToken`` string (then ``state`` is not
+    read), or a ``state`` object; the document's ``anyOf`` says so. Other fields are ignored.
+    """
+
+    model_config = ConfigDict(
+        extra="ignore",
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["stateToken"], "properties": {"stateToken": {"type": "string"}}},
+                {"required": ["state"], "properties": {"state": {"type": "object"}}},
+            ]
+        },
+    )
 
     stateToken: str | None = Field(default=None, description="Token from the last answer.")
     state: dict[str, Any] | None = Field(
@@ -52,6 +76,29 @@ class Refusal(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
+
+
+def _seed(given: list[str]) -> int:
+    """``init``'s seed from the query's ``seed`` values: a random one when there is none.
+
+    Raises:
+        Refusal: 400 for a repeated seed (which one counts is not ours to guess) or one
+            that is not a decimal integer (``7``, ``-7``) within :data:`MIN_SEED` to
+            :data:`MAX_SEED`.
+    """
+    if not given:
+        return secrets.randbelow(2**31)
+    if len(given) > 1:
+        raise Refusal(400, "badRequest: seed is given more than once")
+    text = given[0]
+    if not _DECIMAL.fullmatch(text):
+        raise Refusal(400, f"badRequest: seed must be a decimal integer, got {text[:40]!r}")
+    seed = int(text)
+    if not MIN_SEED <= seed <= MAX_SEED:
+        raise Refusal(
+            400, f"badRequest: seed must fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
+        )
+    return seed
 
 
 def _single_player(slug: str) -> GameInfo:
@@ -109,6 +156,9 @@ def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) 
         resolve(game.check_state_ref)(body.state)
     except ValueError as exc:
         raise Refusal(400, f"badState: {exc}") from None
+    problem = seed_problem(body.state.get("seed"))  # the bound init and matches apply
+    if problem is not None:
+        raise Refusal(400, f"badState: {problem}")
     return body.state
 
 
@@ -185,30 +235,51 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
             "games": rows,
         }
 
+    single = [g.slug for g in available() if g.kind == "single"]
+    every = [g.slug for g in available()]
+
     @app.get("/api/games/{slug}/spec", responses=openapi.answers(404))
-    async def game_spec(slug: str) -> dict[str, Any]:
+    async def game_spec(
+        slug: str = openapi.slug(every, "A game this server lists."),
+    ) -> dict[str, Any]:
         """The game's self-documenting spec (goal, scoring, rules, action grammar)."""
         try:
             return {"ok": True, "slug": slug, "spec": get_game(slug).spec}
         except KeyError:
             raise Refusal(404, f"unknownGame: no game {slug!r}") from None
 
-    @app.get("/api/games/{slug}/init", responses=openapi.answers(404))
-    async def init(slug: str, seed: int | None = None) -> dict[str, Any]:
+    @app.get(
+        "/api/games/{slug}/init",
+        response_model=None,
+        responses={
+            **openapi.answers(404),
+            200: {**openapi.INIT_ENVELOPE, "links": openapi.token_links()},
+        },
+        openapi_extra={"parameters": [openapi.SEED_QUERY]},
+    )
+    async def init(
+        request: Request,
+        slug: str = openapi.slug(single, "A single-player game."),
+    ) -> dict[str, Any]:
         """Start a run: the opening envelope plus ``spec``. No seed: a random one."""
         game = _single_player(slug)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        if not MIN_SEED <= seed <= MAX_SEED:
-            raise Refusal(
-                400, f"badRequest: seed must fit a signed 64-bit integer ({MIN_SEED} to {MAX_SEED})"
-            )
+        seed = _seed(request.query_params.getlist("seed"))
         body = envelope(game, game.engine.init(seed), codec)
         body["spec"] = game.spec
         return body
 
-    @app.post("/api/games/{slug}/action", responses=openapi.answers(404))
-    async def action(slug: str, body: ActionRequest) -> dict[str, Any]:
+    @app.post(
+        "/api/games/{slug}/action",
+        operation_id=openapi.ACTION_ID,
+        response_model=None,
+        responses={
+            **openapi.answers(404),
+            200: {**openapi.ACTION_ANSWER, "links": openapi.token_links()},
+        },
+    )
+    async def action(
+        body: ActionRequest, slug: str = openapi.slug(single, "A single-player game.")
+    ) -> dict[str, Any]:
         """Apply one action to the position carried by the token (or plain state)."""
         game = _single_player(slug)
         state = _state_from_request(game, body, codec)

@@ -31,7 +31,7 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, ValidationError
 
 import sunbot.server.openapi as openapi
 from sunbot._text import redaction
@@ -45,7 +45,29 @@ from sunbot.server.responses import SafeJSONResponse as JSONResponse
 RETRY_FULL_S = 30
 #: The one path parameter of ``/api/matches/{name}``: create (POST) and view (GET) share it.
 NAME = "POST: the game's slug (create a match of it); GET: a match id (read its view)."
-_BEAT = Field(default=None, ge=10, le=600_000)
+
+
+def _json_integer(value: object) -> object:
+    """An integer as JSON has it: ``3`` or ``3.0`` (one number to JSON Schema and to a
+    JavaScript server), never ``true``, ``"3"`` or ``3.5``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("must be an integer")
+    return value
+
+
+# A body's integer fields: what the document's ``"type": "integer"`` with their bounds
+# accepts, and only that (the bounds come before the validator, so that even an optional
+# field's schema says ``minimum``/``maximum``, not pydantic's ``ge``/``le``).
+_JSONInteger = BeforeValidator(_json_integer)
+_Beat = Annotated[int, Field(ge=10, le=600_000), _JSONInteger]
+_Seats = Annotated[int, Field(ge=1, le=SEATS), _JSONInteger]
+_StartMs = Annotated[int, Field(ge=0, le=600_000), _JSONInteger]
+_Seed = Annotated[int, Field(ge=MIN_SEED, le=MAX_SEED), _JSONInteger]
+_Round = Annotated[int, _JSONInteger]
+#: The create route's slugs, for the document (any other answers 404 ``no_such_game``).
+_SLUGS: dict[str, Any] = {"enum": sorted(s for s, g in GAMES.items() if g.kind == "match")}
 
 
 class BeatMs(BaseModel):
@@ -53,10 +75,10 @@ class BeatMs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    speech: StrictInt | None = _BEAT
-    vote: StrictInt | None = _BEAT
-    action: StrictInt | None = _BEAT
-    diary: StrictInt | None = _BEAT
+    speech: _Beat | None = None
+    vote: _Beat | None = None
+    action: _Beat | None = None
+    diary: _Beat | None = None
 
 
 class CreateMatch(BaseModel):
@@ -68,10 +90,10 @@ class CreateMatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    seats: StrictInt = Field(default=1, ge=1, le=SEATS, description="Seats this caller takes.")
+    seats: _Seats = Field(default=1, description="Seats this caller takes.")
     beatMs: BeatMs | None = None
-    startMs: StrictInt = Field(default=DEFAULT_START_MS, ge=0, le=600_000)
-    seed: StrictInt | None = Field(default=None, ge=MIN_SEED, le=MAX_SEED)
+    startMs: _StartMs = DEFAULT_START_MS
+    seed: _Seed | None = None
 
 
 class CommandBody(BaseModel):
@@ -80,7 +102,7 @@ class CommandBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     token: StrictStr
-    round: StrictInt
+    round: _Round
     actions: list[Any]
 
 
@@ -94,10 +116,14 @@ def _too_many(reason: str) -> JSONResponse:
     return JSONResponse(body, status_code=429, headers={"retry-after": str(RETRY_FULL_S)})
 
 
+#: What :func:`_json_body` gives for an empty body (JSON ``null`` is a body, and refused).
+_ABSENT: Any = object()
+
+
 async def _json_body(request: Request) -> Any:
     raw = await request.body()
     if not raw.strip():
-        return None
+        return _ABSENT
     return json.loads(raw)
 
 
@@ -128,11 +154,15 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
     @router.post(
         "/api/matches/{name}",
         response_model=None,
-        responses=openapi.answers(404, 429),
+        responses={
+            **openapi.answers(404, 429),
+            200: {"description": "The match and its seats.", "links": openapi.match_links()},
+        },
         openapi_extra=openapi.json_body(CreateMatch, required=False),
     )
     async def create(
-        request: Request, slug: Annotated[str, Path(alias="name", description=NAME)]
+        request: Request,
+        slug: Annotated[str, Path(alias="name", description=NAME, json_schema_extra=_SLUGS)],
     ) -> dict[str, Any] | JSONResponse:
         """Create a match of the game ``name`` (§2.1): ``{matchId, seats: [{seat, token},
         ...]}``."""
@@ -141,7 +171,7 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return _refuse(404, "no_such_game")
         try:
             raw = await _json_body(request)
-            body = CreateMatch.model_validate({} if raw is None else raw)
+            body = CreateMatch.model_validate({} if raw is _ABSENT else raw)
         except (ValueError, ValidationError):
             return _refuse(400, "bad_request")
         beat_ms = dict(DEFAULT_BEAT_MS)
@@ -165,7 +195,10 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
         return {"matchId": match.match_id, "seats": [{"seat": s, "token": t} for s, t in seats]}
 
     @router.post(
-        "/api/matches/{match_id}/join", response_model=None, responses=openapi.answers(404, 409)
+        "/api/matches/{match_id}/join",
+        operation_id=openapi.JOIN_ID,
+        response_model=None,
+        responses=openapi.answers(404, 409),
     )
     async def join(match_id: str) -> dict[str, Any] | JSONResponse:
         """Take the lowest free seat (§2.2); 409 ``full`` once started or with none free."""
@@ -181,11 +214,21 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
             return _refuse(409, "full")
         return {"seat": got[0], "token": got[1]}
 
-    @router.get("/api/matches/{name}", response_model=None, responses=openapi.answers(403, 404))
+    @router.get(
+        "/api/matches/{name}",
+        operation_id=openapi.VIEW_ID,
+        response_model=None,
+        responses=openapi.answers(403, 404),
+    )
     async def view(
-        match_id: Annotated[str, Path(alias="name", description=NAME)], token: str | None = None
+        request: Request,
+        match_id: Annotated[str, Path(alias="name", description=NAME)],
+        token: str | None = None,
     ) -> dict[str, Any] | JSONResponse:
-        """The seat's view (§2.3) after catching the match up."""
+        """The seat's view (§2.3) after catching the match up; a ``token`` given twice is
+        403 ``bad_token`` like a wrong one (which copy counts is not ours to guess)."""
+        if len(request.query_params.getlist("token")) > 1:
+            token = None
         match = lookup(match_id)
         if isinstance(match, JSONResponse):
             return match
@@ -201,6 +244,7 @@ def match_router(clock: Clock, registry: MatchRegistry) -> APIRouter:
 
     @router.post(
         "/api/matches/{match_id}/commands",
+        operation_id=openapi.COMMANDS_ID,
         response_model=None,
         responses=openapi.answers(403, 404),
         openapi_extra=openapi.json_body(CommandBody, required=True),

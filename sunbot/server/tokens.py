@@ -8,10 +8,17 @@ fresh IV per token means two tokens of one state differ; decoding gives the same
 Keys: :class:`TokenCodec` takes one or more Fernet keys (the first encrypts; all decrypt, for
 rotation). ``SUNBOT_SERVER_KEYS`` (comma-separated) or a key file supplies them; otherwise a
 fresh key is made per server process, so tokens do not outlive it.
+
+A token must be the exact text this server issued: its base64 is decoded strictly
+(:func:`_canonical`), since a lenient decoder skips characters outside the alphabet, stops
+at the first padding and ignores the unused bits of the last character, so one appended or
+changed character would otherwise decode to the same bytes and pass the HMAC.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import os
 import zlib
@@ -47,6 +54,18 @@ class BadToken(ValueError):
 
     The message never includes the token, the key or the decrypted contents.
     """
+
+
+def _canonical(token: str) -> bytes | None:
+    """``token``'s bytes when it is exactly the url-safe base64 (with padding) of them;
+    ``None`` for any other text (a character outside the alphabet, data after the padding,
+    missing padding, unused bits set)."""
+    try:
+        raw = token.encode("ascii")
+        blob = base64.urlsafe_b64decode(raw)
+    except (UnicodeEncodeError, binascii.Error, ValueError):
+        return None
+    return raw if base64.urlsafe_b64encode(blob) == raw else None
 
 
 class TokenCodec:
@@ -127,17 +146,21 @@ class TokenCodec:
         """The state inside ``token``.
 
         Raises:
-            BadToken: not a string, too long, altered, made with another key, expired,
+            BadToken: not a string, too long, not the exact text issued (a character
+                appended, dropped or changed), made with another key, expired,
                 or issued for another game.
         """
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_CHARS:
             raise BadToken("badToken: the state token is missing or not a token")
+        raw = _canonical(token)
         try:
+            if raw is None:
+                raise InvalidToken
             if self._ttl is None:
-                blob = self._fernet.decrypt(token.encode("ascii"))
+                blob = self._fernet.decrypt(raw)
             else:
-                blob = self._fernet.decrypt(token.encode("ascii"), ttl=self._ttl)
-        except (InvalidToken, UnicodeEncodeError, ValueError):
+                blob = self._fernet.decrypt(raw, ttl=self._ttl)
+        except (InvalidToken, ValueError):
             reason = "badToken: the state token was altered, expired or not issued here"
             raise BadToken(reason) from None
         try:

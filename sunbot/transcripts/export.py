@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from sunbot import views
+from sunbot._text import csv_cells
 from sunbot._text.terminal import outside, printable
 from sunbot.transcripts.jsonl import Transcript
 
@@ -102,12 +103,15 @@ def _text_cell(value: Any) -> Any:
 
 
 def to_csv(t: Transcript) -> str:
-    """The table as CSV (header row first); no control character in any cell."""
+    """The table as CSV (header row first); no control character in any cell, and no cell
+    a spreadsheet would run as a formula (:func:`sunbot._text.csv_cells.cell`: server text
+    such as ``=HYPERLINK(..)`` gets a ``'`` in front; numbers stay numbers)."""
     table = [{printable(k): _text_cell(v) for k, v in row.items()} for row in rows(t)]
+    cols = _columns(table)
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=_columns(table), restval="", lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(table)
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(csv_cells.row(cols))
+    writer.writerows(csv_cells.row(r.get(c, "") for c in cols) for r in table)
     return buf.getvalue()
 
 

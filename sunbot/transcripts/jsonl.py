@@ -16,36 +16,31 @@ stops at the first broken line and says where.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import math
-import os
 import re
 import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any
 
 from pydantic import ValidationError
 
-try:  # POSIX: one writer per transcript
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock
-    fcntl = None  # type: ignore[assignment]
-
-import sunbot
-from sunbot._text.atomic_write import WriteFailed
-from sunbot._text.safe import scrub
 from sunbot.games import GAMES
-from sunbot.transcripts.schema import RECORD, SCHEMA_VERSION
+from sunbot.transcripts.bounds import MAX_LINE_BYTES
+from sunbot.transcripts.schema import RECORD
+from sunbot.transcripts.writer import (
+    MIB,
+    NON_FINITE_KEY,
+    NoHeader,
+    TranscriptBusy,
+    TranscriptWriter,
+    encode_line,
+    is_unstarted,
+    loads_line,
+)
 
 DEFAULT_DIR = Path("transcripts")
-MAX_LINE_BYTES = 16 * 1024 * 1024
-"""The longest transcript line read (16 MiB). Real lines are a few KB (the largest in the
-golden transcripts is under 6 KB); a longer line is reported as corrupt and never read
-whole, so a file with no line ends cannot exhaust memory."""
 
 
 def default_path(
@@ -75,187 +70,6 @@ def file_name_part(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._")
 
 
-NON_FINITE_KEY = "$nonFiniteNumber"
-"""A JSON number that strict JSON cannot hold (``NaN``, ``Infinity``, ``-Infinity``, which a
-server's answer may carry) is written as ``{"$nonFiniteNumber": "NaN"}`` and read back as the
-float (docs/transcripts.md)."""
-_NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-
-
-def _mark_non_finite(value: Any) -> Any:
-    """``value`` with every non-finite float replaced by its marker object."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return {
-            NON_FINITE_KEY: "NaN"
-            if math.isnan(value)
-            else ("Infinity" if value > 0 else "-Infinity")
-        }
-    if isinstance(value, dict):
-        return {k: _mark_non_finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_mark_non_finite(v) for v in value]
-    return value
-
-
-def _unmark_non_finite(obj: dict[str, Any]) -> Any:
-    """``json.loads`` object hook: a marker object back to its float."""
-    if len(obj) == 1 and isinstance(obj.get(NON_FINITE_KEY), str):
-        return _NON_FINITE.get(obj[NON_FINITE_KEY], obj)
-    return obj
-
-
-def encode_line(record: dict[str, Any]) -> str:
-    """``record`` as one line of strict JSON that UTF-8 can hold, secrets scrubbed.
-
-    Non-finite floats become marker objects (:data:`NON_FINITE_KEY`); a line whose text
-    holds a lone surrogate (``"\\ud800"`` is valid JSON, but not encodable in UTF-8) is
-    written with ASCII escapes instead, as our server's ``SafeJSONResponse`` does, so it
-    reads back as the same string.
-    """
-    try:
-        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    except ValueError:  # NaN / Infinity somewhere in an answer
-        record = _mark_non_finite(record)
-        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    line = scrub(text)
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        line = scrub(json.dumps(record, separators=(",", ":"), allow_nan=False))
-    return line
-
-
-def loads_line(line: str) -> Any:
-    """One transcript line as written by :func:`encode_line` back to its value (marker
-    objects back to NaN/Infinity).
-
-    Raises:
-        json.JSONDecodeError: not JSON.
-    """
-    return json.loads(line, object_hook=_unmark_non_finite)
-
-
-class TranscriptBusy(OSError):
-    """Another process is writing this transcript (it holds the file's lock)."""
-
-
-class TranscriptWriter:
-    """Writes transcript lines to ``path`` (parents created), flushing every line.
-
-    A new transcript never overwrites a file (``FileExistsError``); ``append=True`` continues
-    an existing one (a resumed run). The writer holds an exclusive lock on the file while
-    open, so two processes never write one transcript (:class:`TranscriptBusy`). Use as a
-    context manager or call :meth:`close`.
-
-    Raises:
-        FileExistsError, TranscriptBusy, OSError: the file cannot be created or locked.
-    """
-
-    def __init__(self, path: Path, *, append: bool = False) -> None:
-        self.path = path
-        self.failed: WriteFailed | None = None
-        """The write error that stopped this writer (a full disk), else ``None``."""
-        self.lines = 0
-        """Whole lines written by this writer."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = path.open("a" if append else "x", encoding="utf-8")
-        if fcntl is not None:
-            try:
-                fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                self._fh.close()
-                raise TranscriptBusy(f"{path} is being written by another sunbot process") from None
-        self._whole = os.fstat(self._fh.fileno()).st_size  # bytes up to the last whole line
-
-    def truncate(self, offset: int) -> None:
-        """Cut the file back to ``offset`` bytes (a resumed run drops a half-written line)."""
-        self._fh.flush()
-        self._fh.truncate(offset)
-        self._fh.seek(offset)
-        self._whole = offset
-
-    def __enter__(self) -> TranscriptWriter:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def write(self, record: dict[str, Any]) -> None:
-        """Write one object as one line and flush it to the OS. Every secret we hold (a seat
-        token, a URL password: :func:`sunbot._text.safe.remember`) is redacted by value,
-        wherever a server echoed it. The line is always strict JSON in UTF-8
-        (:func:`encode_line`): a lone surrogate or a NaN/Infinity a server sent is kept,
-        in a form :func:`read_transcript` turns back into the same value.
-
-        Raises:
-            WriteFailed: the line cannot be written (one line naming the file and why:
-                ``disk full``); :attr:`failed` keeps it, and the file is cut back to the
-                whole lines before it (cutting needs no free space).
-        """
-        if self.failed is not None:
-            raise self.failed
-        try:
-            self._fh.write(encode_line(record) + "\n")
-            self._fh.flush()
-        except OSError as exc:
-            self.failed = WriteFailed(self.path, exc)
-            self._cut_to_whole()
-            raise self.failed from None
-        self.lines += 1
-        self._whole = os.fstat(self._fh.fileno()).st_size
-
-    def _cut_to_whole(self) -> None:
-        """After a failed write: drop the part of a line the OS took (best effort)."""
-        with contextlib.suppress(OSError, ValueError):
-            os.ftruncate(self._fh.fileno(), self._whole)
-
-    def header(
-        self,
-        game: str,
-        seed: int | None,
-        strategy: str,
-        server: str,
-        cap: int | None = None,
-        identity: dict[str, Any] | None = None,
-    ) -> None:
-        """The first line (``cap``: the run's voyage/day cap, kept so a resumed run keeps it;
-        ``identity``: what the server said of itself in ``GET /api/games``, ``service`` and
-        ``localChoices``, or ``None`` when it did not answer)."""
-        self.write(
-            {
-                "type": "header",
-                "schemaVersion": SCHEMA_VERSION,
-                "game": game,
-                "seed": seed,
-                "strategy": strategy,
-                "server": server,
-                "sunbotVersion": sunbot.__version__,
-                "startedAt": datetime.now(UTC).isoformat(),
-                "cap": cap,
-                "serverIdentity": identity,
-            }
-        )
-
-    def close(self) -> None:
-        """Close the file (idempotent). After a failed write the file is cut back to its
-        whole lines again, since closing may flush part of the failed line (the error was
-        already raised by :meth:`write`)."""
-        if not self._fh.closed:
-            try:
-                self._fh.close()
-            except OSError:
-                if self.failed is None:
-                    raise
-            if self.failed is not None:  # closing may have flushed part of a line
-                with contextlib.suppress(OSError):
-                    os.truncate(self.path, self._whole)
-
-
 @dataclass
 class Transcript:
     """A transcript as read back: its records by type, and how reading ended.
@@ -277,6 +91,10 @@ class Transcript:
     resume_at: int = 0
     corrupt: bool = False
     lines_after: int = 0
+    #: The file's line number of the init line and of each step line (``steps`` order);
+    #: empty for a transcript not read from a file.
+    init_line: int | None = None
+    step_lines: list[int] = field(default_factory=list)
 
     @property
     def views(self) -> list[dict[str, Any]]:
@@ -306,6 +124,7 @@ def read_transcript(path: Path) -> Transcript:
     """
     check_regular_file(path)
     records: list[dict[str, Any]] = []
+    numbers: list[int] = []  # each record's line number (blank lines are skipped)
     error: str | None = None
     offset = resume_at = after = 0
     corrupt = False
@@ -340,19 +159,23 @@ def read_transcript(path: Path) -> Transcript:
                 break
             record = loads_line(line)
             records.append(record)
+            numbers.append(lineno)
             if record["type"] in ("header", "init", "step"):
                 resume_at = offset
+    if not records and is_unstarted(path):
+        raise NoHeader(path)
     if not records or records[0].get("type") != "header":
         detail = f": {error}" if error else ""
         raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
     out = Transcript(header=records[0], error=error, resume_at=resume_at)
     out.corrupt, out.lines_after = corrupt, after
-    for rec in records[1:]:
+    for rec, number in zip(records[1:], numbers[1:], strict=True):
         kind = rec["type"]
         if kind == "init":
-            out.init = rec
+            out.init, out.init_line = rec, number
         elif kind == "step":
             out.steps.append(rec)
+            out.step_lines.append(number)
         elif kind == "result":
             out.result = rec
         else:
@@ -428,7 +251,9 @@ def _invalid(line: str) -> str | None:
 __all__ = [
     "DEFAULT_DIR",
     "MAX_LINE_BYTES",
+    "MIB",
     "NON_FINITE_KEY",
+    "NoHeader",
     "Transcript",
     "TranscriptBusy",
     "TranscriptWriter",
@@ -436,6 +261,7 @@ __all__ = [
     "default_path",
     "encode_line",
     "file_name_part",
+    "is_unstarted",
     "loads_line",
     "read_transcript",
 ]

@@ -26,6 +26,7 @@ from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.server.app import served_fields
+from sunbot.transcripts.integrity import check_lines
 from sunbot.transcripts.jsonl import Transcript
 
 
@@ -82,7 +83,13 @@ def replay(t: Transcript, local: bool | None = None) -> ReplayReport:
 
     A game sunbot has no engine for (any game a server lists) is checked by the generic
     checks (:class:`sunbot.generic.checks.GenericChecks`) and never re-played.
+
+    Raises:
+        sunbot.transcripts.integrity.Misfit: lines that do not fit one run of the header's
+            game (a step index not 1, 2, 3, ... in order, answers of another game); nothing
+            of such a file is checked.
     """
+    check_lines(t)
     slug = str(t.header["game"])
     if slug not in GAMES:
         return _replay_generic(slug, t)

@@ -44,6 +44,22 @@ class MirrorRecord(_Record):
     divergences: list[DivergenceRecord]
 
 
+class CutRecord(_Record):
+    """Unknown fields cut from this line's answer for their size (``docs/transcripts.md``,
+    "Bounds"): how many, their bytes as JSON, and the first paths."""
+
+    fields: int = Field(ge=1)
+    bytes: int = Field(ge=0)
+    paths: list[str] = Field(default_factory=list)
+
+
+_CUT = Field(
+    default=None,
+    description="Unknown fields of the answer cut for their size (over 16 KiB each) before it "
+    "was checked and recorded; absent when none was.",
+)
+
+
 class Header(_Record):
     """First line: what was played, by which strategy, against which server."""
 
@@ -70,6 +86,7 @@ class InitRecord(_Record):
     response: dict[str, Any]
     mirror: MirrorRecord
     elapsedMs: float = Field(ge=0)
+    cut: CutRecord | None = _CUT
 
 
 class StepRecord(_Record):
@@ -86,6 +103,7 @@ class StepRecord(_Record):
         description="What the agent said of this decision (a model's tokens, latency, "
         "attempts and capped answer; a clocked decision's ms and timedOut), at most 16 KiB.",
     )
+    cut: CutRecord | None = _CUT
 
 
 class ResultRecord(_Record):
@@ -130,6 +148,12 @@ class ResultRecord(_Record):
         description="The agent's totals: a model's calls, tokens and cost, re-asks and "
         "fallbacks; an external bot's counters; the move clock's.",
     )
+    cutFields: int = Field(
+        default=0, ge=0, description="Unknown fields cut from the answers for their size."
+    )
+    unknownFieldsNotListed: int = Field(
+        default=0, ge=0, description="Unknown field paths past the first 100, not listed."
+    )
 
 
 class MatchRecord(_Record):
@@ -145,6 +169,7 @@ class MatchRecord(_Record):
         "its last two) is written without a body: this is that line's index, and readers "
         "take the body from it.",
     )
+    cut: CutRecord | None = _CUT
 
 
 class ResumeRecord(_Record):

@@ -49,15 +49,17 @@ def legal(k: int) -> list[dict[str, int]]:
 
 
 async def test_a_bot_slow_on_every_fifth_decision_gets_the_fallback_there_and_is_counted():
-    bot = Numbered(slow=0.6, every=5)
+    # The bot's late calls (1.5 s) are far beyond the clock (0.2 s), so a busy machine cannot
+    # make a late call look on time.
+    bot = Numbered(slow=1.5, every=5)
     d = Decider(bot, move_timeout_s=0.2)
     actions = []
     for k in range(1, 11):
         decision = await d.decide({}, legal(k), fallback=fallback)
         actions.append(decision.action)
         if decision.timed_out:
-            assert 150 < decision.elapsed_ms < 550 and decision.error is None
-            await asyncio.sleep(0.5)  # the late call ends: the next decision is not queued
+            assert 150 < decision.elapsed_ms < 1400 and decision.error is None
+            await asyncio.sleep(1.4)  # the late call ends: the next decision is not queued
     assert actions == [{"k": k} if k % 5 else FB for k in range(1, 11)]
     c = d.counters()
     assert (c["decisions"], c["timeouts"], c["errors"]) == (10, 2, 0)
@@ -67,13 +69,13 @@ async def test_a_bot_slow_on_every_fifth_decision_gets_the_fallback_there_and_is
 
 
 async def test_a_decision_queued_behind_a_late_call_waits_only_its_own_deadline():
-    bot = Numbered(slow=1.0, slow_on={1})
+    bot = Numbered(slow=2.0, slow_on={1})
     d = Decider(bot, move_timeout_s=0.2)
     first = await d.decide({}, legal(1), fallback=fallback)
     t0 = time.monotonic()
     second = await d.decide({}, legal(2), fallback=fallback)  # the late call still runs
-    assert first.timed_out and second.timed_out and time.monotonic() - t0 < 0.6
-    await asyncio.sleep(1.0)
+    assert first.timed_out and second.timed_out and time.monotonic() - t0 < 1.5
+    await asyncio.sleep(2.0)
     third = await d.decide({}, legal(3), fallback=fallback)
     assert third.action == {"k": 3} and not third.timed_out
     assert bot.calls == [1, 3]  # decision 2 gave up while queued: it never reached the bot
@@ -107,14 +109,14 @@ async def test_a_blocking_strategy_runs_on_the_worker_even_without_a_clock():
 
 
 async def test_the_budget_and_the_move_timeout_the_smaller_wins():
-    bot = Numbered(slow=0.6, slow_on={1})
+    bot = Numbered(slow=1.5, slow_on={1})
     d = Decider(bot, move_timeout_s=5)
     t0 = time.monotonic()
     decision = await d.decide({}, legal(1), budget_s=0.2, fallback=fallback)
-    assert decision.timed_out and time.monotonic() - t0 < 0.5
+    assert decision.timed_out and time.monotonic() - t0 < 1.2
     none_left = await d.decide({}, legal(2), budget_s=0, fallback=fallback)
     assert none_left.timed_out and none_left.action == FB
-    await asyncio.sleep(0.6)
+    await asyncio.sleep(1.5)
     assert bot.calls == [1]  # no time left: the bot was not even asked
     d.close()
 
@@ -332,7 +334,7 @@ async def test_close_does_not_wait_for_a_stuck_call_and_closes_the_strategy():
     t0 = time.monotonic()
     d.close()
     d.close()
-    assert time.monotonic() - t0 < 0.2 and bot.closed == 2
+    assert time.monotonic() - t0 < 0.5 and bot.closed == 2
 
 
 # ---------------------------------------------------------------- default fallbacks

@@ -94,8 +94,8 @@ class _FillingFile:
 def _disk_fills_after(monkeypatch: pytest.MonkeyPatch, room: int) -> None:
     opened = transcripts.TranscriptWriter.__init__
 
-    def init(self: transcripts.TranscriptWriter, path: Path, *, append: bool = False) -> None:
-        opened(self, path, append=append)
+    def init(self: transcripts.TranscriptWriter, path: Path, **options: Any) -> None:
+        opened(self, path, **options)
         self._fh = _FillingFile(self._fh, room)  # type: ignore[assignment]
 
     monkeypatch.setattr(transcripts.TranscriptWriter, "__init__", init)

@@ -64,7 +64,8 @@ def test_cut_run_resumes_to_the_same_end(tmp_path, game):
         lines = whole.read_text().splitlines()
         keep = max(3, len(lines) // 2)
         cut.write_text("\n".join(lines[:keep]) + "\n" + lines[keep][: len(lines[keep]) // 3])
-        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet"])
+        # the run was recorded on srv.url: resuming there is confirmed by naming it
+        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet", "--server", srv.url])
     assert res.exit_code == 0, res.output
     a, b = read_transcript(whole), read_transcript(cut)
     assert b.error is None and [r["type"] for r in b.other] == ["resume"]
@@ -146,7 +147,8 @@ def test_resume_against_a_server_hiding_the_streak_has_no_false_divergence(tmp_p
         lines = whole.read_text().splitlines()
         keep = 2 + len(t.steps) // 2
         cut.write_text("\n".join(lines[:keep]) + "\n")
-        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet"])
+        # the run was recorded on srv.url: resuming there is confirmed by naming it
+        res = runner.invoke(app, ["play", "--resume", str(cut), "--quiet", "--server", srv.url])
     assert res.exit_code == 0, res.output
     assert opts.variant_hits == variants
     b = read_transcript(cut)

@@ -35,3 +35,20 @@ async def test_init_takes_the_same_range(http, slug):
         assert r.status_code == 200 and r.json()["state"]["seed"] == seed
     r = await http.get(f"/api/games/{slug}/init", params={"seed": LOW - 1})
     assert r.status_code == 400 and "signed 64-bit" in r.json()["reason"]
+
+
+@pytest.mark.parametrize("slug", ["keelhold", "sunloaf"])
+async def test_a_plain_state_takes_the_same_range(http, slug):
+    """A plain ``{state}`` once took seed 10^19 while init refused anything past 2^63 - 1."""
+    opening = (await http.get(f"/api/games/{slug}/init", params={"seed": 5})).json()
+    action = opening["legalActions"][0]
+    for seed, status in [(LOW, 200), (HIGH, 200), (LOW - 1, 400), (HIGH + 1, 400), (10**19, 400)]:
+        state = {**opening["state"], "seed": seed}
+        r = await http.post(f"/api/games/{slug}/action", json={"state": state, "action": action})
+        assert r.status_code == status, (seed, r.text)
+        if status == 200:
+            assert r.json()["state"]["seed"] == seed
+        else:
+            assert r.json()["reason"] == (
+                f"badState: seed must fit a signed 64-bit integer ({LOW} to {HIGH})"
+            )

@@ -1,0 +1,92 @@
+"""The league's tables: five opponent seats each, as style names with parameters.
+
+- ``issue``: the four tables where the default strategy was reported to fail (five
+  last-night opportunists; five joint-offer cooperators; five vengeful farmers; a voting
+  bloc of four that fines the richest seat every day, with one joint-offer cooperator),
+  default parameters;
+- ``tuning``: every tuning style alone at a table (five of it, parameters drawn), and mixed
+  tables drawn from the tuning styles;
+- ``held-out``: mixed tables whose seats come from the held-out styles (each seat held out
+  with probability 0.7, else a tuning style) -- never tune on these.
+
+Everything is drawn from fixed seeds, so a table list is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import HELD_OUT, TUNING, sample
+
+GROUPS = ("issue", "tuning", "held-out")
+
+
+@dataclass(frozen=True)
+class Table:
+    """Five opponent seats: ``seats[i] = (style, params)``; ``group`` is one of
+    :data:`GROUPS`; ``name`` a short label for reports."""
+
+    name: str
+    group: str
+    seats: tuple[tuple[str, dict[str, Any]], ...] = field(default_factory=tuple)
+
+    def styles(self) -> str:
+        """The seats' style names, comma-separated."""
+        return ",".join(s for s, _ in self.seats)
+
+
+def _same(name: str, style: str, group: str = "issue") -> Table:
+    return Table(name, group, tuple((style, {}) for _ in range(5)))
+
+
+def issue_tables() -> list[Table]:
+    """The four reported tables (the module doc), default parameters."""
+    bloc: tuple[tuple[str, dict[str, Any]], ...] = (("bloc", {}),) * 4 + (("joint_offer", {}),)
+    return [
+        _same("5 last_night", "last_night"),
+        _same("5 joint_offer", "joint_offer"),
+        _same("5 vengeful", "vengeful"),
+        Table("4 bloc + joint_offer", "issue", bloc),
+    ]
+
+
+def _drawn(rng: random.Random, styles: list[str]) -> tuple[tuple[str, dict[str, Any]], ...]:
+    return tuple((s, sample(s, rng)) for s in styles)
+
+
+def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
+    """Each tuning style five times (parameters drawn per seat), then ``mixed`` tables of
+    five tuning styles drawn with replacement, all from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    out = [Table(f"5 {s} (drawn)", "tuning", _drawn(rng, [s] * 5)) for s in TUNING]
+    for i in range(mixed):
+        styles = [rng.choice(TUNING) for _ in range(5)]
+        out.append(Table(f"tuning mix {i + 1}", "tuning", _drawn(rng, styles)))
+    return out
+
+
+def held_out_tables(count: int = 6, seed: int = 2027) -> list[Table]:
+    """``count`` mixed tables: each seat a held-out style with probability 0.7, else a
+    tuning style, parameters drawn, from ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else TUNING) for _ in range(5)]
+        out.append(Table(f"held-out mix {i + 1}", "held-out", _drawn(rng, styles)))
+    return out
+
+
+def tables(kind: str) -> list[Table]:
+    """The tables of ``kind``: ``issue``, ``tuning``, ``held-out`` or ``all`` (in that order).
+
+    Raises:
+        ValueError: an unknown ``kind``.
+    """
+    makers = {"issue": issue_tables, "tuning": tuning_tables, "held-out": held_out_tables}
+    if kind == "all":
+        return [t for g in GROUPS for t in makers[g]()]
+    if kind not in makers:
+        raise ValueError(f"tables {kind!r}: one of issue, tuning, held-out, all")
+    return makers[kind]()
