@@ -9,7 +9,7 @@
   ends a day below quota (the reference line earns at least ``dayPar`` raw: the player's
   chain can only raise bowl pay).
 - :class:`PlannerAhead` is the planner at a quarter of the budget with the look-ahead on
-  (issue 27; not the default: it scores ~0.96 of it), :class:`PlannerV1` the planner as it
+  (issue 27; not the default: it scores 0.965 of it), :class:`PlannerV1` the planner as it
   was before issue 27, kept for side-by-side benchmarks.
 - :class:`Reference` plays the engine's §10 reference policy; :class:`Rest` always RESTs.
 
@@ -383,8 +383,8 @@ class PlannerV1(Planner):
 
 class PlannerAhead(Planner):
     """The planner at a quarter of the budget (``AHEAD_BUDGET_MS``, 50 ms of nodes), with the
-    look-ahead and the followed line on (issue 27). On seeds 501-5xx, 40 days, it scores
-    ~0.96 of :class:`PlannerV1` at ~0.25 of its decision p95 (docs/benchmarks/sunloaf.md),
+    look-ahead and the followed line on (issue 27). On seeds 501-518, 40 days, it scores
+    0.965 of :class:`PlannerV1` at 0.235 of its decision p95 (docs/benchmarks/sunloaf.md),
     short of the issue's 0.99, so it is not the default.
 
     Args:
