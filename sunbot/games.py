@@ -229,6 +229,7 @@ GAMES: dict[str, GameInfo] = {
         fallback_ref="sunbot.agents.fallbacks:sunloaf",
         strategies={
             "planner": "sunbot.strategies.sunloaf:Planner",
+            "planner-ahead": "sunbot.strategies.sunloaf:PlannerAhead",
             "reference": "sunbot.strategies.sunloaf:Reference",
             "rest": "sunbot.strategies.sunloaf:Rest",
             "random": "sunbot.strategies.baselines:RandomLegal",

@@ -49,7 +49,13 @@ def play(bot: Any, seed: int, days: int, check_legal: bool = False) -> tuple[dic
 
 
 def test_registry_names_and_defaults(monkeypatch):
-    assert strategies.names("sunloaf")[:4] == ["planner", "reference", "rest", "random"]
+    assert strategies.names("sunloaf")[:5] == [
+        "planner",
+        "planner-ahead",
+        "reference",
+        "rest",
+        "random",
+    ]
     assert strategies.default_name("sunloaf") == "planner"
     bot = strategies.create("sunloaf", "planner", random.Random(1))
     assert isinstance(bot, Planner) and bot.budget_ms == 200.0 and bot.max_width == 8192
