@@ -3,6 +3,7 @@
     python benchmarks/sunloaf.py                       # seeds 1-30, 40 days, all three
     python benchmarks/sunloaf.py --seeds 5 --days 20 --budget-ms 50
     python benchmarks/sunloaf.py --strategies reference,rest --engine-seconds 1
+    python benchmarks/sunloaf.py --compare planner-v1,planner-ahead --first 501 --seeds 30
 
 1. Per strategy on seeds 1..N, each run ended with END_RUN at the sunset of day ``--days``
    (or by a missed quota): days reached, quotas missed, mean score; for the planner, its
@@ -16,9 +17,17 @@
    ``step`` alone and ``legal+step`` (``benchmarks/bench_sunloaf_engine.py``), and the
    planner's own incremental turn (children of a position per second).
 
+4. ``--compare OLD,NEW`` (instead of 1-3): both on the same seeds, alternated seed by seed
+   so both see the same load, without the wall-clock safety cap (node budgets only, so the
+   scores are what any machine gets): each one's figures, then NEW / OLD mean score and
+   decision p95 (wall clock and CPU). ``planner-v1`` is the planner before issue 27,
+   ``planner-ahead`` the look-ahead planner at 50 ms.
+
 Targets (issue 16): no missed quota for the planner, planner mean score >= 2.6x the
 reference's, planner p95 decision time <= 250 ms on the project's 2-core machine, and a
-seeded run that replays the same (the budget is counted in search nodes).
+seeded run that replays the same (the budget is counted in search nodes). Issue 27, on
+seeds nobody tuned on: a new default / ``planner-v1`` mean score >= 0.99 and decision p95
+<= 0.30.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ from sunbot import strategies
 from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.strategies import sunloaf_planner as plan
-from sunbot.strategies.sunloaf import Planner
+from sunbot.strategies.sunloaf import DEFAULT_BUDGET_MS, Planner, PlannerAhead, PlannerV1
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "END_RUN"}
@@ -48,35 +57,52 @@ END_RUN = {"type": "END_RUN"}
 
 @dataclass
 class Run:
-    """One capped run: the day reached, whether a quota was missed, the score, and the
-    wall-clock time of each decision (seconds)."""
+    """One capped run: the day reached, whether a quota was missed, the score, the
+    wall-clock and the CPU time of each decision (seconds), decisions the safety cap hit."""
 
     day: int
     missed: bool
     score: int
     decisions: list[float] = field(default_factory=list)
     capped: int = 0
+    cpu: list[float] = field(default_factory=list)
 
 
-def play(name: str, seed: int, days: int, budget_ms: float | None) -> Run:
-    """Seed ``seed`` with strategy ``name`` to the sunset of ``days`` (END_RUN there)."""
+def make(name: str, seed: int, budget_ms: float | None, cap: bool = True) -> strategies.Strategy:
+    """Strategy ``name`` for ``seed``: ``planner``/``wide`` at ``budget_ms``, ``planner-v1``
+    (the planner before issue 27, :class:`PlannerV1`), ``planner-ahead``
+    (:class:`PlannerAhead`, its own 50 ms budget), or any registered Sunloaf name.
+    ``cap=False``: a planner without its wall-clock safety cap (its node budget only)."""
     if name in ("planner", "wide"):
         bot: strategies.Strategy = Planner(random.Random(seed), budget_ms=budget_ms)
+    elif name == "planner-v1":
+        bot = PlannerV1(random.Random(seed))
+    elif name == "planner-ahead":
+        bot = PlannerAhead(random.Random(seed))
     else:
-        bot = strategies.create("sunloaf", name, random.Random(seed))
-    s, spent = sl.init(seed), []
+        return strategies.create("sunloaf", name, random.Random(seed))
+    if not cap:
+        bot.time_cap_ms = None  # type: ignore[attr-defined]
+    return bot
+
+
+def play(name: str, seed: int, days: int, budget_ms: float | None, cap: bool = True) -> Run:
+    """Seed ``seed`` with strategy ``name`` to the sunset of ``days`` (END_RUN there)."""
+    bot = make(name, seed, budget_ms, cap)
+    s, spent, cpu = sl.init(seed), [], []
     while not sl.is_over(s):
         if s["phase"] == "sunset" and s["day"] >= days:
             s = sl.step(s, END_RUN)
             break
         legal = sl.legal_actions(s)
         obs = sl.observation(s)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bot.choose(obs, legal)
         spent.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         s = sl.step(s, action)
     capped = bot.capped if isinstance(bot, Planner) else 0
-    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped)
+    return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped, cpu)
 
 
 def search_speed(seconds: float) -> float:
@@ -107,11 +133,67 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
+def _summary(name: str, runs: list[Run]) -> None:
+    scores, reached = [r.score for r in runs], [r.day for r in runs]
+    print(
+        f"{name:10s} days reached min/median/max {min(reached)}/"
+        f"{statistics.median(reached):g}/{max(reached)}  "
+        f"missed quotas {sum(r.missed for r in runs)}/{len(runs)}  "
+        f"mean score {statistics.mean(scores):,.0f}"
+    )
+    times = [t for r in runs for t in r.decisions]
+    cpu = [t for r in runs for t in r.cpu]
+    print(
+        f"{'':10s} decision time p50 {1000 * _pct(times, 0.5):.1f} ms, "
+        f"p95 {1000 * _pct(times, 0.95):.1f} ms, max {1000 * max(times):.0f} ms "
+        f"(CPU p50 {1000 * _pct(cpu, 0.5):.1f}, p95 {1000 * _pct(cpu, 0.95):.1f} ms) "
+        f"over {len(times)} decisions ({len(times) / sum(reached):.1f} a day); "
+        f"{sum(r.capped for r in runs)} stopped by the wall-clock safety cap"
+    )
+
+
+def compare(old: str, new: str, seeds: range, days: int, budget: float | None) -> None:
+    """``old`` and ``new`` on the same seeds, alternating per seed (so both see the same
+    load), without the wall-clock safety cap (their node budgets only: the scores are what
+    any machine gets, whatever its load): each one's figures, then new / old mean score and
+    decision p95 (wall clock and CPU)."""
+    runs: dict[str, list[Run]] = {old: [], new: []}
+    for seed in seeds:
+        order = (old, new) if seed % 2 else (new, old)
+        for name in order:
+            runs[name].append(play(name, seed, days, budget, cap=False))
+        print(
+            f"  seed {seed}: {old} {runs[old][-1].score:,}  {new} {runs[new][-1].score:,}",
+            flush=True,
+        )
+    for name in (old, new):
+        _summary(name, runs[name])
+    a, b = ([r.score for r in runs[k]] for k in (old, new))
+    ahead = sum(y > x for x, y in zip(a, b, strict=True))
+    ta, tb = ([t for r in runs[k] for t in r.decisions] for k in (old, new))
+    ca, cb = ([t for r in runs[k] for t in r.cpu] for k in (old, new))
+    print(
+        f"{new} / {old}: mean score {statistics.mean(b) / statistics.mean(a):.4f} "
+        f"({new} ahead on {ahead}/{len(a)} seeds), decision p95 "
+        f"{_pct(tb, 0.95) / _pct(ta, 0.95):.3f}, p50 {_pct(tb, 0.5) / _pct(ta, 0.5):.3f} "
+        f"(CPU p95 {_pct(cb, 0.95) / _pct(ca, 0.95):.3f})"
+    )
+
+
 @app.command()
 def main(
-    seeds: int = typer.Option(30, help="Seeds 1..N."),
+    seeds: int = typer.Option(30, help="Seeds FIRST..FIRST+N-1."),
+    first: int = typer.Option(1, help="The first seed."),
     days: int = typer.Option(40, help="END_RUN at the sunset of this day."),
-    budget_ms: float = typer.Option(200.0, help="Planner budget per decision (0: no limit)."),
+    budget_ms: float = typer.Option(
+        DEFAULT_BUDGET_MS, help="Planner budget per decision (0: no limit)."
+    ),
+    compare_names: str = typer.Option(
+        "",
+        "--compare",
+        help="OLD,NEW: play both on the same seeds, alternated, and print NEW / OLD "
+        "(e.g. planner-v1,planner-ahead); nothing else is measured then.",
+    ),
     strategy_names: str = typer.Option(
         "planner,reference,rest", "--strategies", help="Comma-separated strategy names."
     ),
@@ -122,12 +204,22 @@ def main(
     """Print the Sunloaf benchmark figures."""
     budget = budget_ms or None
     names = [n.strip() for n in strategy_names.split(",") if n.strip()]
-    print(f"Sunloaf, seeds 1-{seeds}, capped at day {days}, planner budget {budget} ms")
+    seed_range = range(first, first + seeds)
+    print(
+        f"Sunloaf, seeds {first}-{first + seeds - 1}, capped at day {days}, "
+        f"planner budget {budget} ms"
+    )
+    if compare_names:
+        pair = [n.strip() for n in compare_names.split(",")]
+        if len(pair) != 2 or not all(pair):
+            raise typer.BadParameter("--compare takes two names: OLD,NEW")
+        compare(pair[0], pair[1], seed_range, days, budget)
+        return
     scores: dict[str, list[int]] = {}
     for name in names:
         t0 = time.perf_counter()
         runs = []
-        for seed in range(1, seeds + 1):
+        for seed in seed_range:
             runs.append(play(name, seed, days, budget))
             if name == "planner":
                 r = runs[-1]
@@ -157,11 +249,13 @@ def main(
     if wide_seeds > 0 and budget is not None and "planner" in scores:
         wide_budget = budget * wide_factor
         t0 = time.perf_counter()
-        wide = [play("wide", seed, days, wide_budget).score for seed in range(1, wide_seeds + 1)]
+        wide_range = range(first, first + wide_seeds)
+        wide = [play("wide", seed, days, wide_budget).score for seed in wide_range]
         mine = scores["planner"][:wide_seeds]
         print(
             f"planner (default) / wide search ({wide_budget:g} ms budget, reference only, "
-            f"seeds 1-{wide_seeds}): {statistics.mean(mine) / statistics.mean(wide):.4f} "
+            f"seeds {first}-{first + wide_seeds - 1}): "
+            f"{statistics.mean(mine) / statistics.mean(wide):.4f} "
             f"(wide mean {statistics.mean(wide):,.0f}, planner {statistics.mean(mine):,.0f}; "
             f"{time.perf_counter() - t0:.0f} s)"
         )

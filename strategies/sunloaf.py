@@ -1,11 +1,16 @@
 """Sunloaf strategies: ``planner`` (default), ``reference`` and ``rest``.
 
 - :class:`Planner` plans each day over the engine's fast form (everything within a day is
-  known in advance, Sunloaf §5-§7) with a time-budgeted beam search
-  (:mod:`sunbot.strategies.sunloaf_planner`). Quota first: it keeps the §10 reference policy's own
-  line from the day start as its fallback, and only switches to a line whose exact day total
-  also reaches ``dayQuota`` and scores more, so it never ends a day below quota (the
-  reference line earns at least ``dayPar`` raw: the player's chain can only raise bowl pay).
+  known in advance, Sunloaf §5-§7) with a beam search counted in nodes
+  (:mod:`sunbot.strategies.sunloaf_planner`); optionally it searches each next day ahead in
+  the spare nodes of the day before (:mod:`sunbot.strategies.sunloaf_ahead`). Quota first: it keeps
+  the §10 reference policy's own line from the day start as its fallback, and only switches
+  to a line whose exact day total also reaches ``dayQuota`` and scores more, so it never
+  ends a day below quota (the reference line earns at least ``dayPar`` raw: the player's
+  chain can only raise bowl pay).
+- :class:`PlannerAhead` is the planner at a quarter of the budget with the look-ahead on
+  (issue 27; not the default: it scores 0.965 of it), :class:`PlannerV1` the planner as it
+  was before issue 27, kept for side-by-side benchmarks.
 - :class:`Reference` plays the engine's §10 reference policy; :class:`Rest` always RESTs.
 
 All three send NEXT_DAY at sunset; a run cap (``--max-days``) is the harness's job.
@@ -15,7 +20,8 @@ line through the environment variable ``SUNBOT_SUNLOAF_BUDGET_MS`` (milliseconds
 decision; ``0`` or ``none`` for no limit, the search then stops at ``max_width``). The budget
 is spent in search nodes, not time: ``budget_ms * NODES_PER_MS`` nodes, a rate calibrated on
 the project's 2-core machine, so a seeded run makes the same choices on any machine and under
-any load. The wall clock is only a safety cap (``time_cap_ms``, 5x the budget by default).
+any load. The wall clock is only a safety cap (``time_cap_ms``, 20x the budget by default:
+4 s at the default 200 ms); a decision it stops keeps the best line found so far.
 """
 
 from __future__ import annotations
@@ -30,15 +36,16 @@ from sunbot.engines.sunloaf_fast import DayCtx, FastState
 from sunbot.engines.sunloaf_read import readable
 
 from . import Action, Observation
+from .sunloaf_ahead import Ahead
 from .sunloaf_planner import (
     Budget,
-    DayTables,
     Line,
     SearchStopped,
     beam_search,
     reference_line,
     replay,
 )
+from .sunloaf_values import DayTables
 
 REST: Action = {"type": "REST"}
 DOZE: Action = {"type": "DOZE"}
@@ -52,7 +59,21 @@ NODES_PER_MS = 1200
 #: Share of the nodes left that the wide search is sized to (its cost is extrapolated).
 FILL = 0.9
 #: The wall-clock safety cap of a decision, as a multiple of its budget.
-TIME_CAP_FACTOR = 5.0
+TIME_CAP_FACTOR = 20.0
+#: The look-ahead (:mod:`sunbot.strategies.sunloaf_ahead`): the next day's wide search is
+#: sized to this many nodes, spent from LATE percent of a day on, where a decision's own
+#: search gets LATE_SHARE percent of its nodes and the look-ahead the rest.
+AHEAD_NODES = 240_000
+#: ... but never more than this many decisions' budgets (the spare nodes of a day's late
+#: decisions must be able to finish it).
+AHEAD_FACTOR = 4
+LATE = 34
+LATE_SHARE = 35
+#: The default budget per decision, and the one before issue 27 (``PlannerV1``).
+DEFAULT_BUDGET_MS = 200.0
+V1_BUDGET_MS = 200.0
+#: ``PlannerAhead``'s budget per decision.
+AHEAD_BUDGET_MS = 50.0
 
 
 def _day_over(observation: Observation, legal_actions: list[Action]) -> Action | None:
@@ -116,7 +137,7 @@ def _wire(code: int) -> Action:
     return {"type": "MOVE", "cat": code // 49, "tile": code % 49}
 
 
-def budget_from_env(default: float | None = 200.0) -> float | None:
+def budget_from_env(default: float | None = DEFAULT_BUDGET_MS) -> float | None:
     """The per-decision budget in ms from ``SUNBOT_SUNLOAF_BUDGET_MS`` (``default`` if unset).
 
     Raises:
@@ -158,7 +179,14 @@ class Planner:
         time_cap_ms: wall-clock safety cap per decision (default ``TIME_CAP_FACTOR`` times
             ``budget_ms``; ``None`` with ``budget_ms=None``). A search it stops is dropped
             and counted in :attr:`capped`: only then can a seeded run differ between two
-            plays (a machine several times slower than the calibration).
+            plays (a machine many times slower than the calibration). A look-ahead search
+            it pauses just resumes at the next decision (its result is the same).
+        follow: keep the line in hand inside every search's beam (see
+            :func:`~sunbot.strategies.sunloaf_planner.beam_search`), so a narrow beam never
+            ends below it (off by default).
+        ahead_nodes: the next day's look-ahead search is sized to this many nodes (at most
+            ``AHEAD_FACTOR`` decisions' budgets); ``None`` (the default): no look-ahead
+            (nor with ``budget_ms=None``). :class:`PlannerAhead` turns it on.
 
     Each decision searches from the current position twice: a probe of ``min_width``, then
     one as wide as the nodes left allow (``FILL`` of them, the width extrapolated linearly
@@ -169,6 +197,14 @@ class Planner:
     always meets the quota; the planner then follows its best line, re-searching every
     decision. A position other than the one its line predicts (another player moved, the
     server diverged) restarts from the reference line there.
+
+    The look-ahead (off by default; :class:`PlannerAhead`): most of a day's gain is found
+    by its turn-0 search, so from ``LATE`` percent of a day on a decision gives its own
+    search ``LATE_SHARE`` percent of its nodes and spends the rest searching tomorrow's
+    room, predicted from the line in hand's sunset (and at the NEXT_DAY decision, from the
+    real one). Tomorrow's turn 0 starts from that finished wide search when the room is
+    exactly the predicted one, and searches on as usual. Every decision so costs about one
+    budget, the first of a day included.
 
     Attributes:
         budget_nodes: search nodes per decision (``None``: no limit).
@@ -187,6 +223,8 @@ class Planner:
         min_width: int = 16,
         doze: bool = True,
         time_cap_ms: float | _FromEnv | None = FROM_ENV,
+        follow: bool = False,
+        ahead_nodes: int | None = None,
     ) -> None:
         if isinstance(budget_ms, _FromEnv):
             budget_ms = budget_from_env()
@@ -205,6 +243,11 @@ class Planner:
         self.max_width = max_width
         self.min_width = min_width
         self.doze = doze
+        self.follow = follow
+        self._ahead = None
+        if ahead_nodes is not None and self.budget_nodes is not None:
+            nodes = min(ahead_nodes, AHEAD_FACTOR * self.budget_nodes)
+            self._ahead = Ahead(nodes, min_width, max_width, FILL)
         self._tables: DayTables | None = None
         self._line: Line | None = None
         self._expect: FastState | None = None
@@ -219,17 +262,38 @@ class Planner:
             ValueError: the run is over.
         """
         done = _day_over(observation, legal_actions)
+        started = time.perf_counter()
         if done is not None:
             self._line = self._expect = None
+            if self._ahead is not None:  # the sunset is known exactly: search tomorrow
+                ctx, fs = fast.to_fast(readable(observation))
+                budget = self._budget(started)
+                self._ahead.prepare(ctx, fs, budget)
+                self._ahead.advance(budget)
+                self._account(budget)
             return done
-        started = time.perf_counter()
         observation = readable(observation)  # keys a server may leave out, filled
         ctx, fs = fast.to_fast(observation)
         tables = self._tables_for(ctx)
         line = self._line
         if line is None or fs != self._expect:
             line = reference_line(ctx, fs)
-        line = self._improve(ctx, tables, fs, line, started)
+        budget = self._budget(started)
+        ahead = self._ahead
+        if ahead is not None and fs[fast.TURN] == 0:
+            found = ahead.take(ctx, fs, budget)
+            if found is not None and found.rank() > line.rank():
+                line = found
+        late = ahead is not None and fs[fast.TURN] >= ctx.turns * LATE // 100
+        limit = budget.nodes
+        if late and limit is not None:  # the rest of the nodes search tomorrow
+            limit = budget.used + (limit - budget.used) * LATE_SHARE // 100
+        line = self._improve(ctx, tables, fs, line, budget, limit)
+        if late:
+            assert ahead is not None
+            ahead.prepare(ctx, line.final, budget)
+            ahead.advance(budget)
+        self._account(budget)
         code, used = line.actions[0], 1
         if self.doze and code == fast.REST:
             _, k = fast.fast_doze(ctx, fs)
@@ -252,19 +316,33 @@ class Planner:
             self._tables = DayTables(ctx)
         return self._tables
 
-    def _improve(
-        self, ctx: DayCtx, tables: DayTables, fs: FastState, line: Line, started: float
-    ) -> Line:
-        """A probe search of ``min_width``, then one search as wide as the budget allows
-        (extrapolated from the probe's nodes); the best-ranked line (``line`` if none wins)."""
+    def _budget(self, started: float) -> Budget:
         cap = self.time_cap_ms
-        budget = Budget(self.budget_nodes, None if cap is None else started + cap / 1000)
-        limit = budget.nodes
+        return Budget(self.budget_nodes, None if cap is None else started + cap / 1000)
+
+    def _account(self, budget: Budget) -> None:
+        self.last_nodes = budget.used
+        self.capped += budget.hit_deadline
+
+    def _improve(
+        self,
+        ctx: DayCtx,
+        tables: DayTables,
+        fs: FastState,
+        line: Line,
+        budget: Budget,
+        limit: int | None,
+    ) -> Line:
+        """A probe search of ``min_width``, then one search as wide as ``limit`` (a node
+        count of ``budget``) allows, extrapolated from the probe's nodes; the best-ranked
+        line (``line`` if none wins)."""
         width = self.min_width
         self.last_widths = []
+        full, budget.nodes = budget.nodes, limit
         while True:
             try:
-                actions = beam_search(ctx, tables, fs, width, budget)
+                follow = line if self.follow else None
+                actions = beam_search(ctx, tables, fs, width, budget, follow)
             except SearchStopped:
                 break
             found = replay(ctx, fs, actions)
@@ -281,9 +359,50 @@ class Planner:
             width = min(self.max_width, int(FILL * (limit - budget.used) / per_width))
             if width <= self.last_widths[-1]:
                 break
-        self.last_nodes = budget.used
-        self.capped += budget.hit_deadline
+        budget.nodes = full
         return line
 
 
-__all__ = ["FROM_ENV", "NODES_PER_MS", "Planner", "Reference", "Rest", "budget_from_env"]
+class PlannerV1(Planner):
+    """The planner as it was before the look-ahead (issue 27's yardstick): 200 ms of nodes a
+    decision, every decision searching the whole rest of its day, no look-ahead, no followed
+    line, a 1 s wall-clock cap. For side-by-side benchmarks (``benchmarks/sunloaf.py
+    --compare planner-v1,planner-ahead``); the default :class:`Planner` differs from it only
+    by its looser safety cap (4 s).
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(
+            rng,
+            budget_ms=V1_BUDGET_MS,
+            time_cap_ms=5 * V1_BUDGET_MS,
+            follow=False,
+            ahead_nodes=None,
+        )
+
+
+class PlannerAhead(Planner):
+    """The planner at a quarter of the budget (``AHEAD_BUDGET_MS``, 50 ms of nodes), with the
+    look-ahead and the followed line on (issue 27). On seeds 501-518, 40 days, it scores
+    0.965 of :class:`PlannerV1` at 0.235 of its decision p95 (docs/benchmarks/sunloaf.md),
+    short of the issue's 0.99, so it is not the default.
+
+    Args:
+        rng: unused, as :class:`Planner`.
+        budget_ms: the budget per decision (default ``AHEAD_BUDGET_MS``).
+    """
+
+    def __init__(self, rng: random.Random, budget_ms: float = AHEAD_BUDGET_MS) -> None:
+        super().__init__(rng, budget_ms=budget_ms, follow=True, ahead_nodes=AHEAD_NODES)
+
+
+__all__ = [
+    "FROM_ENV",
+    "NODES_PER_MS",
+    "Planner",
+    "PlannerAhead",
+    "PlannerV1",
+    "Reference",
+    "Rest",
+    "budget_from_env",
+]

@@ -5,10 +5,8 @@ shade and clouds, §7 bowl serves and dog steps), so a day is a deterministic pl
 problem: pick one action per turn to maximise the day's score, never ending below
 ``dayQuota``. This module holds the pieces :class:`sunbot.strategies.sunloaf.Planner` uses:
 
-- :class:`DayTables`: per day, the value ``V[t][tile][settled]`` of one lone cat of each
-  range left to play turns ``t..T-1`` alone (stay still and earn §7 step 5 at pile 0, or
-  move; dogs reset it, §7 step 4). Summed over the cats it is the search's estimate of what
-  a position can still earn (it ignores piles, bowls and that only one cat moves a turn).
+- :class:`~sunbot.strategies.sunloaf_values.DayTables` (re-exported here): the lone-cat
+  values whose sum over the cats is the search's estimate of what a position can still earn.
 - :func:`beam_search`: layer by layer over the turns left, every MOVE and REST of every
   kept position, positions merged in a transposition table keyed by ``(chain, tiles,
   settled capped at 6)`` (positions equal under that key have the same future: a tier never
@@ -16,7 +14,9 @@ problem: pick one action per turn to maximise the day's score, never ending belo
   incremental: a MOVE child is the REST child minus what the moved cat earned and added to
   its settled neighbours' piles; a child whose priority is not above the ``width`` best
   kept so far in its turn is dropped before its key is built (a cat none of whose moves can
-  be is skipped whole). Its effort is counted in nodes (:class:`Budget`).
+  be is skipped whole). Its effort is counted in nodes (:class:`Budget`). It can keep a
+  line in hand in every layer (``follow``), and as :class:`BeamSearch` pause when a budget
+  runs out and resume under the next one with the same result.
 - :func:`replay`, :func:`reference_line`: exact lines through
   :func:`sunbot.engines.sunloaf_fast.fast_step`, so a plan's final ``dayCosyRaw`` and score
   are the engine's own numbers, not the search's.
@@ -34,15 +34,9 @@ from heapq import heapreplace
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, PHASE, SCORE, TURN, DayCtx
 
-FastState = fast.FastState
+from .sunloaf_values import RAW, TOP, DayTables
 
-#: §7 step 5 raw cosy by [tier][pile] (pile already capped at 6).
-RAW = tuple(tuple((10 * fast.PURR[tier] * (4 + p)) // 4 for p in range(7)) for tier in range(7))
-#: Settled values above 6 behave exactly like 6 for the rest of a day (tier caps at 6).
-TOP = 6
-#: Raw cosy a lone cat's value counts for standing on a mat as it serves (one bowl at
-#: chain 1; the search itself pays bowls exactly).
-BOWL = 30
+FastState = fast.FastState
 
 
 class SearchStopped(Exception):
@@ -93,54 +87,6 @@ class Line:
         return (self.quota_met, self.final[SCORE], self.final[CHAIN])
 
 
-class DayTables:
-    """Per-day lone-cat values (see the module docstring), one table per cat range.
-
-    ``value[i]`` is a flat list indexed ``(t * 49 + tile) * 7 + min(settled, 6)`` for cat ``i``
-    (``t`` in ``0..T``; row ``T`` is all zero): raw cosy a lone cat of cat ``i``'s range,
-    standing on ``tile`` with that streak as turn ``t`` starts, can still earn today.
-    """
-
-    def __init__(self, ctx: DayCtx) -> None:
-        self.ctx = ctx
-        by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
-        self.value = tuple(by_range[r] for r in ctx.ranges)
-        #: ``moved[i][t][tile]``: ``value[i]`` at settled 0 (a cat that just moved there).
-        self.moved = tuple(
-            tuple(tuple(v[(t * 49 + y) * 7] for y in range(49)) for t in range(ctx.turns + 1))
-            for v in self.value
-        )
-        #: ``moved_top[i][t]``: the largest ``moved[i][t][tile]`` over the tiles.
-        self.moved_top = tuple(tuple(max(row) for row in rows) for rows in self.moved)
-
-
-def _lone_cat_values(ctx: DayCtx, reach_range: int) -> list[int]:
-    """Backward induction over ``(turn, tile, settled)`` for one cat alone in the room."""
-    turns, warm, reach, paths = ctx.turns, ctx.warm, ctx.reach, ctx.paths
-    value = [0] * ((turns + 1) * 49 * 7)
-    raw0 = RAW
-    for t in range(turns - 1, -1, -1):
-        caps, dogs = warm[t], reach[t]
-        mats = ctx.serves[t]
-        nxt, here = (t + 1) * 343, t * 343
-        for x in range(49):
-            best_move = 0
-            for y, _ in paths[x][reach_range]:
-                v = value[nxt + y * 7] + (BOWL if y in mats else 0)
-                if v > best_move:
-                    best_move = v
-            cap = caps[x]
-            reset = dogs >> x & 1
-            fed = BOWL if x in mats else 0
-            for s in range(7):
-                s2 = 0 if reset else (s + 1 if s < TOP else TOP)
-                stay = value[nxt + x * 7 + s2] + fed
-                if cap and s2:
-                    stay += raw0[s2 if s2 < cap else cap][0]
-                value[here + x * 7 + s] = stay if stay > best_move else best_move
-    return value
-
-
 # A search node: (priority, score, cosy, key, parent index, action). ``key`` is
 # ``(chain, tile_0..tile_{n-1}, settled_0..settled_{n-1})`` with settled capped at 6.
 _Node = tuple[int, int, int, tuple[int, ...], int, int]
@@ -152,6 +98,7 @@ def beam_search(
     start: FastState,
     width: int,
     budget: Budget | None = None,
+    follow: Line | None = None,
 ) -> list[int]:
     """The best rest-of-day action list a beam of ``width`` finds from ``start``.
 
@@ -162,46 +109,136 @@ def beam_search(
         budget: nodes generated are added to ``budget.used``; going past ``budget.nodes``
             (checked after every expanded position) or ``budget.deadline`` (checked every 16)
             raises :class:`SearchStopped`.
+        follow: a line in hand from ``start`` (its ``actions``, one per turn left): each of
+            its positions is kept in its layer even when the ``width`` best leave it out, so
+            the beam searches around it and never ends below it (``None``: a plain beam).
 
     Returns:
         Fast action codes, one per turn left; the line with the quota met and the highest
         score among the beam's final positions (re-check it with :func:`replay`).
     """
-    n, turns = ctx.n, ctx.turns
-    settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
-    key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
-    layers: list[list[_Node]] = []
-    layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
-    limit = deadline = None
-    if budget is not None:
-        limit, deadline = budget.nodes, budget.deadline
-    used = 0 if budget is None else budget.used
-    for t in range(start[TURN], turns):
-        layers.append(layer)
-        best: dict[tuple[int, ...], _Node] = {}
-        floor = [-1] * width
-        for parent, node in enumerate(layer):
-            used += _expand(ctx, tables, t, node, parent, best, floor)
-            if limit is not None and used > limit:
-                assert budget is not None
-                budget.used = used
-                raise SearchStopped
-            if deadline is not None and not parent & 15 and time.perf_counter() > deadline:
-                assert budget is not None
-                budget.used, budget.hit_deadline = used, True
-                raise SearchStopped
-        layer = heapq.nlargest(width, best.values())
-    if budget is not None:
-        budget.used = used
-    quota = ctx.quota
-    end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
-    actions: list[int] = []
-    node = end
-    for depth in range(len(layers) - 1, -1, -1):
-        actions.append(node[5])
-        node = layers[depth][node[4]]
-    actions.reverse()
-    return actions
+    found = BeamSearch(ctx, tables, start, width, follow).run(budget)
+    if found is None:
+        raise SearchStopped
+    return found
+
+
+class BeamSearch:
+    """:func:`beam_search` as an object that can pause when its budget runs out and resume
+    under a later budget (another decision's): the same layers, nodes and result as one
+    uninterrupted run, so a seeded run stays the same however the work is split.
+
+    Args: as :func:`beam_search`.
+
+    Attributes:
+        used: nodes this search has generated so far.
+        result: the action codes once the search has finished (``None`` before).
+    """
+
+    def __init__(
+        self,
+        ctx: DayCtx,
+        tables: DayTables,
+        start: FastState,
+        width: int,
+        follow: Line | None = None,
+    ) -> None:
+        n = ctx.n
+        settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
+        key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
+        self.ctx, self.tables, self.start, self.width = ctx, tables, start, width
+        self._layers: list[list[_Node]] = []
+        self._layer: list[_Node] = [(0, start[SCORE], start[COSY], key0, -1, 0)]
+        self._best: dict[tuple[int, ...], _Node] = {}
+        self._floor: list[int] = []
+        self._t = start[TURN]
+        self._next = -1  # next parent to expand in the current layer (-1: layer not begun)
+        self._kept, self._here = _followed(ctx, start, follow), 0
+        self.used = 0
+        self.result: list[int] | None = None
+
+    def run(self, budget: Budget | None = None) -> list[int] | None:
+        """Go on searching: the action codes when the search finishes, ``None`` when
+        ``budget`` runs out first (nodes past ``budget.nodes`` after an expanded position,
+        or ``budget.deadline``; then ``run`` may be called again with a new budget)."""
+        if self.result is not None:
+            return self.result
+        ctx, tables, width = self.ctx, self.tables, self.width
+        limit = deadline = None
+        if budget is not None:
+            limit, deadline = budget.nodes, budget.deadline
+        used = 0 if budget is None else budget.used
+        own = used
+        turns, t0 = ctx.turns, self.start[TURN]
+        layer, best, floor = self._layer, self._best, self._floor
+        while self._t < turns:
+            t = self._t
+            if self._next < 0:
+                self._layers.append(layer)
+                best, floor = {}, [-1] * width
+                self._best, self._floor, self._next = best, floor, 0
+            for parent in range(self._next, len(layer)):
+                used += _expand(ctx, tables, t, layer[parent], parent, best, floor)
+                stop = limit is not None and used > limit
+                late = not stop and deadline is not None and not parent & 15
+                if late and time.perf_counter() > deadline:  # type: ignore[operator]
+                    stop = True
+                    assert budget is not None
+                    budget.hit_deadline = True
+                if stop:
+                    assert budget is not None
+                    self._next = parent + 1
+                    self.used += used - own
+                    budget.used = used
+                    return None
+            layer = heapq.nlargest(width, best.values())
+            if self._kept:
+                self._here = _keep(layer, best, self._kept[t - t0], self._here)
+            self._layer, self._t, self._next = layer, t + 1, -1
+        self.used += used - own
+        if budget is not None:
+            budget.used = used
+        quota = ctx.quota
+        end = max(layer, key=lambda nd: (nd[2] >= quota, nd[1], nd[3][0]))
+        actions: list[int] = []
+        node = end
+        layers = self._layers
+        for depth in range(len(layers) - 1, -1, -1):
+            actions.append(node[5])
+            node = layers[depth][node[4]]
+        actions.reverse()
+        self.result = actions
+        self._layers, self._best = [], {}
+        return actions
+
+
+def _followed(ctx: DayCtx, start: FastState, follow: Line | None) -> list[_Node]:
+    """The search nodes of ``follow``'s positions after each turn (score without the day
+    bonus, as the search counts it); ``[]`` when there is no line to follow."""
+    if follow is None or len(follow.actions) != ctx.turns - start[TURN]:
+        return []
+    n, fs, out = ctx.n, start, []
+    for a in follow.actions:
+        fs = fast.fast_step(ctx, fs, a)
+        settled = tuple(s if s < TOP else TOP for s in fs[CATS + n : CATS + 2 * n])
+        score = fs[SCORE] - (ctx.bonus if fs[PHASE] == fast.SUNSET else 0)
+        out.append((-1, score, fs[COSY], (fs[CHAIN], *fs[CATS : CATS + n], *settled), -1, a))
+    return out
+
+
+def _keep(layer: list[_Node], best: dict[tuple[int, ...], _Node], node: _Node, parent: int) -> int:
+    """Make sure ``layer`` holds the followed line's position ``node`` (or one with its key
+    and a score at least as high: the same future, §7); its parent is index ``parent`` of
+    the layer before. Returns its index in ``layer``."""
+    key = node[3]
+    for i, nd in enumerate(layer):
+        if nd[3] == key and nd[1] >= node[1]:
+            return i
+    found = best.get(key)
+    if found is None or found[1] < node[1]:
+        found = (node[0], node[1], node[2], key, parent, node[5])
+    layer.append(found)
+    return len(layer) - 1
 
 
 def children(ctx: DayCtx, tables: DayTables, fs: FastState) -> dict[int, _Node]:
@@ -367,3 +404,18 @@ def reference_line(ctx: DayCtx, start: FastState) -> Line:
         actions.append(a)
         fs = fast.fast_step(ctx, fs, a)
     return Line(tuple(actions), fs, fs[COSY] >= ctx.quota)
+
+
+__all__ = [
+    "RAW",
+    "TOP",
+    "BeamSearch",
+    "Budget",
+    "DayTables",
+    "Line",
+    "SearchStopped",
+    "beam_search",
+    "children",
+    "reference_line",
+    "replay",
+]

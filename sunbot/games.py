@@ -229,6 +229,7 @@ GAMES: dict[str, GameInfo] = {
         fallback_ref="sunbot.agents.fallbacks:sunloaf",
         strategies={
             "planner": "sunbot.strategies.sunloaf:Planner",
+            "planner-ahead": "sunbot.strategies.sunloaf:PlannerAhead",
             "reference": "sunbot.strategies.sunloaf:Reference",
             "rest": "sunbot.strategies.sunloaf:Rest",
             "random": "sunbot.strategies.baselines:RandomLegal",
@@ -284,13 +285,14 @@ GAMES: dict[str, GameInfo] = {
         end_action=None,
         page_ref="sunbot.html.harvest_watch",
         strategies={
-            "adaptive": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
+            "adaptive": "sunbot.strategies.harvest_watch_reader:Foresight",
             "coalition": "sunbot.strategies.harvest_watch:Coalition",
             "guard": "sunbot.strategies.harvest_watch:Guard",
             "farmer": "sunbot.strategies.harvest_watch:Farmer",
             "random": "sunbot.strategies.harvest_watch:RandomSeat",
             "house": "sunbot.strategies.harvest_watch:House",
             "reciprocator": "sunbot.strategies.harvest_watch_reciprocator:Reciprocator",
+            "adaptive-v1": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
         },
         codec_ref="sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
     ),

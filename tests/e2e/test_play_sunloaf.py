@@ -19,6 +19,7 @@ from sunbot.games import get_game
 from sunbot.mirror import Mirror
 from sunbot.runs.remote import play_run
 from sunbot.server import TokenCodec, create_app
+from sunbot.strategies import sunloaf as sunloaf_strategies
 from sunbot.strategies.sunloaf import BUDGET_ENV
 from sunbot.transcripts.jsonl import read_transcript
 from sunbot.views import sunloaf as view
@@ -38,8 +39,11 @@ def _play(tmp_path, *args: str):
 
 
 def test_cli_play_seed7_max_days_10_has_no_divergence(tmp_path, monkeypatch):
-    """The issue's command (with a 20 ms search budget to keep the suite fast)."""
+    """The issue's command (with a 20 ms search budget to keep the suite fast). The score
+    pinned is the node budget's own line: the wall-clock safety cap, which a heavily loaded
+    machine can reach (it did at a load of 16), is lifted so the pin does not depend on it."""
     monkeypatch.setenv(BUDGET_ENV, "20")
+    monkeypatch.setattr(sunloaf_strategies, "TIME_CAP_FACTOR", 1e6)
     res, t = _play(tmp_path, "--seed", "7", "--max-days", "10")
     assert res.exit_code == 0, res.output
     assert t.header["strategy"] == "planner" and t.header["seed"] == 7

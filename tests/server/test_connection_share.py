@@ -178,10 +178,10 @@ async def test_a_run_plays_on_while_another_address_holds_the_connections(files,
     waiting one, is not the one closed: its request, finished afterwards, is answered; and
     a Keelhold run from 127.0.0.1 then plays to its cap with no retry and no stall while
     the attack goes on, and new connections from 127.0.0.1 are answered."""
-    # A request deadline far beyond the run's own time (about 1-2 s idle, up to 9 s seen at
+    # A request deadline far beyond the run's own time (about 1-2 s idle, 7-19 s seen at
     # load 10), so "no wait for the attacker's connections to time out" holds on a busy
     # machine too.
-    deadline = 25.0
+    deadline = 60.0
     with serve_process("--request-deadline", str(deadline), files=files) as url:
         first_reader, first = await _open(url, "127.0.0.1")
         stop, shed = asyncio.Event(), []
@@ -204,7 +204,7 @@ async def test_a_run_plays_on_while_another_address_holds_the_connections(files,
     assert answer == b"HTTP/1.1 200" and len(shed) >= attack - budget
     assert run.error is None and run.ended_by == "cap" and run.steps > 30
     assert run.retries == 0 and run.divergences == []
-    assert took < deadline - 10  # no wait for the attacker's connections to time out
+    assert took < deadline - 20  # no wait for the attacker's connections to time out
     assert during_run > 0  # and the attacker was held to the budget meanwhile
     # new connections are answered meanwhile (their latency is not asserted: the attacker's
     # bursts of reopened sockets can fill the listen queue, and then a connect waits for
