@@ -56,9 +56,6 @@ if TYPE_CHECKING:
 console = make_console()
 err_console = make_console(stderr=True)
 
-#: ``--json``: the summary is one JSON object on stdout (set per command).
-_AS_JSON = False
-
 #: Exit codes of ``sunbot play``.
 
 
@@ -285,8 +282,7 @@ def play_command(
     game's default cap), 1 on an error, 2 on bad usage, 3 on a mirror divergence under
     --strict, 130 when interrupted (resumable)."""
     setup_logging(verbose, log_level, console, err_console)
-    global _AS_JSON
-    _AS_JSON, quiet = as_json, quiet or as_json
+    quiet = quiet or as_json
     check_server_url(server)
     if seed is not None and (problem := seed_problem(seed, "--seed")) is not None:
         raise fail(problem)
@@ -323,7 +319,7 @@ def play_command(
         with page_after_run(html, resume, console):
             _resume_run(
                 resume, game, server, strict, quiet, strategy, move_timeout, isolate,
-                max_transcript_mb * MIB,
+                max_transcript_mb * MIB, as_json=as_json,
             )  # fmt: skip
         return
     if game is None:
@@ -395,7 +391,7 @@ def play_command(
     )
     writer = _open_writer(path, append=False, max_bytes=max_transcript_mb * MIB)
     with page_after_run(html, path, console):
-        _run(plan, writer, quiet, None)
+        _run(plan, writer, quiet, None, as_json=as_json)
 
 
 def _llm_options(
@@ -449,6 +445,8 @@ def _resume_run(
     move_timeout: float | None = None,
     isolate: bool = False,
     max_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
+    *,
+    as_json: bool = False,
 ) -> None:
     writer = _open_writer(path, append=True, max_bytes=max_bytes)
     assert writer is not None
@@ -494,7 +492,7 @@ def _resume_run(
         raise fail(str(exc)) from None
     plan.cap = head.get("cap")  # the recorded run's own cap, whatever the default is now
     writer.truncate(resumed.offset if resumed is not None else 0)
-    _run(plan, writer, quiet, resumed)
+    _run(plan, writer, quiet, resumed, as_json=as_json)
 
 
 def _asker() -> Callable[[str], bool] | None:
@@ -529,7 +527,12 @@ def _open_writer(
 
 
 def _run(
-    plan: api.RunPlan, writer: TranscriptWriter | None, quiet: bool, resume: Resume | None
+    plan: api.RunPlan,
+    writer: TranscriptWriter | None,
+    quiet: bool,
+    resume: Resume | None,
+    *,
+    as_json: bool = False,
 ) -> None:
     stop = StopOnInterrupt()
     try:
@@ -548,7 +551,7 @@ def _run(
     finally:
         if writer is not None:
             writer.close()  # stopped before a whole header: it leaves no file
-    _print_summary(summary, plan.cap)
+    _print_summary(summary, plan.cap, as_json=as_json)
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
         raise typer.Exit(Exit.ERROR)
@@ -661,8 +664,11 @@ def _cut_row(s: RunSummary) -> dict[str, str]:
     return {"cut": f"{s.cut_fields} oversized unknown fields ({over}; see the transcript)"}
 
 
-def _print_summary(s: RunSummary, cap: int | None = None) -> None:
-    if _AS_JSON:
+def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = False) -> None:
+    """Print the run's summary: a table, or with ``as_json`` (``--json``) one JSON object on
+    stdout (an argument, not module state: a Python caller's earlier ``--json`` run must not
+    turn the next summary into JSON)."""
+    if as_json:
         # a single-player strategy is seeded with the run's seed (random.Random(seed))
         record = {"game": s.game, "seed": s.seed, "strategySeed": s.seed, "strategy": s.strategy}
         record.update(result_record(s))
