@@ -81,11 +81,12 @@ def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
 
 def held_out_tables(count: int = 6, seed: int = 2027) -> list[Table]:
     """``count`` mixed tables: each seat a held-out style with probability 0.7, else a
-    tuning style, parameters drawn, from ``random.Random(seed)``."""
+    tuning style (not one of :data:`LATER`), parameters drawn, from ``random.Random(seed)``."""
     rng = random.Random(seed)
+    first = [s for s in TUNING if s not in LATER]  # the tables stay as they were drawn
     out = []
     for i in range(count):
-        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else TUNING) for _ in range(5)]
+        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else first) for _ in range(5)]
         out.append(Table(f"held-out mix {i + 1}", "held-out", _drawn(rng, styles)))
     return out
 
