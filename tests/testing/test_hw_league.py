@@ -258,6 +258,11 @@ def test_tables_are_fixed_and_grouped():
     for t in tables("held-out"):
         assert any(s in HELD_OUT for s, _ in t.seats)
     assert all(s in TUNING for t in tables("tuning") for s, _ in t.seats)
+    # two_faced came later: its two tables are added, the earlier tables stay as drawn
+    tuning = tables("tuning")
+    assert [t.name for t in tuning[-3:]] == ["tuning mix 6", "5 two_faced (drawn)", "two_faced mix"]
+    assert tuning[10].styles() == "vengeful,reciprocator,last_night,vengeful,rich_thief"
+    assert tables("held-out")[0].styles() == "mimic,liar,vengeful,liar,liar"
     with pytest.raises(ValueError, match="one of issue"):
         tables("best")
 
