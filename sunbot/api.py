@@ -88,6 +88,19 @@ def check_server(server: str | None, name: str = "server") -> None:
         raise ValueError(f"{name}: {problem}")
 
 
+def resume_command(transcript: Path | str, server: str | None) -> str:
+    """The command that continues a cut run: ``sunbot play --resume FILE``, with
+    ``--server URL`` (its ``user:password@`` part left out) when the run played on a server
+    other than the embedded one, since a resume is sent to the header's server only when
+    the user names it (``docs/decisions.md``, "Where ``--resume`` sends")."""
+    command = f"sunbot play --resume {transcript}"
+    if server is None or server == ENGINE:
+        return command
+    from sunbot.client.http import public_url
+
+    return f"{command} --server {public_url(server)}"
+
+
 def resolve_strategy(
     game: str,
     strategy: StrategyLike | None,

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import sunbot
+from sunbot import api
 from sunbot.cli.main import app
 
 runner = CliRunner()
@@ -144,3 +145,12 @@ def test_random_seed_when_none_is_given():
     again = sunbot.play("keelhold", seed=s.seed, max_voyages=1, strategy="first-safe")
     assert again.score == s.score
     assert random  # the seed came from the system source, not the random module's state
+
+
+def test_the_resume_command_names_a_server_other_than_the_embedded_one_without_its_password():
+    assert api.resume_command("cut.jsonl", None) == "sunbot play --resume cut.jsonl"
+    assert api.resume_command("cut.jsonl", api.ENGINE) == "sunbot play --resume cut.jsonl"
+    assert (
+        api.resume_command("cut.jsonl", "http://bob:s3cret@127.0.0.1:8001/")
+        == "sunbot play --resume cut.jsonl --server http://127.0.0.1:8001/"
+    )

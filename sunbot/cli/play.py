@@ -539,7 +539,7 @@ def _run(
         except api.SetupError as exc:
             raise fail(str(exc)) from None
         except KeyboardInterrupt:
-            where = f": sunbot play --resume {writer.path}" if writer else ""
+            where = f": {api.resume_command(writer.path, plan.server)}" if writer else ""
             err_console.print(f"[yellow]interrupted[/]; the transcript is whole{escape(where)}")
             raise typer.Exit(exit_code(stop.signum)) from None
         except WriteFailed as exc:  # the header or the result line (a full disk)
@@ -555,7 +555,7 @@ def _run(
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(
-                f"resume with: sunbot play --resume {escape(str(summary.transcript))}"
+                f"resume with: {escape(api.resume_command(summary.transcript, plan.server))}"
             )
         else:
             err_console.print(

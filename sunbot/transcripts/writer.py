@@ -276,8 +276,9 @@ class TranscriptWriter:
             raise TranscriptFull(
                 self.path,
                 f"the transcript {self.path} would pass its size limit of {size_text(room)} with"
-                f" the {where} ({size_text(size)}); it is whole up to the line before (raise the"
-                " limit: sunbot play --max-transcript-mb, or max_transcript_mb=)",
+                f" the {where} ({size_text(size)}); it is whole up to the line before: continue"
+                f" with sunbot play --resume {self.path} --max-transcript-mb N (N > "
+                f"{-(-room // MIB)}; for a server, add --server URL)",
             )
 
     def _cut_to_whole(self) -> None:
