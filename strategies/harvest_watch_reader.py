@@ -16,8 +16,12 @@ things, everything read from the public record
    the action beat, with no bloc partner of our own, it joint-farms with a seat that
    offered us one today (a mutual joint farm nets -0.5 a night, the only act better than
    -1.0, §7) unless that seat left an earlier one one-sided in the last two days or robbed
-   us, and unless the chance of a theft on us tonight (the seats' estimated steal rates)
-   is above :data:`RISK`: a theft costs 2.0, four nights' gain.
+   us, or its joint farms left us robbed too often (``betray_rate()`` of
+   :class:`~sunbot.strategies.harvest_watch_styles.SeatStyle` at :data:`BETRAY` or more),
+   or it steals (its ``steal_rate()`` at :data:`STEALER` or more: a seat that offers and
+   robs others robs its partner as readily), and unless the chance of a theft on us
+   tonight (the seats' estimated steal rates) is above :data:`RISK`: a theft costs 2.0,
+   four nights' gain.
 2. **Endgame** (our store at most 3.0 and some living seat, us included, at its last
    night: store at most 1.0): every candidate act (guard, farm, a theft from each seat
    with food, the joint farm when offered) is scored by simulating tonight's likely joint
@@ -49,6 +53,13 @@ FARMS = re.compile(r"\bfarm(s|ing)?\b", re.IGNORECASE)
 GUARDS = re.compile(r"guard|watch|protect|defend|cooperate|coop", re.IGNORECASE)
 #: The largest chance of a theft on us tonight at which we still joint-farm.
 RISK = 0.25
+#: The largest estimated chance that a joint farm with a seat leaves us robbed at which we
+#: still take (or make) one: a kept one nets -0.5, a betrayed one -3.0 (one-sided +2.0,
+#: robbed of 2.0), guard -1.0 (§7), so it pays below 0.5 / 2.5 = 0.2.
+BETRAY = 0.2
+#: The largest estimated steal rate (thefts a night, :class:`SeatStyle`) of a seat we still
+#: take (or make) a joint farm with: a seat that robs others may rob its partner next.
+STEALER = 0.2
 #: Days an offerer stays untrusted after leaving our joint farm one-sided.
 FORGIVE = 2
 #: House seats (other than us) from which the house planner decides: a lone seat in the
@@ -150,7 +161,8 @@ class Foresight(Adaptive):
 
     def _trusted(self, seat: int, day: int) -> bool:
         st = self.book.seat(seat)
-        return st.robbed_us == 0 and day - st.last_broke > FORGIVE
+        fresh = st.robbed_us == 0 and day - st.last_broke > FORGIVE
+        return fresh and st.betray_rate() < BETRAY and st.steal_rate() < STEALER
 
     def _offer_to(self, s: dict[str, Any]) -> int | None:
         me, day = s["you"], s["day"]
@@ -293,6 +305,7 @@ class Foresight(Adaptive):
 
 
 __all__ = [
+    "BETRAY",
     "ENDGAME",
     "FARMS",
     "FORGIVE",
@@ -300,6 +313,7 @@ __all__ = [
     "HOUSE_PAIR",
     "OFFER",
     "RISK",
+    "STEALER",
     "WILD",
     "Foresight",
 ]

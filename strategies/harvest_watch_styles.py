@@ -16,8 +16,9 @@ blocked theft up to -1.0 for a full one). A change strictly between those two, n
 joint farm's half, is a theft that got part of a store: that seat gets a whole count.
 
 **Estimates** (:class:`SeatStyle`): ``steal_rate()`` (thefts per night seen, with a small
-prior), joint-farm offers made to us and whether they were kept (our night came out at the
-mutual -0.5), and the seats that caught us stealing or were caught robbing us.
+prior), joint-farm offers made to us and whether they were kept (our night showed the
+mutual joint farm's half tenth), ``betray_rate()`` (joint farms that left us one-sided and
+robbed, with a prior), and the seats that caught us stealing or were caught robbing us.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from .harvest_watch_house_watch import after_night, tenths
 #: Thefts per night a seat is credited before any evidence (a small prior: most nights of
 #: most styles are not thefts) and the nights that prior weighs.
 PRIOR_STEALS, PRIOR_NIGHTS = 0.1, 1.0
+#: The prior of :meth:`SeatStyle.betray_rate`: one betrayal in six joint farms before any
+#: evidence (a stranger's offer is worth taking, one robbery on it is not).
+PRIOR_BETRAY, PRIOR_JOINT = 1.0, 6.0
 #: A night change at or below this (tenths) is a robbed seat's or a blocked thief's:
 #: either way it paid for it, and a seat that was robbed tends to guard next.
 HURT = -25
@@ -50,6 +54,7 @@ class SeatStyle:
     offered: int = 0  # days it offered us a joint farm
     kept: int = 0  # our joint farms with it that came out mutual
     broke: int = 0  # our joint farms with it that came out one-sided
+    betrayed: int = 0  # of those, the nights we were robbed too (it may be the thief)
     robbed_us: int = 0  # times it was in our ``caught``
     last_broke: int = -99  # the day of its latest broken joint farm with us
     hurt: int = -99  # the latest night it lost more than any act of its own nets (-2.0)
@@ -58,6 +63,11 @@ class SeatStyle:
     def steal_rate(self) -> float:
         """Estimated thefts per night, in [0, 1]."""
         return min(1.0, (self.steals + PRIOR_STEALS) / (self.nights + PRIOR_NIGHTS))
+
+    def betray_rate(self) -> float:
+        """Estimated chance, in (0, 1), that a joint farm with this seat leaves us robbed:
+        ``(betrayed + PRIOR_BETRAY) / (kept + betrayed + PRIOR_JOINT)``."""
+        return (self.betrayed + PRIOR_BETRAY) / (self.kept + self.betrayed + PRIOR_JOINT)
 
 
 @dataclass
@@ -154,10 +164,12 @@ class StyleBook:
             q = n.act.get("with")
             if isinstance(q, int):
                 st = self.seat(q)
-                if d[me] >= COOP_NET:
-                    st.kept += 1
+                if d[me] >= COOP_NET or d[me] % 10 == COOP_NET % 10:
+                    st.kept += 1  # mutual (a joint farm's half tenth), robbed or not
                 else:
                     st.broke, st.last_broke = st.broke + 1, n.day
+                    if d[me] <= HURT:
+                        st.betrayed += 1
         for s in self.caught:
             self.seat(s).robbed_us += 1
         known = {s for s in self.caught + self.collided if s != me}
@@ -197,4 +209,12 @@ class StyleBook:
         self.thefts += len(known) + len(partial) + max(0, rest)
 
 
-__all__ = ["HURT", "PRIOR_NIGHTS", "PRIOR_STEALS", "SeatStyle", "StyleBook"]
+__all__ = [
+    "HURT",
+    "PRIOR_BETRAY",
+    "PRIOR_JOINT",
+    "PRIOR_NIGHTS",
+    "PRIOR_STEALS",
+    "SeatStyle",
+    "StyleBook",
+]

@@ -54,6 +54,43 @@ def test_a_mutual_joint_farm_is_kept_and_a_one_sided_one_broken():
     assert (book.seat(2).broke, book.seat(2).last_broke) == (1, 3)
 
 
+def test_a_joint_farm_robbed_by_a_third_seat_is_kept_and_a_robbed_one_sided_one_betrayed():
+    book = StyleBook()
+    book.acted(summary("action", 2, [4.0] * 6), {"act": "farm_coop", "with": 2})
+    # mutual with 2 (+2.5 - 3.0) but seat 4 took 2.0 from us: -2.5, a half tenth: kept
+    book.observe(summary("diary", 2, [1.5, 3.0, 3.5, 3.0, 5.0, 3.0]))
+    assert (book.seat(2).kept, book.seat(2).broke, book.seat(2).betrayed) == (1, 0, 0)
+    opening = [4.0] * 6
+    book.acted(summary("action", 3, opening), {"act": "farm_coop", "with": 2})
+    # one-sided (+2.0 - 3.0) and robbed of 2.0: -3.0, seat 2 stole it (-1.0)
+    book.observe(summary("diary", 3, [1.0, 3.0, 3.0, 3.0, 3.0, 3.0]))
+    assert (book.seat(2).kept, book.seat(2).broke, book.seat(2).betrayed) == (1, 1, 1)
+    assert book.seat(2).betray_rate() == (1 + 1) / (1 + 1 + 6)
+    assert book.seat(3).betray_rate() == 1 / 6  # the prior: a stranger's offer is taken
+
+
+def test_it_refuses_the_offer_of_a_seat_whose_joint_farm_left_it_robbed():
+    bot = Foresight(random.Random(0))
+    said = {str(i): "…" for i in range(6)} | {"2": "Seat 2: I cooperate with seat 0."}
+    bot.book.me = 0
+    bot.book.seat(2).betrayed, bot.book.seat(2).broke = 1, 1  # 2 / 7 > BETRAY
+    d = data({"speeches1": said, "speeches2": said})
+    assert bot.choose(*hw_args(d)) != {"act": "farm_coop", "with": 2}
+    bot.book.seat(2).kept = 4  # four kept since: 2 / 11 < BETRAY, trusted again
+    assert bot.choose(*hw_args(d)) == {"act": "farm_coop", "with": 2}
+
+
+def test_it_refuses_the_offer_of_a_seat_that_steals():
+    bot = Foresight(random.Random(0))
+    said = {str(i): "…" for i in range(6)} | {"2": "Seat 2: I cooperate with seat 0."}
+    bot.book.me = 0
+    bot.book.seat(2).nights, bot.book.seat(2).steals = 3, 0.8  # 0.9 / 4 > STEALER
+    d = data({"speeches1": said, "speeches2": said})
+    assert bot.choose(*hw_args(d)) != {"act": "farm_coop", "with": 2}
+    bot.book.seat(2).steals = 0.6  # 0.7 / 4 < STEALER: taken
+    assert bot.choose(*hw_args(d)) == {"act": "farm_coop", "with": 2}
+
+
 def test_a_last_night_against_five_thieves_on_us_is_a_guard():
     # all at 1.0; five seats that surely steal from us: guard blocks them all and everyone
     # ends with P 1.0 (a six-way draw); a farm's 3.0 is split five ways (P 0.0)

@@ -82,7 +82,7 @@ class _Checked:
 def test_every_style_plays_only_legal_commands(seed):
     names = sorted(LEAGUE)
     bad: list[Any] = []
-    for start in range(0, len(names), 6):  # 15 styles: three tables of six (one wraps)
+    for start in range(0, len(names), 6):  # 16 styles: three tables of six (one wraps)
         six = (names[start:] + names)[:6]
         rng = random.Random(seed)
         bots = {s: _Checked(LEAGUE[n].sample(random.Random(seed * 10 + s)), bad)
@@ -92,8 +92,8 @@ def test_every_style_plays_only_legal_commands(seed):
     assert bad == []
 
 
-def test_the_league_is_fifteen_styles_a_third_held_out():
-    assert len(LEAGUE) == 15 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
+def test_the_league_is_sixteen_styles_five_held_out():
+    assert len(LEAGUE) == 16 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
     assert not set(TUNING) & set(HELD_OUT) and len(HELD_OUT) == 5
     assert {"last_night", "joint_offer", "vengeful", "bloc", "reciprocator"} <= set(TUNING)
 
@@ -140,6 +140,30 @@ def test_joint_offer_offers_to_the_poorest_in_house_words_and_keeps_it():
     said = p.choose(obs("speech1", 2, foods), [{"speech": "…"}])
     assert said == {"speech": "Seat 0: I cooperate with seat 3."}  # ties to the lowest
     assert act(p, 2, foods) == {"act": "farm_coop", "with": 3}
+
+
+def test_two_faced_keeps_its_offer_then_robs_its_partner():
+    p = make("two_faced", random.Random(1), betray_rate=1.0, betray_after_nights=1)
+    foods = [5.0, 4.0, 3.0, 2.5, 4.0, 2.5]
+    said = p.choose(obs("speech1", 1, foods), [{"speech": "…"}])
+    assert said == {"speech": "Seat 0: I cooperate with seat 3."}  # the poorest, lowest
+    assert p.choose(obs("speech2", 1, foods), [{"speech": "…"}]) == said
+    assert act(p, 1, foods) == {"act": "farm_coop", "with": 3}  # night 1: kept
+    p.choose(obs("speech1", 2, foods), [{"speech": "…"}])
+    assert act(p, 2, foods) == {"act": "steal", "target": 3}  # night 2: robs its partner
+
+
+def test_two_faced_offers_to_the_richest_robs_the_richest_at_its_rate():
+    p = make("two_faced", random.Random(1), betray_rate=0.0, partner="richest")
+    foods = [3.0, 4.0, 5.0, 3.0, 5.0, 3.0]
+    said = p.choose(obs("speech1", 2, foods), [{"speech": "…"}])
+    assert said == {"speech": "Seat 0: I cooperate with seat 2."}
+    assert act(p, 2, foods) == {"act": "farm_coop", "with": 2}  # rate 0: always kept
+    q = make("two_faced", random.Random(1), betray_rate=1.0, betray_after_nights=0,
+             target="richest")  # fmt: skip
+    assert act(q, 1, [2.0, 4.0, 5.0, 1.5, 4.0, 6.0]) == {"act": "steal", "target": 5}
+    with pytest.raises(ValueError, match="target"):
+        make("two_faced", random.Random(1), target="nobody")
 
 
 def test_vengeful_farms_guards_after_a_robbery_and_fines_its_catch():
@@ -234,6 +258,11 @@ def test_tables_are_fixed_and_grouped():
     for t in tables("held-out"):
         assert any(s in HELD_OUT for s, _ in t.seats)
     assert all(s in TUNING for t in tables("tuning") for s, _ in t.seats)
+    # two_faced came later: its two tables are added, the earlier tables stay as drawn
+    tuning = tables("tuning")
+    assert [t.name for t in tuning[-3:]] == ["tuning mix 6", "5 two_faced (drawn)", "two_faced mix"]
+    assert tuning[10].styles() == "vengeful,reciprocator,last_night,vengeful,rich_thief"
+    assert tables("held-out")[0].styles() == "mimic,liar,vengeful,liar,liar"
     with pytest.raises(ValueError, match="one of issue"):
         tables("best")
 

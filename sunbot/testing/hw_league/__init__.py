@@ -24,6 +24,7 @@ from .mixture import Mixture
 from .reciprocator import Reciprocator
 from .social import JointOffer, Loyal, Mimic
 from .thieves import Greedy, Liar, RichThief, Sneak, WeakThief
+from .two_faced import TwoFaced
 
 #: Style name -> its class (call it with ``rng`` and parameters; ``.sample(rng)`` draws one).
 LEAGUE: dict[str, Callable[..., Any]] = {
@@ -44,6 +45,7 @@ LEAGUE: dict[str, Callable[..., Any]] = {
         Liar,
         Mimic,
         Loyal,
+        TwoFaced,
     )
 }
 #: Styles a strategy may be tuned against.
@@ -58,6 +60,7 @@ TUNING: list[str] = [
     "rich_thief",
     "reciprocator",
     "mixture",
+    "two_faced",
 ]
 #: Styles held out from tuning: measure against them, never tune on them.
 HELD_OUT: list[str] = ["weak_thief", "sneak", "liar", "mimic", "loyal"]
@@ -105,6 +108,7 @@ __all__ = [
     "RichThief",
     "Sneak",
     "Style",
+    "TwoFaced",
     "Vengeful",
     "Watchful",
     "WeakThief",

@@ -5,7 +5,8 @@
   bloc of four that fines the richest seat every day, with one joint-offer cooperator),
   default parameters;
 - ``tuning``: every tuning style alone at a table (five of it, parameters drawn), and mixed
-  tables drawn from the tuning styles;
+  tables drawn from the tuning styles (then the later styles' tables: five two-faced
+  seats, and two two-faced seats with a cooperator, a reciprocator and a vengeful farmer);
 - ``held-out``: mixed tables whose seats come from the held-out styles (each seat held out
   with probability 0.7, else a tuning style) -- never tune on these.
 
@@ -21,6 +22,11 @@ from typing import Any
 from . import HELD_OUT, TUNING, sample
 
 GROUPS = ("issue", "tuning", "held-out")
+#: Tuning styles added after the first tuning tables were drawn: their tables are drawn
+#: from their own seed, so the earlier tables (and their published figures) stay the same.
+LATER = ("two_faced",)
+#: The mixed table of the later styles: two two-faced seats among seats that accept offers.
+TWO_FACED_MIX = ("two_faced", "two_faced", "joint_offer", "reciprocator", "vengeful")
 
 
 @dataclass(frozen=True)
@@ -58,22 +64,29 @@ def _drawn(rng: random.Random, styles: list[str]) -> tuple[tuple[str, dict[str, 
 
 def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
     """Each tuning style five times (parameters drawn per seat), then ``mixed`` tables of
-    five tuning styles drawn with replacement, all from ``random.Random(seed)``."""
+    five tuning styles drawn with replacement, all from ``random.Random(seed)``; then the
+    :data:`LATER` styles five times each and :data:`TWO_FACED_MIX`, from
+    ``random.Random(seed + 1)``."""
     rng = random.Random(seed)
-    out = [Table(f"5 {s} (drawn)", "tuning", _drawn(rng, [s] * 5)) for s in TUNING]
+    first = [s for s in TUNING if s not in LATER]
+    out = [Table(f"5 {s} (drawn)", "tuning", _drawn(rng, [s] * 5)) for s in first]
     for i in range(mixed):
-        styles = [rng.choice(TUNING) for _ in range(5)]
+        styles = [rng.choice(first) for _ in range(5)]
         out.append(Table(f"tuning mix {i + 1}", "tuning", _drawn(rng, styles)))
+    later = random.Random(seed + 1)  # drawn apart: the tables above stay as they were
+    out += [Table(f"5 {s} (drawn)", "tuning", _drawn(later, [s] * 5)) for s in LATER]
+    out.append(Table("two_faced mix", "tuning", _drawn(later, list(TWO_FACED_MIX))))
     return out
 
 
 def held_out_tables(count: int = 6, seed: int = 2027) -> list[Table]:
     """``count`` mixed tables: each seat a held-out style with probability 0.7, else a
-    tuning style, parameters drawn, from ``random.Random(seed)``."""
+    tuning style (not one of :data:`LATER`), parameters drawn, from ``random.Random(seed)``."""
     rng = random.Random(seed)
+    first = [s for s in TUNING if s not in LATER]  # the tables stay as they were drawn
     out = []
     for i in range(count):
-        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else TUNING) for _ in range(5)]
+        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else first) for _ in range(5)]
         out.append(Table(f"held-out mix {i + 1}", "held-out", _drawn(rng, styles)))
     return out
 
