@@ -11,7 +11,36 @@ from ._base import EPS, FARM, GUARD, Command, Style, coop, offer_text, poorest, 
 
 
 @dataclass(eq=False)
-class JointOffer(Style):
+class DailyOffer(Style):
+    """A style that offers a joint farm every day, in the house bots' words in both
+    speeches, to one other living seat, chosen once a day by :meth:`_choose_partner` (the
+    poorest, ties to the lowest) and chosen again if that seat is out."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.promise: dict[int, int] = {}
+
+    def _choose_partner(self, others: list[int], foods: list[float]) -> int:
+        return poorest(others, foods)
+
+    def _partner(self) -> int | None:
+        r = self.record
+        if r.day not in self.promise or self.promise[r.day] not in r.living:
+            others = r.others()
+            if not others:
+                return None
+            self.promise[r.day] = self._choose_partner(others, r.foods)
+        return self.promise[r.day]
+
+    def speech1(self) -> str:
+        p = self._partner()
+        return offer_text(self.record.me, p) if p is not None else super().speech1()
+
+    speech2 = speech1
+
+
+@dataclass(eq=False)
+class JointOffer(DailyOffer):
     """Offers a joint farm to the poorest other living seat (ties to the lowest) every day,
     in the house bots' words in both speeches, and keeps it with probability ``honesty``
     (guarding otherwise). ``fine_thieves``: vote to fine a seat it caught (it never guards
@@ -26,25 +55,6 @@ class JointOffer(Style):
         """``honesty`` 0.8-1 (1 half the time), ``fine_thieves`` 1 in 2."""
         honesty = 1.0 if rng.random() < 0.5 else round(rng.uniform(0.8, 1.0), 2)
         return {"honesty": honesty, "fine_thieves": rng.random() < 0.5}
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.promise: dict[int, int] = {}
-
-    def _partner(self) -> int | None:
-        r = self.record
-        if r.day not in self.promise or self.promise[r.day] not in r.living:
-            others = r.others()
-            if not others:
-                return None
-            self.promise[r.day] = poorest(others, r.foods)
-        return self.promise[r.day]
-
-    def speech1(self) -> str:
-        p = self._partner()
-        return offer_text(self.record.me, p) if p is not None else super().speech1()
-
-    speech2 = speech1
 
     def vote(self) -> Command:
         r = self.record

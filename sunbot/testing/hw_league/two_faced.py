@@ -13,7 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ._base import Command, Style, coop, offer_text, poorest, richest, steal
+from ._base import Command, coop, poorest, richest, steal
+from .social import DailyOffer
 
 #: Whom a betrayal robs: the seat it offered to, or the richest other living seat.
 TARGETS = ("partner", "richest")
@@ -22,7 +23,7 @@ PARTNERS = ("poorest", "richest")
 
 
 @dataclass(eq=False)
-class TwoFaced(Style):
+class TwoFaced(DailyOffer):
     """Offers a joint farm every day, in the house bots' words in both speeches, to the
     ``partner`` seat (``"poorest"`` or ``"richest"`` other living seat, ties to the lowest).
     For its first ``betray_after_nights`` nights it keeps the offer (``farm_coop`` with that
@@ -51,23 +52,10 @@ class TwoFaced(Style):
         super().__post_init__()
         if self.target not in TARGETS or self.partner not in PARTNERS:
             raise ValueError(f"two_faced: target in {TARGETS}, partner in {PARTNERS}")
-        self.promise: dict[int, int] = {}
 
-    def _partner(self) -> int | None:
-        r = self.record
-        if r.day not in self.promise or self.promise[r.day] not in r.living:
-            others = r.others()
-            if not others:
-                return None
-            pick = poorest if self.partner == "poorest" else richest
-            self.promise[r.day] = pick(others, r.foods)
-        return self.promise[r.day]
-
-    def speech1(self) -> str:
-        p = self._partner()
-        return offer_text(self.record.me, p) if p is not None else super().speech1()
-
-    speech2 = speech1
+    def _choose_partner(self, others: list[int], foods: list[float]) -> int:
+        pick = poorest if self.partner == "poorest" else richest
+        return pick(others, foods)
 
     def act(self, legal: list[Command]) -> Command:
         r = self.record
