@@ -48,6 +48,7 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import printable
 from sunbot.agents.spec import parse_price
 from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
@@ -438,16 +439,18 @@ def bench_command(
     if timed_out:
         late = min(timed_out, key=lambda r: (r.strategy, r.seed))
         err_console.print(
-            f"[yellow]{plural(len(timed_out), 'job')} timed out and are left out of the score"
-            f" statistics[/]; first: {escape(late.strategy)} seed {late.seed}: "
-            f"{escape(late.error or '')}",
+            f"[yellow]{plural(len(timed_out), 'job')} timed out and"
+            f" {'is' if len(timed_out) == 1 else 'are'} left out of the score statistics[/];"
+            f" first: {escape(printable(late.strategy))} seed {late.seed}: "
+            f"{escape(printable(late.error or ''))}",
             soft_wrap=True,
         )
     if errors:
         count, first = errors
         err_console.print(
-            f"[yellow]{plural(count, 'job')} ended on an error and are left out of the score"
-            f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
+            f"[yellow]{plural(count, 'job')} ended on an error and"
+            f" {'is' if count == 1 else 'are'} left out of the score statistics[/]"
+            f" (the 'error' column of the CSV has each); first: {escape(printable(first))}",
             soft_wrap=True,
         )
         raise typer.Exit(Exit.ERROR)
