@@ -13,6 +13,7 @@ import copy
 import json
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,7 +203,7 @@ class Judge:
         said = value.get(cmd.key)
         if set(value) != {cmd.key} or not isinstance(said, str):
             return None, f'on this beat answer {{"{cmd.key}": "text"}} and nothing else'
-        flat = " ".join(said.split())[: cmd.max].strip()
+        flat = " ".join(_speakable(said).split())[: cmd.max].strip()
         if not flat:
             return None, f"the {cmd.key} is empty"
         if leaks(flat, system_prompt):
@@ -218,6 +219,17 @@ class Judge:
         """Whether ``action`` (e.g. a fallback's) is acceptable as it is."""
         got, _ = self.judge(_canonical(action), legal_actions, system_prompt)
         return got is not None and _canonical(got) == _canonical(action)
+
+
+#: Unicode categories a public text of ours never carries: controls (ESC, NUL, BEL), format
+#: characters (bidi overrides, zero-width), surrogates and private use.
+_UNSPEAKABLE = frozenset(("Cc", "Cf", "Cs", "Co"))
+
+
+def _speakable(text: str) -> str:
+    """``text`` without :data:`_UNSPEAKABLE` characters (whitespace kept, to be flattened):
+    a speech or diary goes to every seat's screen as it is sent."""
+    return "".join(c for c in text if c.isspace() or unicodedata.category(c) not in _UNSPEAKABLE)
 
 
 def _clip(value: Any, limit: int = 200) -> str:

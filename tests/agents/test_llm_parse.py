@@ -3,6 +3,8 @@ beats, prompt leaks), the response schema narrowed to the legal actions, ``llm:M
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
 
@@ -116,6 +118,20 @@ def test_text_beats_accept_any_text_of_allowed_length_on_one_line():
     assert judge.judge('{"diary": "hi"}', legal, SYSTEM)[0] is None
     assert judge.judge('{"speech": "hi", "act": "farm"}', legal, SYSTEM)[0] is None
     assert judge.judge('{"speech": 5}', legal, SYSTEM)[0] is None
+
+
+def test_a_speech_is_sent_without_control_or_format_characters():
+    # A model's speech is public: ESC[2J, NUL and a bidi override went out as written,
+    # to every other seat's screen (an injected speech can ask a model for exactly that).
+    judge = Judge("harvest-watch", HW)
+    legal = [{"speech": "…"}]
+    text = json.dumps({"speech": "\x1b[2Jhi\x00 seat\u202e 2\u200b\x07 <b>x</b>\u2028ok"})
+    got, _ = judge.judge(text, legal, SYSTEM)
+    assert got == {"speech": "[2Jhi seat 2 <b>x</b> ok"}
+    assert judge.judge(json.dumps({"speech": "\x1b\x00\u202e"}), legal, SYSTEM) == (
+        None,
+        "the speech is empty",
+    )
 
 
 def test_a_speech_that_repeats_the_system_prompt_is_refused():
