@@ -396,6 +396,15 @@ def bench_command(
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
         budget = Budget(budget_tokens, budget_usd)
+        if todo and budget.limited:  # a resumed run: what its stored rows already spent
+            for row in store.results(label):
+                budget.spend(row)
+            if budget.reached():
+                talk.print(
+                    f"[yellow]budget reached[/] ({escape(budget.said())}) by the stored rows:"
+                    f" {plural(len(todo), 'job')} not run; a larger budget runs them"
+                )
+                todo = []
         elapsed, ran = execute(
             store, label, todo, backend.value, workers, ray_address, out=talk, budget=budget
         )
@@ -466,10 +475,19 @@ class Budget:
         self.tokens, self.usd = tokens, usd
         self.used_tokens, self.used_usd = 0, 0.0
 
+    @property
+    def limited(self) -> bool:
+        """Whether a budget was given at all."""
+        return self.tokens is not None or self.usd is not None
+
     def spend(self, result: Result) -> bool:
         """Count ``result``'s tokens and cost; true once the budget is reached."""
         self.used_tokens += result.tokens or 0
         self.used_usd += result.cost_usd or 0.0
+        return self.reached()
+
+    def reached(self) -> bool:
+        """Whether what was counted so far reaches the budget."""
         return (self.tokens is not None and self.used_tokens >= self.tokens) or (
             self.usd is not None and self.used_usd >= self.usd
         )
