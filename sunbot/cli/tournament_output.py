@@ -13,9 +13,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from sunbot._text.terminal import printable
 from sunbot.bench.ratings import leaderboard_order
 from sunbot.bench.tournament_report import crosstable_rows, leaderboard_rows, paired_rows
-from sunbot._text.terminal import printable
 from sunbot.bench.tournament_standings import Standings
 from sunbot.cli.bench import plural
 from sunbot.cli.bench_output import text_table

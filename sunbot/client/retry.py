@@ -2,9 +2,10 @@
 
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
 429, 502, 503 and 504, and a success status whose body is cut short (a stateless call is
-safe to repeat); whole JSON of the wrong shape only for ``brief_seconds``. Not retried: every other 4xx and 500, except that a match
-view read also retries a 500 (:func:`is_retryable_read`), and a body no retry can mend (over
-the size cap, nested too deep, an integer of thousands of digits: :mod:`sunbot.client.answers`).
+safe to repeat); whole JSON of the wrong shape only for ``brief_seconds``. Not retried:
+every other 4xx and 500, except that a match view read also retries a 500
+(:func:`is_retryable_read`), and a body no retry can mend (over the size cap, nested too
+deep, an integer of thousands of digits: :mod:`sunbot.client.answers`).
 A web page or other text that is not JSON where the answer should be is retried only for
 ``brief_seconds`` (3 s): a glitch clears at once, a web site's origin never does.
 Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``

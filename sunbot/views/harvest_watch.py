@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sunbot._text.terminal import outside
 from sunbot.observations.harvest_watch_outcome import (
     final_summary,
     seat_line,
@@ -24,7 +25,6 @@ from sunbot.observations.harvest_watch_outcome import (
     summary,
     winner_line,
 )
-from sunbot.views.common import outside
 
 _split = split
 __all__ = ["final_summary", "render", "seat_line", "summary", "winner_line"]

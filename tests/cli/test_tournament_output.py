@@ -31,7 +31,9 @@ def test_a_bots_error_text_reaches_the_terminal_without_its_controls():
     show_errors(console, s)
     text = out.getvalue()
     assert "\x1b" not in text and "\x07" not in text
-    assert "match 0 (seed 5): RuntimeError: \ufffd[2J\ufffd]0;title\ufffdboom [bold]b[/bold]" in text
+    assert (
+        "match 0 (seed 5): RuntimeError: \ufffd[2J\ufffd]0;title\ufffdboom [bold]b[/bold]" in text
+    )
 
 
 def test_a_table_cell_naming_a_hostile_bot_file_is_shown_not_obeyed():
