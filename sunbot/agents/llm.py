@@ -365,8 +365,10 @@ class LLMStrategy:
         return dict(legal_actions[0]) if isinstance(legal_actions[0], dict) else legal_actions[0]
 
     def _where(self) -> str:
-        """The endpoint for messages: no key, no ``user:password@`` of the URL."""
+        """The endpoint for messages: no key, no ``user:password@``, query or fragment of
+        the URL (a gateway's key may stand there, as for an HTTP bot)."""
         url = re.sub(r"//[^/@]*@", "//***@", self._url or "the SDK's default endpoint")
+        url = re.split(r"[?#]", url, maxsplit=1)[0]
         return scrub(url, [self._endpoint._key])
 
     # -- records --------------------------------------------------------------------------
