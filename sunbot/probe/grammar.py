@@ -17,8 +17,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-#: Keys under which a spec may carry its grammar, most likely first.
-GRAMMAR_KEYS = ("actionSchema", "actionGrammar", "grammar", "actions", "schema", "commandSchema")
+from sunbot.generic.grammar import GRAMMAR_KEYS, GrammarProblem, compile_grammar
+
+__all__ = ["GRAMMAR_KEYS", "GrammarDiff", "compare", "find_grammar", "samples_of"]
 
 
 @dataclass
@@ -118,10 +119,7 @@ def compare(ours: dict[str, Any], spec: Any, offered: list[Any]) -> GrammarDiff:
         diff.error = f"not a valid JSON Schema: {exc.message}"
         return diff
     # theirs is outside text: checked in the generic checks' bounds (a pattern that could
-    # backtrack for minutes is not run, every check has a step budget); imported here, as
-    # that module reads GRAMMAR_KEYS from this one
-    from sunbot.generic.grammar import GrammarProblem, compile_grammar
-
+    # backtrack for minutes is not run, every check has a step budget)
     try:
         other = compile_grammar({key: theirs})
     except GrammarProblem as exc:
