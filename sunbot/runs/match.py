@@ -30,7 +30,8 @@ from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
-from sunbot.runs.summary import MAX_LISTED, listed
+from sunbot.runs.loop import bounded_record
+from sunbot.runs.summary import MAX_LISTED, listed, merge_agent_totals
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts.bounds import cut_view
 from sunbot.transcripts.jsonl import TranscriptWriter
@@ -95,6 +96,8 @@ class MatchRecorder:
                 mirror.note_unsure(record["round"], record["actions"])
             body = {"token": "***", "round": record["round"], "actions": record["actions"]}
             line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
+            if record.get("agent"):  # the decision's record, as on a single-player step
+                line["agent"] = bounded_record(record["agent"])
         else:
             self.views += 1
             record, cut = cut_view(record)
@@ -230,6 +233,7 @@ async def run_match(
     foods, living = fs.get("foods"), fs.get("aliveSeats")
     out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
     unknown = {f for m in rec.mirrors.values() for f in m.unknown_fields} | rec.cut_paths
+    ordered = sorted(results, key=lambda r: r.seat)
     result = {
         "type": "result",
         "matchId": mid,
@@ -249,12 +253,14 @@ async def run_match(
                 "pollsClamped": r.clamped_polls,
                 "error": r.error,
                 **({"timeouts": r.timeouts} if r.timeouts else {}),
+                **({"agent": r.agent} if r.agent else {}),
             }
-            for r in sorted(results, key=lambda r: r.seat)
+            for r in ordered
         ],
         "steps": sum(r.commands for r in results),
         "refused": sum(sum(r.refusals.values()) for r in results),
         **({"timeouts": n} if (n := sum(r.timeouts for r in results)) else {}),
+        **({"agent": a} if (a := merge_agent_totals([r.agent for r in ordered])) else {}),
         "divergences": len(rec.divergences),
         "endedBy": ended,
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),
