@@ -49,6 +49,7 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
         {
             "commands": r["steps"],
             "refused": r["refused"],
+            **_timeouts_row(r),
             "ended by": r["endedBy"] + (f" ({r['error']})" if r["error"] else ""),
             **_agent_rows(r),
             "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats"
@@ -60,6 +61,16 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
     )
     run = f"seed {seed}" if seed is not None else f"match {r['matchId']}"
     console.print(summary_table(f"harvest-watch · {run} · {strategy}", rows))
+
+
+def _timeouts_row(r: dict[str, Any]) -> dict[str, str]:
+    """``timeouts``: decisions past their deadline (the beat's default applied), as a
+    single-player summary shows them, per seat when several of ours timed out; none at 0."""
+    total = r.get("timeouts") or 0
+    if not total:
+        return {}
+    per = [f"seat {s['seat']}: {s['timeouts']}" for s in r["seats"] if s.get("timeouts")]
+    return {"timeouts": f"{total}" + (f" ({', '.join(per)})" if len(r["seats"]) > 1 else "")}
 
 
 def _agent_rows(r: dict[str, Any]) -> dict[str, str]:

@@ -277,9 +277,10 @@ def fallback_command(data: dict[str, Any]) -> Any:
     return (data.get("schema") or {}).get("example", {"speech": "\u2026"})
 
 
-#: ``on_event(seat, kind, record)``: ``kind`` is ``view`` (every view read or returned)
-#: or ``command`` (``{round, actions, answer}``, refusals and failures included, and ``agent``:
-#: the decision's record when there is one).
+#: ``on_event(seat, kind, record)``: ``kind`` is ``view`` (every view read or returned),
+#: ``command`` (``{round, actions, answer}``, refusals and failures included, and ``agent``:
+#: the decision's record when there is one) or ``timeout`` (``{round, agent}``: a decision
+#: past its deadline, so nothing was sent).
 OnEvent = Callable[[int, str, dict[str, Any]], None]
 
 
@@ -422,6 +423,7 @@ async def play_seat(
                 record = decider.last_decision()
                 if decision.timed_out:  # missed: the beat's default applies
                     res.timeouts += 1
+                    emit(ticket.seat, "timeout", {"round": rnd, "agent": record})
                     await _poll(view, res, sleep, watch)
                     ans = await client.view(match_id, ticket.token)
                     continue

@@ -83,11 +83,14 @@ class MatchRecorder:
     cut_paths: set[str] = field(default_factory=set)
 
     def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
-        """The seat loops' callback (``view`` or ``command``)."""
+        """The seat loops' callback (``view``, ``command`` or ``timeout``)."""
         mirror = self.mirrors.setdefault(seat, MatchMirror(seat))
         line: dict[str, Any] = {"type": kind, "seat": seat}
         cut = None
-        if kind == "command":
+        if kind == "timeout":  # nothing was sent: the line marks the missed decision
+            agent = record.get("agent") or {"timedOut": True}
+            line.update(round=record.get("round"), agent=bounded_record(agent))
+        elif kind == "command":
             answer, cut = cut_view(record.get("answer"))
             if isinstance(answer, dict) and answer.get("ok") is True:
                 mirror.note_command(record["round"], record["actions"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from sunbot.cli.match_report import print_summary
 from sunbot.runs.match import run_match
 from sunbot.runs.summary import merge_agent_totals
 from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
+from sunbot.transcripts.replay import replay
 
 
 class Modelish:
@@ -120,3 +122,23 @@ def test_merged_totals_sum_counts_keep_maxima_and_drop_unpoolable_percentiles():
         [{"model": "a", "structured": True}, {"model": "b", "structured": False}]
     )
     assert mixed == {"model": None, "structured": False}  # differing words are not one value
+
+
+def test_a_timed_out_decision_is_counted_in_the_summary_and_marked_in_the_transcript(tmp_path):
+    bot = Modelish(10, slow_on="speech1", slow_s=0.6)  # the first beat misses its deadline
+    result, t = play(tmp_path, [bot], move_timeout=0.2)
+    assert result["timeouts"] == 1 and result["seats"][0]["timeouts"] == 1
+    assert result["agent"]["clock"]["timeouts"] == 1
+    marks = [r for r in t.other if r["type"] == "timeout"]
+    assert len(marks) == 1
+    mark = marks[0]
+    assert mark["seat"] == result["seats"][0]["seat"] and mark["round"] == 1
+    assert mark["agent"]["timedOut"] is True and mark["agent"]["ms"] >= 150
+    assert re.search(r"│ timeouts\s+│ 1\s+│", summary_text(result))
+    assert replay(t).ok  # the mark is no command: replay's count of them still agrees
+
+
+def test_no_timeout_no_timeouts_row(tmp_path):
+    result, _ = play(tmp_path, [Modelish(1)])
+    assert "timeouts" not in result
+    assert "timeouts" not in summary_text(result)
