@@ -35,6 +35,8 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
             seat["rank"], len(ranks or []), seat.get("food"), seat.get("alive"),
             seat.get("outNight"),
         )  # fmt: skip
+        if between := seat.get("outNightBetween"):  # its views left a range, not one night
+            line = line.replace(" · out", f" · out on a night from {between[0]} to {between[1]}")
         rows[f"our seat {seat['seat']}"] = line + (
             f" (error: {seat['error']})" if seat["error"] else ""
         )

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 
 from sunbot.cli.match_report import print_summary
-from sunbot.runs.match import run_match
+from sunbot.runs.match import out_night_bounds, run_match
 from sunbot.runs.summary import merge_agent_totals
 from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 from sunbot.transcripts.replay import replay
@@ -142,3 +142,26 @@ def test_no_timeout_no_timeouts_row(tmp_path):
     result, _ = play(tmp_path, [Modelish(1)])
     assert "timeouts" not in result
     assert "timeouts" not in summary_text(result)
+
+
+def test_out_night_bounds_from_a_seats_own_views():
+    # alive on the action beat of day 3, out in the next view seen: the diary of day 3
+    assert out_night_bounds((3, "action"), (3, "diary")) == (3, 3)
+    assert out_night_bounds((3, "diary"), (5, "done")) == (4, 5)  # survived night 3
+    assert out_night_bounds((3, "action"), (4, "speech1")) == (3, 3)
+    assert out_night_bounds((3, "action"), (5, "done")) == (3, 5)  # beats resolved unseen
+    assert out_night_bounds(None, (2, "speech1")) == (1, 1)  # out before its first view
+    assert out_night_bounds((3, "action"), None) is None  # never seen out
+    assert out_night_bounds((4, "speech1"), (3, "diary")) is None  # a server's nonsense
+
+
+def test_a_seat_out_before_the_views_it_saw_gets_its_night_from_the_record(tmp_path):
+    # seed 7, legal[0] (farm every night): seat 2's last command (night 3's action) is
+    # answered with the finished match (day 5), the house bots resolving every beat after
+    # it went out at once, so no mirror saw its night: its own views bound it (3 to 5)
+    result, t = play(tmp_path, [Modelish(1)])
+    seat = result["seats"][0]
+    assert seat["seat"] == 2 and seat["alive"] is False
+    assert seat["outNight"] is None and seat["outNightBetween"] == [3, 5]
+    assert t.result is not None and t.result["seats"][0]["outNightBetween"] == [3, 5]
+    assert "out on a night from 3 to 5" in summary_text(result)
