@@ -165,3 +165,12 @@ def test_a_seat_out_before_the_views_it_saw_gets_its_night_from_the_record(tmp_p
     assert seat["outNight"] is None and seat["outNightBetween"] == [3, 5]
     assert t.result is not None and t.result["seats"][0]["outNightBetween"] == [3, 5]
     assert "out on a night from 3 to 5" in summary_text(result)
+
+
+def test_sunbot_play_of_a_match_returns_the_agent_totals_too():
+    import sunbot
+
+    bot = Modelish(5)
+    s = sunbot.play("harvest-watch", seed=7, strategy=bot)
+    assert s.agent["kind"] == "llm" and s.agent["calls"] == bot.calls > 0
+    assert s.agent["promptTokens"] == 5 * bot.calls
