@@ -137,10 +137,10 @@ def _no_score(fs: FastState) -> FastState:
     return fs[:SCORE] + fs[SCORE + 1 :]
 
 
-def step_len(ctx: DayCtx, fs: FastState, actions: tuple[int, ...]) -> int:
-    """Actions the planner's next decision plays from ``fs``: ``k`` when the line rests for
-    the ``k`` turns a DOZE would resolve (k > 1), else 1."""
-    if actions[0] == fast.REST:
+def step_len(ctx: DayCtx, fs: FastState, actions: tuple[int, ...], doze: bool = True) -> int:
+    """Actions the planner's next decision plays from ``fs``: ``k`` when ``doze`` and the
+    line rests for the ``k`` turns a DOZE would resolve (k > 1), else 1."""
+    if doze and actions[0] == fast.REST:
         _, k = fast.fast_doze(ctx, fs)
         if k > 1 and all(a == fast.REST for a in actions[:k]):
             return k
@@ -148,13 +148,14 @@ def step_len(ctx: DayCtx, fs: FastState, actions: tuple[int, ...]) -> int:
 
 
 def decision_points(
-    ctx: DayCtx, fs: FastState, actions: tuple[int, ...]
+    ctx: DayCtx, fs: FastState, actions: tuple[int, ...], doze: bool = True
 ) -> list[tuple[int, FastState]]:
-    """``(offset in actions, position)`` of each decision along ``actions`` from ``fs``."""
+    """``(offset in actions, position)`` of each decision along ``actions`` from ``fs``
+    (with DOZE if ``doze``, see :func:`step_len`)."""
     out, i = [], 0
     while i < len(actions):
         out.append((i, fs))
-        used = step_len(ctx, fs, actions[i:])
+        used = step_len(ctx, fs, actions[i:], doze)
         for a in actions[i : i + used]:
             fs = fast.fast_step(ctx, fs, a)
         i += used
@@ -179,6 +180,8 @@ class PlannerRelay:
         late: the percent of a day's turns from which no search targets today.
         time_cap_ms: wall-clock safety cap per decision (default 20x ``budget_ms``); a
             search it pauses resumes at the next decision with the same result.
+        doze: send DOZE when the line rests for the turns a DOZE resolves (fewer
+            decisions, and so fewer slices of search a day).
 
     Attributes:
         budget_nodes: nodes per decision; last_nodes: nodes the last decision generated;
@@ -195,6 +198,7 @@ class PlannerRelay:
         search_nodes: int = SEARCH_NODES,
         late: int = LATE,
         time_cap_ms: float | None = -1.0,
+        doze: bool = True,
     ) -> None:
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("budget_ms must be positive (or None for no limit)")
@@ -206,6 +210,7 @@ class PlannerRelay:
         self.time_cap_ms = time_cap_ms
         self.search_nodes = search_nodes
         self.late = late
+        self.doze = doze
         nodes = self.budget_nodes
         self.lead = 0 if nodes is None else max(0, math.ceil(search_nodes / nodes) - 1)
         self._today: _Day | None = None
@@ -241,7 +246,7 @@ class PlannerRelay:
                 self.dropped += 1
             self._job = None
         line = today.line
-        used = step_len(ctx, fs, line.actions)
+        used = step_len(ctx, fs, line.actions, self.doze)
         code = fast.DOZE if used > 1 else line.actions[0]
         action = _wire(code)
         if action not in legal_actions:  # cannot happen with a consistent state; stay safe
@@ -295,7 +300,7 @@ class PlannerRelay:
     def _apply(self, job: _Job) -> None:
         """Splice a finished search's line into its day's plan at its turn."""
         day = job.day
-        for off, st in decision_points(day.ctx, day.anchor, day.line.actions):
+        for off, st in decision_points(day.ctx, day.anchor, day.line.actions, self.doze):
             if st[TURN] == job.turn and st == job.search.start:
                 actions = day.line.actions[:off] + job.search.line.actions
                 new = replay(day.ctx, day.anchor, actions)
@@ -342,7 +347,9 @@ class PlannerRelay:
         cut = day.ctx.turns * self.late // 100
         if not day.line.actions:
             return None
-        for idx, (off, st) in enumerate(decision_points(day.ctx, day.anchor, day.line.actions)):
+        for idx, (off, st) in enumerate(
+            decision_points(day.ctx, day.anchor, day.line.actions, self.doze)
+        ):
             if st[TURN] >= cut:
                 return None
             if idx < lead or st[TURN] <= day.searched:
