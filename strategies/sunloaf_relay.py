@@ -38,8 +38,10 @@ from . import Action, Observation
 from .sunloaf_beam import FastBeam, FastTables
 from .sunloaf_planner import Budget, Line, reference_line, replay
 
-#: Nodes of one decision search: ``planner-v1``'s budget (200 ms x 1,200 nodes/ms).
-SEARCH_NODES = 240_000
+#: Nodes of a day's turn-0 search: ``planner-v1``'s decision search (200 ms x 1,200 nodes/ms).
+FIRST_NODES = 240_000
+#: Nodes of every later decision search (two thirds of ``planner-v1``'s: more of them).
+SEARCH_NODES = 160_000
 #: The relay's own budget per decision, in ms of nodes (x ``NODES_PER_MS``).
 RELAY_BUDGET_MS = 50.0
 NODES_PER_MS = 1200
@@ -176,7 +178,8 @@ class PlannerRelay:
     Args:
         rng: unused (deterministic), kept for the strategy protocol.
         budget_ms: nodes per decision, in ms (x ``NODES_PER_MS``; ``None``: no limit).
-        search_nodes: node limit of one decision search (``planner-v1``'s by default).
+        search_nodes: node limit of one decision search.
+        first_nodes: node limit of a day's turn-0 search (``None``: ``search_nodes``).
         late: the percent of a day's turns from which no search targets today.
         time_cap_ms: wall-clock safety cap per decision (default 20x ``budget_ms``); a
             search it pauses resumes at the next decision with the same result.
@@ -199,6 +202,7 @@ class PlannerRelay:
         late: int = LATE,
         time_cap_ms: float | None = -1.0,
         doze: bool = True,
+        first_nodes: int | None = FIRST_NODES,
     ) -> None:
         if budget_ms is not None and budget_ms <= 0:
             raise ValueError("budget_ms must be positive (or None for no limit)")
@@ -209,6 +213,7 @@ class PlannerRelay:
             time_cap_ms = None if budget_ms is None else TIME_CAP_FACTOR * budget_ms
         self.time_cap_ms = time_cap_ms
         self.search_nodes = search_nodes
+        self.first_nodes = search_nodes if first_nodes is None else first_nodes
         self.late = late
         self.doze = doze
         nodes = self.budget_nodes
@@ -356,7 +361,8 @@ class PlannerRelay:
                 continue
             day.searched = st[TURN]
             tail = Line(day.line.actions[off:], day.line.final, day.line.quota_met)
-            return _Job(day, st[TURN], Search(day.ctx, day.tables, st, tail, self.search_nodes))
+            limit = self.first_nodes if st[TURN] == 0 else self.search_nodes
+            return _Job(day, st[TURN], Search(day.ctx, day.tables, st, tail, limit))
         return None
 
     def _predict(self, today: _Day, budget: Budget) -> _Day | None:
