@@ -119,8 +119,14 @@ def play(bot: PlannerRelay, seed: int, days: int) -> tuple[dict, list]:
 
 
 def small_relay(seed: int) -> PlannerRelay:
-    # 6,000 nodes a decision, searches of 18,000: two lead decisions
-    return PlannerRelay(random.Random(seed), budget_ms=5, search_nodes=18_000, time_cap_ms=None)
+    # 6,000 nodes a decision, searches of 18,000 (24,000 at a day's turn 0): two lead decisions
+    return PlannerRelay(
+        random.Random(seed),
+        budget_ms=5,
+        search_nodes=18_000,
+        first_nodes=24_000,
+        time_cap_ms=None,
+    )
 
 
 def test_relay_plays_legal_meets_quotas_and_repeats_for_a_seed():
@@ -166,3 +172,12 @@ def test_relay_refuses_a_finished_run_and_a_bad_budget():
         bot.choose({"phase": "over"}, [])
     with pytest.raises(ValueError):
         PlannerRelay(random.Random(1), budget_ms=0)
+
+
+def test_relay_sizes_a_days_first_search_apart():
+    bot, s, limits = small_relay(3), sl.init(3), {}
+    while not (s["phase"] == "sunset" and s["day"] >= 2):
+        s = sl.step(s, bot.choose(sl.observation(s), sl.legal_actions(s)))
+        if bot._job is not None:
+            limits[bot._job.turn == 0] = bot._job.search.limit
+    assert limits == {True: 24_000, False: 18_000}
