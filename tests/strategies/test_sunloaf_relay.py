@@ -181,3 +181,21 @@ def test_relay_sizes_a_days_first_search_apart():
         if bot._job is not None:
             limits[bot._job.turn == 0] = bot._job.search.limit
     assert limits == {True: 24_000, False: 18_000}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_planner_with_the_fast_beam_plays_the_old_paths_actions(seed):
+    # the default planner's beam is FastBeam; planner-v1 keeps the original: the same
+    # actions decision by decision (small budget: the same search, only narrower)
+    def actions(fast_beam: bool) -> list:
+        bot = Planner(random.Random(seed), budget_ms=4, time_cap_ms=None, fast_beam=fast_beam)
+        assert isinstance(bot._tables_for(fast.to_fast(sl.init(seed))[0]), FastTables) is fast_beam
+        s, out = sl.init(seed), []
+        while not (s["phase"] == "sunset" and s["day"] >= 2):
+            a = bot.choose(sl.observation(s), sl.legal_actions(s))
+            out.append((a, bot.last_nodes))
+            s = sl.step(s, a)
+        return out
+
+    new = actions(True)
+    assert new == actions(False) and len(new) > 20
