@@ -688,6 +688,11 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
             **_agent_rows(s.agent),
+            **(
+                {"rules": "not checked (sunbot has no rules engine for this game)"}
+                if s.checks == "generic"
+                else {}
+            ),
             ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
             **_cut_row(s),
