@@ -118,8 +118,11 @@ class Search:
 class _Day:
     """A day's plan: ``line`` from ``anchor`` (the next decision's position); ``searched``:
     the last turn a search was started for (-1: none); ``source``: the sunset it was
-    predicted from (``None``: the day being played)."""
+    predicted from (``None``: the day being played); ``key``: the day's fields
+    (``fast._day_key``: days are compared by them, not by object, since the engine's
+    ``DayCtx`` cache may be emptied between two decisions)."""
 
+    key: tuple[object, ...]
     ctx: DayCtx
     tables: FastTables
     anchor: FastState
@@ -242,6 +245,7 @@ class PlannerRelay:
         observation = readable(observation)
         ctx, fs = fast.to_fast(observation)
         today = self._sync(ctx, fs, budget)
+        ctx = today.ctx  # the same day's fields (maybe another object of the engine's cache)
         job = self._job
         if job is not None and job.day is today and job.turn <= fs[TURN]:
             if job.turn == fs[TURN] and job.search.advance(budget):
@@ -268,8 +272,8 @@ class PlannerRelay:
         self.capped += budget.hit_deadline
         return action
 
-    def _tables_for(self, ctx: DayCtx, budget: Budget) -> FastTables:
-        if self._tables is None or self._tables.ctx is not ctx:
+    def _tables_for(self, ctx: DayCtx, key: tuple[object, ...], budget: Budget) -> FastTables:
+        if self._tables is None or fast._day_key(self._tables.ctx.base) != key:
             self._tables = FastTables(ctx)
             budget.used += TABLE_NODES_PER_TURN * ctx.turns * len(set(ctx.ranges))
         return self._tables
@@ -278,24 +282,22 @@ class PlannerRelay:
         """Today's plan anchored at ``fs``: the one in hand, tomorrow's prepared one, or a
         new one (the reference line improved by a search that fits this decision)."""
         today, nxt = self._today, self._next
-        if today is not None and today.ctx is ctx and today.anchor == fs:
+        key = fast._day_key(ctx.base)
+        if today is not None and today.key == key and today.anchor == fs:
             return today
-        if (
-            nxt is not None
-            and (nxt.ctx is ctx or fast._day_key(nxt.ctx.base) == fast._day_key(ctx.base))
-            and _no_score(nxt.anchor) == _no_score(fs)
-        ):
-            nxt.ctx, nxt.anchor, nxt.source = ctx, fs, None
-            nxt.line = replay(ctx, fs, nxt.line.actions)
+        if nxt is not None and nxt.key == key and _no_score(nxt.anchor) == _no_score(fs):
+            nxt.anchor, nxt.source = fs, None
+            nxt.line = replay(nxt.ctx, fs, nxt.line.actions)
             self._today, self._next, self._tables = nxt, None, nxt.tables
             return nxt
         if today is not None:
             self.resets += 1
         self._next = self._job = None
-        tables = self._tables_for(ctx, budget)
+        tables = self._tables_for(ctx, key, budget)
+        ctx = tables.ctx
         search = Search(ctx, tables, fs, reference_line(ctx, fs), max(1, self._left(budget)))
         search.advance(budget)
-        self._today = _Day(ctx, tables, fs, search.line, fs[TURN])
+        self._today = _Day(key, ctx, tables, fs, search.line, fs[TURN])
         return self._today
 
     @staticmethod
@@ -379,7 +381,8 @@ class PlannerRelay:
         tables = FastTables(ctx2)
         budget.used += TABLE_NODES_PER_TURN * ctx2.turns * len(set(ctx2.ranges))
         line = reference_line(ctx2, fs2)
-        return _Day(ctx2, tables, fs2, line, -1, (today.ctx, _no_score(final)))
+        key = fast._day_key(ctx2.base)
+        return _Day(key, ctx2, tables, fs2, line, -1, (today.ctx, _no_score(final)))
 
 
 __all__ = ["PlannerRelay", "Search", "decision_points", "step_len"]

@@ -199,3 +199,23 @@ def test_planner_with_the_fast_beam_plays_the_old_paths_actions(seed):
 
     new = actions(True)
     assert new == actions(False) and len(new) > 20
+
+
+def test_relay_does_not_restart_when_the_day_cache_is_emptied():
+    # the engine's DayCtx cache is shared and cleared when full: the same day must still be
+    # the same day (compared by its fields, not by object), or a seeded run would depend on
+    # what the process played before
+    def run(clear_at: int | None) -> tuple[list, int]:
+        bot, s, out = small_relay(5), sl.init(5), []
+        while not (s["phase"] == "sunset" and s["day"] >= 2):
+            if len(out) == clear_at:
+                fast._CACHE.clear()
+            a = bot.choose(sl.observation(s), sl.legal_actions(s))
+            out.append(a)
+            s = sl.step(s, a)
+        return out, bot.resets
+
+    plain, resets = run(None)
+    assert resets == 0
+    for at in (3, 12):
+        assert run(at) == (plain, 0)
