@@ -1,4 +1,4 @@
-"""The relay planner (issue 27): its beam is the planner's beam, its sliced search is the
+"""The relay planner: its beam is the planner's beam, its sliced search is the
 planner's decision search, and its play is legal, quota-safe and the same for a seed."""
 
 from __future__ import annotations
@@ -219,3 +219,23 @@ def test_relay_does_not_restart_when_the_day_cache_is_emptied():
     assert resets == 0
     for at in (3, 12):
         assert run(at) == (plain, 0)
+
+
+def test_look_ahead_planner_does_not_restart_when_the_day_cache_is_emptied():
+    # the same for PlannerAhead's look-ahead: its aim is a day's fields, not an object
+    from sunbot.strategies.sunloaf import PlannerAhead
+
+    def run(clear_at: int | None) -> list:
+        bot, s, out = PlannerAhead(random.Random(5), budget_ms=5), sl.init(5), []
+        bot.time_cap_ms = None
+        while not (s["phase"] == "sunset" and s["day"] >= 3):
+            if len(out) in (clear_at, (clear_at or 0) + 1):
+                fast._CACHE.clear()
+            a = bot.choose(sl.observation(s), sl.legal_actions(s))
+            out.append((a, bot.last_nodes))
+            s = sl.step(s, a)
+        return out
+
+    plain = run(None)
+    for at in (10, 14, 18):
+        assert run(at) == plain
