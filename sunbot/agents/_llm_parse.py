@@ -171,7 +171,10 @@ class Judge:
         """
         found = extract(text)
         if found is None:
-            return None, "no JSON action and no action number found in the answer"
+            where = "in the answer"
+            if len(text) > SCAN_MAX:  # the reason the model reads must say what was read
+                where = f"in the answer's first {SCAN_MAX:,} characters (of {len(text):,})"
+            return None, f"no JSON action and no action number found {where}"
         kind, value = found
         if kind == "index":
             if not 1 <= value <= len(legal_actions):

@@ -79,6 +79,8 @@ def test_judge_returns_the_legal_element_for_json_and_for_an_index():
         ('{"type": "FLY"}', "does not fit the action grammar"),
         ("[1, 2]", "no JSON action"),
         ("no idea", "no JSON action and no action number found in the answer"),
+        ("x" * 20_000 + '{"type": "PLACE", "bay": 1}', "no JSON action and no action number"
+         " found in the answer's first 20,000 characters (of 20,027)"),
     ],
 )  # fmt: skip
 def test_judge_gives_the_reason_an_answer_is_refused(text, reason):
