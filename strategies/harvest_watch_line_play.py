@@ -14,7 +14,7 @@ and the seats in the house bots' words did not announce the house bots' §2.7 pa
 the act comes from :func:`~sunbot.strategies.harvest_watch_lines.best_line`, which plays
 each candidate line to the end of the match against the other seats' inferred styles:
 
-- **candidates**: guard tonight, or rob one of the two richest *open* seats, each followed
+- **candidates**: guard tonight, or rob an *open* seat, each followed
   by the ``guard`` or the ``rob`` line; a joint farm with the seat we accept
   (``Foresight``'s trust test) followed by the ``coop`` or the ``guard`` line; in the
   endgame (our store at most 3.0 and some seat at its last night) also farming and a
@@ -50,10 +50,11 @@ from .harvest_watch_reader import ENDGAME, WILD, Foresight
 #: Days after we left a seat's offer one-sided during which it is not taken for open and
 #: its offer to us is not counted on (a reciprocating seat distrusts us that long).
 SNUB = 2
-#: Rollouts per line, and the nights a rollout plays before the projection scores it.
-SAMPLES, HORIZON = 48, 12
-#: The open seats robbed as candidates tonight: the richest ones.
-PREY_TRIED = 2
+#: Rollouts per line at most, and the nights a rollout plays before the projection
+#: scores it (see :func:`~sunbot.strategies.harvest_watch_lines.best_line`).
+SAMPLES, HORIZON = lines.SAMPLES, lines.HORIZON
+#: The open seats robbed as candidates tonight: the richest ones (five: every other seat).
+PREY_TRIED = 5
 
 
 class LinePlay(Foresight):

@@ -43,6 +43,8 @@ from . import harvest_watch_planner as plan
 
 #: Rollouts per line (shared draws).
 SAMPLES = 48
+#: Rollouts every line gets first, and how many of the best lines then get the rest.
+FIRST, KEEP = 16, 4
 #: Nights a rollout plays at most before the projection scores it.
 HORIZON = 12
 #: Share of a thief's thefts aimed at the richest other seat; the rest at its partner.
@@ -123,6 +125,42 @@ def _theirs(
     return (plan.FARM, -1) if w < m.farm else (plan.GUARD, -1)
 
 
+def _night(food: list[int], alive: list[bool], acts: dict[int, plan.Act]) -> dict[int, int]:
+    """:func:`~sunbot.strategies.harvest_watch_planner.night` without the ``caught``
+    lists (the rollouts do not need them): §3.5 in place, returns the pre-cost stores."""
+    for s, (kind, p) in acts.items():
+        if kind == plan.FARM:
+            food[s] += hw.FARM
+        elif kind == plan.COOP:
+            food[s] += hw.COOP if acts.get(p) == (plan.COOP, s) else hw.FARM
+    thieves: dict[int, list[int]] = {}
+    for s in sorted(acts):
+        kind, t = acts[s]
+        if kind == plan.STEAL and t != s and t in acts:
+            thieves.setdefault(t, []).append(s)
+    if thieves:
+        start = food[:]
+        for t, group in thieves.items():
+            if acts[t][0] == plan.GUARD:
+                continue
+            k = len(group)
+            if start[t] >= hw.STEAL * k:
+                food[t] -= hw.STEAL * k
+                for x in group:
+                    food[x] += hw.STEAL
+            elif start[t] > 0:
+                each, spare = divmod(start[t], k)
+                food[t] -= start[t]
+                for i, x in enumerate(group):
+                    food[x] += each + (1 if i < spare else 0)
+    pre = {s: food[s] for s in acts}
+    for s, (kind, _) in acts.items():
+        food[s] -= hw.COST_GUARD if kind == plan.GUARD else hw.COST_BASE
+        if food[s] <= 0:
+            food[s], alive[s] = 0, False
+    return pre
+
+
 def play(
     me: int,
     food0: list[int],
@@ -140,7 +178,7 @@ def play(
     food = food0[:]
     alive = [s in living for s in range(len(food))]
     pre: dict[int, int] = {}
-    pairs: set[int] = set()
+    acts: dict[int, plan.Act] = {}
     offers = {s: m.offer for s, m in models.items()}
     for night, row in enumerate(draws):
         if night and finers and sum(alive) > 1:
@@ -153,14 +191,14 @@ def play(
         for s, off in offers.items():  # a seat we leave one-sided, or rob, stops offering
             if off == me and ours != (plan.COOP, s):
                 offers[s] = -1
-        _, pre = plan.night(food, alive, acts)
+        pre = _night(food, alive, acts)
         if not alive[me] or sum(alive) <= 1:
             break
-        pairs = {
-            s
-            for s, (k, p) in acts.items()
-            if k == plan.COOP and acts.get(p) == (plan.COOP, s) and alive[p]
-        }
+    pairs = {
+        s
+        for s, (k, p) in acts.items()
+        if k == plan.COOP and acts.get(p) == (plan.COOP, s) and alive[s] and alive[p]
+    }
     return sight.value(me, food, alive, pre, pairs)
 
 
@@ -175,24 +213,40 @@ def best_line(
     samples: int = SAMPLES,
     horizon: int = HORIZON,
     finers: frozenset[int] = frozenset(),
+    first: int = FIRST,
+    keep: int = KEEP,
 ) -> tuple[Line, dict[Line, float]]:
-    """The line with the best mean win share over ``samples`` rollouts (shared draws), and
-    every line's mean; ties go to the earlier line."""
+    """The line with the best mean win share, and every line's mean; ties go to the
+    earlier line. Every line gets ``first`` rollouts; the ``keep`` best of them get the
+    rest of ``samples`` on top (all on the same draws: common random numbers), and the
+    best mean over all its rollouts wins among those. A line dropped after ``first`` keeps
+    its ``first``-rollout mean."""
     n = len(food)
+    draws = [[[rng.random() for _ in range(n)] for _ in range(horizon)] for _ in range(samples)]
+    head = min(first, samples)
     totals = dict.fromkeys(lines, 0.0)
-    for _ in range(samples):
-        draws = [[rng.random() for _ in range(n)] for _ in range(horizon)]
+    for d in draws[:head]:
         for line in lines:
-            totals[line] += play(me, food, living, models, line, open_, draws, finers)
-    means = {line: t / samples for line, t in totals.items()}
-    best = max(lines, key=lambda x: (means[x], -lines.index(x)))
+            totals[line] += play(me, food, living, models, line, open_, d, finers)
+    means = {line: t / head for line, t in totals.items()}
+    order = sorted(lines, key=lambda x: (-means[x], lines.index(x)))
+    kept = order[: max(1, keep)]
+    if samples > head:
+        for d in draws[head:]:
+            for line in kept:
+                totals[line] += play(me, food, living, models, line, open_, d, finers)
+        for line in kept:
+            means[line] = totals[line] / samples
+    best = max(kept, key=lambda x: (means[x], -lines.index(x)))
     return best, means
 
 
 __all__ = [
     "COOP",
+    "FIRST",
     "GUARD",
     "HORIZON",
+    "KEEP",
     "LINES",
     "RICHEST_AIM",
     "ROB",
