@@ -3,7 +3,7 @@
 Install (CPU torch first, so pip does not pull a CUDA build)::
 
     pip install torch --index-url <your CPU wheel index>   # or a local CPU wheel
-    pip install 'sunbot[rl-train]'
+    pip install '.[rl-train]'
     python examples/train_maskable_ppo.py --steps 20000 --max-voyages 2 --eval 50
 
 What it shows:

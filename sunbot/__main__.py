@@ -1,5 +1,5 @@
 """``python -m sunbot``: the same as the ``sunbot`` command."""
 
-from sunbot.cli.main import main
+from sunbot.cli import run_cli
 
-main()
+run_cli()

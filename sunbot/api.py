@@ -608,6 +608,7 @@ def match_summary(
         divergences=list(result["mirrorDivergences"]),
         retries=int(result["retries"]),
         timeouts=int(result.get("timeouts", 0)),
+        agent=dict(result.get("agent") or {}),
         cut_fields=int(result.get("cutFields", 0)),
         elapsed_s=float(result["elapsedMs"]) / 1000,
         transcript=writer.path if writer is not None else None,

@@ -21,6 +21,9 @@ UNTRUSTED_MAX = 300
 UNTRUSTED_COUNT = 64
 #: Characters of the observation's JSON kept in one prompt (a hostile server's 1 MB answer).
 OBSERVATION_MAX = 24_000
+#: Characters of the served spec's JSON kept in the system prompt (the known games' are about
+#: 2,000-3,300; a hostile or bloated server's is cut, not sent to the model with every call).
+SPEC_MAX = 32_000
 #: Legal actions listed in one prompt.
 LEGAL_SHOWN = 200
 #: Characters of one history line's change description.
@@ -40,6 +43,18 @@ _TOKEN = re.compile(r"[A-Za-z0-9_.:+#/-]{0,40}")
 def dumps(value: Any) -> str:
     """Compact JSON, UTF-8 kept as it is (the ``json`` filter of the templates)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def shown_spec(spec: Any) -> Any:
+    """The served ``spec`` as a prompt shows it: ``{}`` for ``None``, the spec itself while its
+    compact JSON is at most :data:`SPEC_MAX` characters, else that JSON's first
+    :data:`SPEC_MAX` characters as one string ending in how many more were not shown."""
+    if spec is None:
+        return {}
+    text = dumps(spec)
+    if len(text) <= SPEC_MAX:
+        return spec
+    return text[:SPEC_MAX] + f"… ({len(text) - SPEC_MAX:,} more characters of the spec not shown)"
 
 
 def _sanitize(text: str) -> str:
@@ -272,6 +287,7 @@ class Prompter:
 
     def __init__(self, game: str, spec: Any, templates: Templates, cap: int | None = None) -> None:
         self.game, self.spec, self.templates, self.cap = game, spec, templates, cap
+        self._shown_spec = shown_spec(spec)
         self.name, self.cap_unit = _game_facts(game)
         self._system: str | None = None
 
@@ -281,7 +297,7 @@ class Prompter:
         return {
             "game": self.game,
             "game_name": self.name,
-            "spec": self.spec if self.spec is not None else {},
+            "spec": self._shown_spec,
             "cap": self.cap,
             "cap_unit": self.cap_unit or "step",
             "text_limits": dict(TEXT_LIMITS),

@@ -64,6 +64,16 @@ class DeadlineAware(Protocol):
     ) -> Any: ...
 
 
+def ms_left(deadline: float | None, now: float | None = None) -> int | None:
+    """Whole milliseconds from ``now`` (default :func:`time.monotonic`) to ``deadline`` (a
+    monotonic instant), floored and never below 0: the ``deadlineMs`` an exec or HTTP bot is
+    sent (``docs/guide-other-processes.md``); ``None`` when there is no deadline."""
+    if deadline is None:
+        return None
+    left = deadline - (time.monotonic() if now is None else now)
+    return max(0, math.floor(left * 1000))
+
+
 @dataclass(frozen=True)
 class Decision:
     """One decision: ``action`` (the bot's, or the fallback's when ``timed_out`` or when
@@ -356,5 +366,6 @@ __all__ = [
     "guarded_call",
     "in_forked_child",
     "install_guard",
+    "ms_left",
     "owner_pid",
 ]

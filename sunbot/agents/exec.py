@@ -2,10 +2,12 @@
 
 For each decision :class:`ExecStrategy` writes one line to the bot's stdin::
 
-    {"id": 5, "game": "keelhold", "observation": {...}, "legalActions": [...]}
+    {"id": 5, "game": "keelhold", "observation": {...}, "legalActions": [...], "deadlineMs": 980}
 
-and reads one line from its stdout: the action (``{"type": "PLACE", "bay": 2}``), or
-``{"id": 5, "action": {...}}`` to say which decision it answers. Blank lines are skipped.
+(``deadlineMs``: whole milliseconds left for this decision when the line is written, only
+under a move clock; advisory, the clock is enforced here) and reads one line from its
+stdout: the action (``{"type": "PLACE", "bay": 2}``), or ``{"id": 5, "action": {...}}`` to
+say which decision it answers. Blank lines are skipped.
 When the move clock gave up on a decision, the bot's late line for it is not taken as the next
 answer: an answer with an ``id`` is matched by it, one without is dropped while decisions are
 still owed their (late) answers. Protocol, examples and errors: ``docs/guide-other-processes.md``.
@@ -44,7 +46,7 @@ from sunbot.agents._process import (
     read_lines,
     reap,
 )
-from sunbot.agents.clock import DecisionTimeout
+from sunbot.agents.clock import DecisionTimeout, ms_left
 
 #: Seconds a bot may stay silent on one decision when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 120.0
@@ -178,10 +180,11 @@ class ExecStrategy:
         n = self._decisions
         started = time.monotonic()
         ceiling = started + self.timeout_s
-        line = json.dumps(
-            {"id": n, "game": self.game, "observation": observation, "legalActions": legal_actions},
-            separators=(",", ":"),
-        )
+        request = {"id": n, "game": self.game, "observation": observation}
+        request["legalActions"] = legal_actions
+        if (left := ms_left(deadline)) is not None:  # advisory: the clock is still ours
+            request["deadlineMs"] = left
+        line = json.dumps(request, separators=(",", ":"))
         self._write((line + "\n").encode(), n, ceiling)
         discarded = 0
         exited_at: float | None = None

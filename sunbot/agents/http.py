@@ -1,7 +1,8 @@
 """A bot behind an HTTP endpoint: POST the decision as JSON, the answer's body is the action.
 
 :class:`HttpStrategy` POSTs the same object an exec bot reads on its stdin
-(:mod:`sunbot.agents.exec`: ``id``, ``game``, ``observation``, ``legalActions``) and takes the
+(:mod:`sunbot.agents.exec`: ``id``, ``game``, ``observation``, ``legalActions``, and under a
+move clock ``deadlineMs``, also sent as the :data:`DEADLINE_HEADER` header) and takes the
 answer's JSON body as the action (or ``{"id": .., "action": ..}``, matched by id). What is the
 bot's error (:class:`~sunbot.agents.clock.BotError`, one line each): a redirect (none is
 followed), a status outside 2xx, a body that is not JSON or is over :data:`MAX_BODY_BYTES`, a
@@ -23,13 +24,15 @@ import tenacity
 from sunbot._text.safe import remember, safe
 from sunbot._text.terminal import outside
 from sunbot.agents._guard import BotError
-from sunbot.agents.clock import DecisionTimeout
+from sunbot.agents.clock import DecisionTimeout, ms_left
 from sunbot.client.http import url_problem
 
 #: Largest answer body read, in bytes; a longer one is the bot's error.
 MAX_BODY_BYTES = 1 << 20
 #: Seconds one decision may wait for the bot when no move clock bounds it.
 DEFAULT_TIMEOUT_S = 60.0
+#: The request header giving a clocked decision's ``deadlineMs`` (as its body does).
+DEADLINE_HEADER = "X-Sunbot-Deadline-Ms"
 #: Seconds between the first connection attempt and the one retry.
 RETRY_WAIT_S = 0.1
 
@@ -114,10 +117,11 @@ class HttpStrategy:
         started = time.monotonic()
         ceiling = started + self.timeout_s
         until = ceiling if deadline is None else min(deadline, ceiling)
-        body = json.dumps(
-            {"id": n, "game": self.game, "observation": observation, "legalActions": legal_actions},
-            separators=(",", ":"),
-        ).encode()
+        request = {"id": n, "game": self.game, "observation": observation}
+        request["legalActions"] = legal_actions
+        if (left := ms_left(deadline)) is not None:  # advisory: the clock is still ours
+            request["deadlineMs"] = left
+        body = json.dumps(request, separators=(",", ":")).encode()
         retrying = tenacity.Retrying(
             stop=tenacity.stop_after_attempt(2),
             retry=tenacity.retry_if_exception_type(httpx.ConnectError),
@@ -128,7 +132,7 @@ class HttpStrategy:
         try:
             for attempt in retrying:
                 with attempt:
-                    status, raw = self._post(body, until, n)
+                    status, raw = self._post(body, until, n, deadline)
         except httpx.ConnectError as exc:
             raise self._error(f"could not connect at decision {n}: {safe(exc, 120)}") from None
         except (httpx.TimeoutException, _Late):
@@ -147,12 +151,14 @@ class HttpStrategy:
     def _count_retry(self) -> None:
         self._retries += 1
 
-    def _post(self, body: bytes, until: float, n: int) -> tuple[int, bytes]:
+    def _post(self, body: bytes, until: float, n: int, deadline: float | None) -> tuple[int, bytes]:
         """One POST: ``(status, body)``, the body read in chunks up to the cap and ``until``."""
         left = until - time.monotonic()
         if left <= 0:
             raise _Late
         headers = {"content-type": "application/json"}
+        if deadline is not None:  # the time left as this attempt is sent, as in the body
+            headers[DEADLINE_HEADER] = str(ms_left(deadline))
         with self._client.stream(
             "POST", self._url, content=body, headers=headers, timeout=left
         ) as resp:
@@ -219,4 +225,4 @@ class _Late(Exception):
     """The move clock ran out while the answer was still coming."""
 
 
-__all__ = ["DEFAULT_TIMEOUT_S", "MAX_BODY_BYTES", "HttpStrategy", "public_label"]
+__all__ = ["DEADLINE_HEADER", "DEFAULT_TIMEOUT_S", "MAX_BODY_BYTES", "HttpStrategy", "public_label"]

@@ -8,7 +8,8 @@ from typing import Any
 
 from rich.console import Console
 
-from sunbot._text.terminal import outside
+from sunbot._text.terminal import outside, printable
+from sunbot.cli.agent_rows import agent_rows, model_line
 from sunbot.cli.console import make_console
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, summary_table
@@ -34,6 +35,8 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
             seat["rank"], len(ranks or []), seat.get("food"), seat.get("alive"),
             seat.get("outNight"),
         )  # fmt: skip
+        if between := seat.get("outNightBetween"):  # its views left a range, not one night
+            line = line.replace(" · out", f" · out on a night from {between[0]} to {between[1]}")
         rows[f"our seat {seat['seat']}"] = line + (
             f" (error: {seat['error']})" if seat["error"] else ""
         )
@@ -48,7 +51,9 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
         {
             "commands": r["steps"],
             "refused": r["refused"],
+            **_timeouts_row(r),
             "ended by": r["endedBy"] + (f" ({r['error']})" if r["error"] else ""),
+            **_agent_rows(r),
             "mirror checked": f"{r['responsesChecked']} views, {r['beatsChecked']} beats"
             + undecided(r.get("nightsUndecided", 0)),
             "divergences": r["divergences"],
@@ -58,6 +63,27 @@ def print_summary(console: Console, r: dict[str, Any], seed: int | None, strateg
     )
     run = f"seed {seed}" if seed is not None else f"match {r['matchId']}"
     console.print(summary_table(f"harvest-watch · {run} · {strategy}", rows))
+
+
+def _timeouts_row(r: dict[str, Any]) -> dict[str, str]:
+    """``timeouts``: decisions past their deadline (the beat's default applied), as a
+    single-player summary shows them, per seat when several of ours timed out; none at 0."""
+    total = r.get("timeouts") or 0
+    if not total:
+        return {}
+    per = [f"seat {s['seat']}: {s['timeouts']}" for s in r["seats"] if s.get("timeouts")]
+    return {"timeouts": f"{total}" + (f" ({', '.join(per)})" if len(r["seats"]) > 1 else "")}
+
+
+def _agent_rows(r: dict[str, Any]) -> dict[str, str]:
+    """The agent's rows as a single-player summary has them (:func:`agent_rows`), over
+    all our seats; when our seats' models differ in their counts, one ``model, seat N``
+    row each."""
+    rows = agent_rows(r.get("agent") or {})
+    own = [(s["seat"], s["agent"]) for s in r["seats"] if s.get("agent", {}).get("kind") == "llm"]
+    if len(own) > 1 and any(a != own[0][1] for _, a in own):
+        rows.update({f"model, seat {n}": printable(model_line(a)) for n, a in own})
+    return rows
 
 
 def announcement(mid: str, server: str | None, joined: str | None, wait: int | None) -> str:

@@ -26,6 +26,7 @@ from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.agents.spec import parse_price
 from sunbot.bench.reference import yardstick
 from sunbot.bots import is_file_spec
+from sunbot.cli.agent_rows import agent_rows
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
 from sunbot.cli.replay_page import after_run, page_after_run
@@ -622,29 +623,6 @@ def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
     return {"ended": words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")}
 
 
-def _agent_rows(agent: dict[str, Any]) -> dict[str, str]:
-    """Summary rows of an agent's totals: a model's calls, tokens, re-asks, fallbacks and
-    cost; an external or clocked bot's decision times."""
-    rows: dict[str, str] = {}
-    if agent.get("kind") == "llm":
-        rows["model"] = (
-            f"{agent.get('model')} · {agent.get('calls', 0)} calls · "
-            f"{agent.get('promptTokens', 0):,} in / {agent.get('completionTokens', 0):,} out tokens"
-            + (f" · ${agent['costUsd']:.4f}" if agent.get("costUsd") is not None else "")
-        )
-        rows["model answers"] = (
-            f"{agent.get('reasks', 0)} re-asked · {agent.get('fallbacks', 0)} fallbacks · "
-            f"{agent.get('late', 0)} late · {agent.get('errors', 0)} errors"
-        )
-    clock = agent.get("clock")
-    if isinstance(clock, dict) and clock.get("decisions"):
-        rows["decision time"] = (
-            f"p50 {clock.get('p50Ms')} ms · p95 {clock.get('p95Ms')} ms"
-            f" · max {clock.get('maxMs')} ms"
-        )
-    return {k: printable(v) for k, v in rows.items()}
-
-
 def _yardstick_row(s: RunSummary, cap: int | None) -> dict[str, str]:
     """A ``yardstick`` row: the measured reference means nearest this run's cap
     (:func:`sunbot.bench.reference.yardstick`); none for a game without references, or a
@@ -687,7 +665,12 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
-            **_agent_rows(s.agent),
+            **agent_rows(s.agent),
+            **(
+                {"rules": "not checked (sunbot has no rules engine for this game)"}
+                if s.checks == "generic"
+                else {}
+            ),
             ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
             **_cut_row(s),

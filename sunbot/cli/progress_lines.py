@@ -3,7 +3,9 @@
 ``sunbot bench ... > log`` has no live bar to look at (rich draws none off a terminal), so
 :class:`ProgressLines` writes one line to standard error every ``every_s`` seconds or every
 ~5% of the jobs, whichever comes first (jobs done, rate, ETA), and an up-front estimate of
-the whole once the first wave of jobs (one per worker) has finished. Used as a context
+the whole once two waves of jobs (one per worker each) have finished, from the second wave's
+pace (the first one includes the workers' start-up: a tournament's first match on one worker
+took 0.7 s and its others 0.03 s). Used as a context
 manager, a daemon thread writes the time-driven lines even while no job finishes (a wave of
 long jobs), and stops when the block ends.
 """
@@ -35,8 +37,8 @@ class ProgressLines:
     Args:
         label: what runs (the run label), at the start of each line.
         total: jobs to run (> 0).
-        workers: jobs running at once, for the up-front estimate (the first ``workers``
-            jobs finish together, so their time is one wave of ``total / workers``).
+        workers: jobs running at once, for the up-front estimate (``workers`` jobs finish
+            together: one wave of ``total / workers``).
         write: called with each line (no trailing newline).
         every_s: seconds between time-driven lines.
         step: fraction of ``total`` between count-driven lines (0.05: every ~5%).
@@ -62,6 +64,7 @@ class ProgressLines:
         self._last_time = self.started
         self._last_done = 0
         self._estimated = False
+        self._first_wave: tuple[float, int] | None = None  # (seconds, jobs) when it ended
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
@@ -98,10 +101,15 @@ class ProgressLines:
         self.done += n
         now = self.clock()
         elapsed = now - self.started
-        if not self._estimated and self.done >= min(self.workers, self.total):
+        if self._first_wave is None and self.done >= self.workers:
+            self._first_wave = (elapsed, self.done)
+        elif not self._estimated and self._first_wave and self.done >= 2 * self.workers:
+            # from the second wave's rate: the first one also paid the workers' start-up
             self._estimated = True
+            first_s, first_n = self._first_wave
             if self.done < self.total:
-                whole = elapsed * self.total / self.done
+                rate_s = (elapsed - first_s) / (self.done - first_n)
+                whole = first_s + rate_s * (self.total - first_n)
                 self.write(
                     f"{self.label}: the first {self.done:,} of {self.total:,} jobs took"
                     f" {duration(elapsed)}: the whole run should take about {duration(whole)}"

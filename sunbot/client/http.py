@@ -262,7 +262,10 @@ class GameboardClient:
         self.retries += 1
         exc = state.outcome.exception() if state.outcome is not None else None
         what = f"{type(exc).__name__}: {exc}" if exc is not None else "?"
-        log.warning("retrying after %s (attempt %d)", what, state.attempt_number)
+        # a first retry is routine (a 429 on a rate-limited route, one dropped connection) and
+        # is counted in the run's summary; a request that fails again is worth a warning
+        level = logging.INFO if state.attempt_number == 1 else logging.WARNING
+        log.log(level, "retrying after %s (attempt %d)", what, state.attempt_number)
 
     async def request_json(
         self,

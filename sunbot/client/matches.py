@@ -277,14 +277,18 @@ def fallback_command(data: dict[str, Any]) -> Any:
     return (data.get("schema") or {}).get("example", {"speech": "\u2026"})
 
 
-#: ``on_event(seat, kind, record)``: ``kind`` is ``view`` (every view read or returned)
-#: or ``command`` (``{round, actions, answer}``, refusals and failures included).
+#: ``on_event(seat, kind, record)``: ``kind`` is ``view`` (every view read or returned),
+#: ``command`` (``{round, actions, answer}``, refusals and failures included, and ``agent``:
+#: the decision's record when there is one) or ``timeout`` (``{round, agent}``: a decision
+#: past its deadline, so nothing was sent).
 OnEvent = Callable[[int, str, dict[str, Any]], None]
 
 
 @dataclass
 class SeatResult:
-    """How one seat's loop ended: ``ranks`` once done; ``error`` when it stopped early."""
+    """How one seat's loop ended: ``ranks`` once done; ``error`` when it stopped early;
+    ``agent``: the agent's totals with the move clock's counters, as a single-player run's
+    (:meth:`~sunbot.agents.clock.Decider.totals`), ``{}`` for an unclocked in-process one."""
 
     seat: int
     ranks: list[int] | None = None
@@ -297,6 +301,7 @@ class SeatResult:
     error: str | None = None
     error_traceback: str | None = None
     timeouts: int = 0
+    agent: dict[str, Any] = field(default_factory=dict)
 
 
 #: Seconds kept back from a beat's ``remainMs`` for the command to reach the server: a
@@ -418,6 +423,7 @@ async def play_seat(
                 record = decider.last_decision()
                 if decision.timed_out:  # missed: the beat's default applies
                     res.timeouts += 1
+                    emit(ticket.seat, "timeout", {"round": rnd, "agent": record})
                     await _poll(view, res, sleep, watch)
                     ans = await client.view(match_id, ticket.token)
                     continue
@@ -458,6 +464,20 @@ async def play_seat(
         return res
     finally:
         decider.close()
+        res.agent = _agent_totals(strategy, decider, clocked)
+
+
+def _agent_totals(strategy: MatchStrategy, decider: Any, clocked: bool) -> dict[str, Any]:
+    """The seat's ``agent`` totals, on the single-player path's terms
+    (:meth:`sunbot.runs.loop.Run.finish`): when the strategy keeps ``totals()`` or ran
+    under the clock; a ``totals()`` that raises is logged and leaves ``{}``."""
+    if not (callable(getattr(strategy, "totals", None)) or clocked):
+        return {}
+    try:
+        return dict(decider.totals())
+    except Exception:
+        log.warning("the agent's totals() failed", exc_info=True)
+        return {}
 
 
 def seat_score(seat: int, ranks: list[int] | None) -> int:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sunbot._text.atomic_write import write_atomic
+from sunbot.games import GAMES
 from sunbot.html.steps import build, our_seats, page_module
 from sunbot.mirror import Divergence
 from sunbot.transcripts.jsonl import Transcript
@@ -104,17 +105,21 @@ def _meta(t: Transcript) -> list[list[str]]:
     return rows
 
 
-def _count_found(meta: list[list[str]], steps: list[dict[str, Any]], rechecked: bool) -> None:
+def _count_found(
+    meta: list[list[str]], steps: list[dict[str, Any]], rechecked: bool, generic: bool
+) -> None:
     """Put the offline check's own count into the ``divergences`` row: ``"0 recorded, 1
-    found on re-play"`` (the result line's count alone would contradict the steps)."""
+    found on re-play"`` (the result line's count alone would contradict the steps); for a
+    game without an engine (``generic``) ``"found by the generic checks"``."""
     if not rechecked:
         return
     found = sum(d.get("source") == "re-play" for s in steps for d in s["dv"])
+    how = "found by the generic checks" if generic else "found on re-play"
     recorded = next((row for row in meta if row[0] == "divergences"), None)
     if recorded is None:  # no result line: nothing was recorded as a count
-        meta.append(["divergences", f"{found} found on re-play"])
+        meta.append(["divergences", f"{found} {how}"])
     else:
-        recorded[1] = f"{recorded[1]} recorded, {found} found on re-play"
+        recorded[1] = f"{recorded[1]} recorded, {found} {how}"
 
 
 def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: bool = False) -> str:
@@ -133,7 +138,10 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
     info, drawing = page_module(game)
     steps, frames = build(t, extra)
     meta = _meta(t)
-    _count_found(meta, steps, rechecked)
+    generic = game not in GAMES
+    if generic:  # say it where the divergences are counted: 0 of them proves no rule
+        meta.append(["rules", "not checked (sunbot has no rules engine for this game)"])
+    _count_found(meta, steps, rechecked, generic)
     seats = our_seats(t) if t.is_match else []
     label = "score" if not t.is_match else "our food" if len(seats) <= 1 else "our seats' food"
     data = {

@@ -258,7 +258,7 @@ class Run:
                 "type": "step", "index": s.steps, "action": action, "response": answer.raw
             }  # fmt: skip
             if agent_record:
-                record["agent"] = _bounded(agent_record)
+                record["agent"] = bounded_record(agent_record)
             try:
                 self._log(record, found, t0, cut)
             except WriteFailed:  # not recorded, so not taken: a resume sends the action again
@@ -516,8 +516,9 @@ async def _decide(
     return decision.action
 
 
-def _bounded(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` when its JSON fits :data:`MAX_AGENT_RECORD`, else a note of its size."""
+def bounded_record(record: dict[str, Any]) -> dict[str, Any]:
+    """An agent's record of one decision for a transcript line: ``record`` when its JSON
+    fits :data:`MAX_AGENT_RECORD`, else a note of its size."""
     try:
         size = len(json.dumps(record, default=str))
     except (TypeError, ValueError):

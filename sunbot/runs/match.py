@@ -30,7 +30,8 @@ from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
-from sunbot.runs.summary import MAX_LISTED, listed
+from sunbot.runs.loop import bounded_record
+from sunbot.runs.summary import MAX_LISTED, listed, merge_agent_totals
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts.bounds import cut_view
 from sunbot.transcripts.jsonl import TranscriptWriter
@@ -80,13 +81,19 @@ class MatchRecorder:
     t0: float = field(default_factory=time.perf_counter)
     cut_fields: int = 0
     cut_paths: set[str] = field(default_factory=set)
+    #: ``seat -> (day, phase)`` of the seat's latest view showing it in / first showing it out
+    seen_in: dict[int, tuple[int, str]] = field(default_factory=dict)
+    seen_out: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     def on_event(self, seat: int, kind: str, record: dict[str, Any]) -> None:
-        """The seat loops' callback (``view`` or ``command``)."""
+        """The seat loops' callback (``view``, ``command`` or ``timeout``)."""
         mirror = self.mirrors.setdefault(seat, MatchMirror(seat))
         line: dict[str, Any] = {"type": kind, "seat": seat}
         cut = None
-        if kind == "command":
+        if kind == "timeout":  # nothing was sent: the line marks the missed decision
+            agent = record.get("agent") or {"timedOut": True}
+            line.update(round=record.get("round"), agent=bounded_record(agent))
+        elif kind == "command":
             answer, cut = cut_view(record.get("answer"))
             if isinstance(answer, dict) and answer.get("ok") is True:
                 mirror.note_command(record["round"], record["actions"])
@@ -95,9 +102,12 @@ class MatchRecorder:
                 mirror.note_unsure(record["round"], record["actions"])
             body = {"token": "***", "round": record["round"], "actions": record["actions"]}
             line.update(round=record["round"], body=body, answer=answer, error=record.get("error"))
+            if record.get("agent"):  # the decision's record, as on a single-player step
+                line["agent"] = bounded_record(record["agent"])
         else:
             self.views += 1
             record, cut = cut_view(record)
+            self._note_fate(seat, record)
             found = mirror.check(record)
             if seat == min(self.mirrors):
                 self.latest = record
@@ -113,6 +123,33 @@ class MatchRecorder:
             self.writer.write(line)
         if self.strict and kind == "view" and any(m.divergences for m in self.mirrors.values()):
             raise StrictStop("mirror divergence under --strict")
+
+    def _note_fate(self, seat: int, view: Any) -> None:
+        """Keep the beat of the seat's latest view showing it in and of its first showing it
+        out (its own ``summary.alive``), for :func:`out_night_bounds`."""
+        data = view.get("data") if isinstance(view, dict) else None
+        summary = data.get("summary") if isinstance(data, dict) else None
+        if not isinstance(summary, dict) or view.get("status") == "starting":
+            return
+        day, phase, alive = summary.get("day"), summary.get("phase"), summary.get("alive")
+        if type(day) is not int or not isinstance(phase, str) or type(alive) is not bool:
+            return
+        if alive:
+            self.seen_in[seat] = (day, phase)
+        else:
+            self.seen_out.setdefault(seat, (day, phase))
+
+    def out_night(self, seat: int) -> tuple[int | None, list[int] | None]:
+        """``(night, None)`` when the seat's out-night is known (a mirror saw it, or its own
+        views leave one night), ``(None, [first, last])`` when they leave a range, else
+        ``(None, None)`` (still in, never seen out, or views that contradict)."""
+        for mirror in self.mirrors.values():
+            if seat in mirror.out_nights:
+                return mirror.out_nights[seat], None
+        bounds = out_night_bounds(self.seen_in.get(seat), self.seen_out.get(seat))
+        if bounds is None:
+            return None, None
+        return (bounds[0], None) if bounds[0] == bounds[1] else (None, list(bounds))
 
     def _body_or_repeat(self, seat: int, body: dict[str, Any]) -> dict[str, Any]:
         """``{"body": body}``, or ``{"sameAs": index}`` when ``body`` equals one of the
@@ -130,6 +167,23 @@ class MatchRecorder:
     def divergences(self) -> list[Divergence]:
         """Every divergence of every seat."""
         return [d for m in self.mirrors.values() for d in m.divergences]
+
+
+def out_night_bounds(
+    last_in: tuple[int, str] | None, first_out: tuple[int, str] | None
+) -> tuple[int, int] | None:
+    """The nights a seat may have gone out on, ``(first, last)``, from the ``(day, phase)``
+    of its latest view showing it in and of its first showing it out (``None``: no such
+    view). Seats go out only at a night's cost (``docs/rules/harvest-watch.md``, the action
+    beat), so a seat in on day ``d`` before its diary went out on night ``d`` or later
+    (``d + 1`` after it), and one out on day ``d``'s diary or done on night ``d`` at the
+    latest (``d - 1`` on an earlier beat). ``None`` when never seen out, or when the views
+    contradict each other (a server's fault, which the mirror reports)."""
+    if first_out is None:
+        return None
+    first = 1 if last_in is None else last_in[0] + (last_in[1] in ("diary", "done"))
+    last = first_out[0] - (first_out[1] not in ("diary", "done"))
+    return (first, last) if first <= last else None
 
 
 async def _seats(
@@ -228,8 +282,9 @@ async def run_match(
         ended = "interrupted"
     fs = final_summary(rec.latest)
     foods, living = fs.get("foods"), fs.get("aliveSeats")
-    out_nights = {s: n for m in rec.mirrors.values() for s, n in m.out_nights.items()}
+    fates = {r.seat: rec.out_night(r.seat) for r in results}
     unknown = {f for m in rec.mirrors.values() for f in m.unknown_fields} | rec.cut_paths
+    ordered = sorted(results, key=lambda r: r.seat)
     result = {
         "type": "result",
         "matchId": mid,
@@ -242,19 +297,22 @@ async def run_match(
                 "rank": None if r.ranks is None else r.ranks[r.seat],
                 "food": at_seat(foods, r.seat),
                 "alive": None if not isinstance(living, list) else r.seat in living,
-                "outNight": out_nights.get(r.seat),
+                "outNight": fates[r.seat][0],
+                **({"outNightBetween": b} if (b := fates[r.seat][1]) else {}),
                 "commands": r.commands,
                 "refusals": dict(r.refusals),
                 "postFailures": r.post_failures,
                 "pollsClamped": r.clamped_polls,
                 "error": r.error,
                 **({"timeouts": r.timeouts} if r.timeouts else {}),
+                **({"agent": r.agent} if r.agent else {}),
             }
-            for r in sorted(results, key=lambda r: r.seat)
+            for r in ordered
         ],
         "steps": sum(r.commands for r in results),
         "refused": sum(sum(r.refusals.values()) for r in results),
         **({"timeouts": n} if (n := sum(r.timeouts for r in results)) else {}),
+        **({"agent": a} if (a := merge_agent_totals([r.agent for r in ordered])) else {}),
         "divergences": len(rec.divergences),
         "endedBy": ended,
         "responsesChecked": sum(m.responses_checked for m in rec.mirrors.values()),

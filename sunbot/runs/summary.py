@@ -125,6 +125,53 @@ def listed(paths: list[str]) -> list[str]:
     return [clip(p, 120) for p in paths[:MAX_LISTED]]
 
 
+#: Counters of an agent's totals whose pooled value is the largest seat's, not the sum.
+_POOLED_BY_MAX = ("maxMs",)
+#: Percentiles: kept only when every seat's is the same, else ``None``.
+_PERCENTILES = ("p50Ms", "p95Ms")
+
+
+def merge_agent_totals(totals: list[dict[str, Any]]) -> dict[str, Any]:
+    """One ``agent`` record for several seats' totals (a match's ``agent``; each seat keeps
+    its own). One seat's totals are returned as they are; ``{}`` ones are left out. Over
+    several: a value every seat shares is kept (``kind``, ``model``); numbers are summed
+    (calls, tokens, ``costUsd``, decisions, timeouts), ``maxMs`` is the largest; booleans
+    are true only when true for all (``structured``); nested records (``clock``) merge the
+    same way; anything else that differs is ``None``, the percentiles ``p50Ms``/``p95Ms``
+    included (they cannot be pooled from per-seat figures)."""
+    given = [t for t in totals if t]
+    if len(given) <= 1:
+        return dict(given[0]) if given else {}
+    out: dict[str, Any] = {}
+    for key in dict.fromkeys(k for t in given for k in t):
+        values = [t[key] for t in given if key in t]
+        out[key] = _merged(key, values)
+    return out
+
+
+def _merged(key: str, values: list[Any]) -> Any:
+    if all(isinstance(v, dict) for v in values):
+        return merge_agent_totals(values)
+    if all(isinstance(v, bool) for v in values):
+        return all(values)
+    if all(_number(v) for v in values):
+        if key in _POOLED_BY_MAX:
+            return max(values)
+        if key in _PERCENTILES:
+            return values[0] if all(v == values[0] for v in values) else None
+        return _sum(values)
+    return values[0] if all(v == values[0] for v in values) else None
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _sum(values: list[Any]) -> int | float:
+    total = sum(values)
+    return total if isinstance(total, int) else round(total, 6)
+
+
 def result_record(s: RunSummary) -> dict[str, Any]:
     """The transcript's ``result`` line for ``s`` (``docs/transcripts.md``)."""
     record: dict[str, Any] = {

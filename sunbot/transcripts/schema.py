@@ -157,9 +157,10 @@ class ResultRecord(_Record):
 
 
 class MatchRecord(_Record):
-    """Match games (Harvest Watch): a seat's ``view`` as received or a ``command`` sent."""
+    """Match games (Harvest Watch): a seat's ``view`` as received, a ``command`` sent, or a
+    ``timeout``: a decision past its deadline (nothing sent; ``round`` and ``agent``)."""
 
-    type: Literal["view", "command"]
+    type: Literal["view", "command", "timeout"]
     seat: int | None = None
     body: Any = None
     sameAs: int | None = Field(

@@ -17,7 +17,7 @@ import pytest
 
 import sunbot
 from sunbot.agents._process import STDERR_LINES_PER_S
-from sunbot.agents.clock import BotError, Decider
+from sunbot.agents.clock import BotError, Decider, ms_left
 from sunbot.agents.exec import MAX_LINE_BYTES, ExecStrategy
 from sunbot.agents.spec import agent_kind, create_agent
 
@@ -295,3 +295,26 @@ def test_agent_kinds_and_an_exec_agent_from_its_text():
     bot = create_agent("naptuft", f"exec:{PY} {EXAMPLES / 'first_legal.py'}", rng=None, grace_s=0.5)
     assert isinstance(bot, ExecStrategy) and bot.game == "naptuft" and bot.grace_s == 0.5
     assert bot.argv == [PY, str(EXAMPLES / "first_legal.py")] and bot.pid is None  # not started
+
+
+def test_a_clocked_request_tells_the_bot_its_deadline_in_whole_ms(tmp_path):
+    path = script(tmp_path, """
+        for line in sys.stdin:
+            request = json.loads(line)
+            print(json.dumps({"id": request["id"], "action": request.get("deadlineMs", "none")}))
+    """)  # fmt: skip
+    bot = ExecStrategy([PY, str(path)], game="sunloaf")
+    try:
+        bot.on_start("sunloaf", 1)
+        told = bot.choose_by({"day": 1}, [{"type": "REST"}], time.monotonic() + 1.5)
+        unclocked = bot.choose_by({"day": 1}, [{"type": "REST"}], None)
+    finally:
+        bot.close()
+    assert type(told) is int and 1400 <= told <= 1500  # measured as the line is written
+    assert unclocked == "none"  # no clock: no field
+
+
+def test_the_deadline_sent_is_whole_ms_left_never_negative():
+    assert ms_left(None, 5.0) is None
+    assert ms_left(6.2345, 5.0) == 1234  # floored: the bot is never promised time it lacks
+    assert ms_left(4.0, 5.0) == 0

@@ -231,3 +231,23 @@ def test_the_example_http_bot_plays_a_whole_run():
     ref = sunbot.play("naptuft", seed=6, strategy=lambda o, legal: legal[0], max_days=1)
     assert summary.error is None and summary.divergences == []
     assert (summary.score, summary.steps) == (ref.score, ref.steps)
+
+
+def test_a_clocked_request_carries_the_deadline_in_its_body_and_a_header():
+    seen: list[tuple[object, object]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = __import__("json").loads(request.content)
+        seen.append((body.get("deadlineMs"), request.headers.get("x-sunbot-deadline-ms")))
+        return httpx.Response(200, json=body["legalActions"][0])
+
+    bot = HttpStrategy(
+        "http://bot.test/move", game="naptuft", transport=httpx.MockTransport(handler)
+    )
+    bot.choose_by({"day": 1}, [{"k": 1}], time.monotonic() + 2.0)
+    bot.choose({"day": 1}, [{"k": 1}])
+    bot.close()
+    (ms, header), unclocked = seen
+    assert type(ms) is int and 1900 <= ms <= 2000
+    assert header == str(ms)
+    assert unclocked == (None, None)  # no clock: neither the field nor the header

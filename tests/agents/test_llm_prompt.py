@@ -12,6 +12,7 @@ from sunbot.agents._llm_prompt import (
     UNTRUSTED_MAX,
     change_line,
     history_entry,
+    shown_spec,
     split_untrusted,
 )
 from sunbot.agents.llm import render_prompt
@@ -44,6 +45,19 @@ def test_a_served_spec_replaces_the_known_one():
     obs, legal = _keelhold()
     system, _ = render_prompt("keelhold", obs, legal, spec={"goal": "Float, somehow."})
     assert "Float, somehow." in system["content"] and "lever arms" not in system["content"]
+
+
+def test_a_bloated_spec_is_cut_to_its_first_32000_characters_once_per_run():
+    obs, legal = _keelhold()
+    spec = {"goal": "Float.", "junk": "z" * 500_000}
+    system, _ = render_prompt("keelhold", obs, legal, spec=spec)
+    assert '"goal\\":\\"Float.' in system["content"]  # the spec's JSON, as one string
+    assert "(468,027 more characters of the spec not shown)" in system["content"]
+    assert 32_000 < len(system["content"]) < 36_000
+    assert shown_spec(spec) == json.dumps(spec, separators=(",", ":"))[:32_000] + (
+        "… (468,027 more characters of the spec not shown)"
+    )
+    assert shown_spec({"goal": "x"}) == {"goal": "x"} and shown_spec(None) == {}
 
 
 def test_an_unknown_game_gets_its_slug_and_an_empty_spec():

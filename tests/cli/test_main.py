@@ -100,3 +100,23 @@ async def test_a_non_json_answer_names_the_url_not_the_html(status, error):
     message = str(exc.value)
     assert "from GET http://www.test/api/games/keelhold/init is not JSON (text/html" in message
     assert "<html" not in message and "seed=" not in message
+
+
+def test_a_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(monkeypatch, capsys):
+    import importlib.abc
+    import sys
+
+    import sunbot.cli
+
+    class Interrupt(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path=None, target=None):
+            if name == "sunbot.cli.main":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "sunbot.cli.main")
+    monkeypatch.setattr(sys, "meta_path", [Interrupt(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stop:
+        sunbot.cli.run_cli()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "sunbot: interrupted while starting\n"

@@ -27,22 +27,31 @@ def test_duration_words() -> None:
     assert duration(7380) == "2 h 3 min"
 
 
-def test_lines_every_five_percent_with_an_estimate_after_the_first_wave() -> None:
+def test_lines_every_five_percent_with_an_estimate_after_the_second_wave() -> None:
     clock, out = _Clock(), []
     lines = ProgressLines("run-a", 40, 2, out.append, every_s=1e9, clock=clock)
     clock.now += 10
     lines.advance()  # one of the first wave: nothing yet
     assert out == []
-    lines.advance()  # the wave of 2 took 10 s: 40 jobs take about 200 s
-    assert out == [
-        "run-a: the first 2 of 40 jobs took 10 s: the whole run should take about 3 min 20 s",
-        "run-a: 2/40 jobs (5%) · 0.20 jobs/s · 10 s elapsed · ETA 3 min 10 s",
-    ]
+    lines.advance()  # the first wave of 2 took 10 s, start-up included: no estimate yet
+    assert out == ["run-a: 2/40 jobs (5%) · 0.20 jobs/s · 10 s elapsed · ETA 3 min 10 s"]
     clock.now += 5
     lines.advance()  # 1 job since the last line: under the 5% stride of 2
-    assert len(out) == 2
-    lines.advance()
-    assert out[-1] == "run-a: 4/40 jobs (10%) · 0.27 jobs/s · 15 s elapsed · ETA 2 min 15 s"
+    assert len(out) == 1
+    lines.advance()  # the second wave took 5 s: 10 s + 38 jobs at 2.5 s = 105 s
+    assert out[1:] == [
+        "run-a: the first 4 of 40 jobs took 15 s: the whole run should take about 1 min 45 s",
+        "run-a: 4/40 jobs (10%) · 0.27 jobs/s · 15 s elapsed · ETA 2 min 15 s",
+    ]
+
+
+def test_no_estimate_when_two_waves_are_the_whole_run() -> None:
+    clock, out = _Clock(), []
+    lines = ProgressLines("r", 4, 2, out.append, every_s=1e9, step=0.9, clock=clock)
+    for _ in range(4):
+        clock.now += 1
+        lines.advance()
+    assert out == ["r: 4/4 jobs (100%) · 1.00 jobs/s · 4 s elapsed · done"]
 
 
 def test_a_line_every_n_seconds_even_while_no_job_finishes() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import logging
 import time
 
 import httpx
@@ -72,6 +73,16 @@ async def test_429_with_retry_after_seconds_is_honoured():
     assert pos.score == 0 and calls["n"] == 2
     assert rec.waits == [pytest.approx(3.0, abs=0.06)] and rec.waits[0] >= 3.0
     assert c.retries == 1
+
+
+async def test_a_first_retry_is_info_and_a_repeated_failure_a_warning(caplog):
+    app, _ = flaky([(429, {}, b"slow down"), (503, {}, b"busy"), (503, {}, b"busy")])
+    rec = Recorder()
+    with caplog.at_level(logging.INFO, logger="sunbot.client"):
+        async with client_for(app, rec) as c:
+            await c.init("keelhold", 7)
+    said = [(r.levelname, r.getMessage()[-11:]) for r in caplog.records if "retrying" in r.msg]
+    assert said == [("INFO", "(attempt 1)"), ("WARNING", "(attempt 2)"), ("WARNING", "(attempt 3)")]
 
 
 async def test_retry_after_http_date_is_honoured():

@@ -175,3 +175,24 @@ def test_rules_usage_and_unknown_games(unseen):
     res = runner.invoke(app, ["rules", "chess", "--server", unseen], env=WIDE)
     assert res.exit_code == 1 and len(res.stderr.splitlines()) == 1
     assert "no rules of chess" in res.stderr and "404" in res.stderr
+
+
+def test_play_of_a_game_without_an_engine_says_its_rules_were_not_checked(unseen):
+    res = runner.invoke(
+        app, ["play", "take-away", "--seed", "3", "--server", unseen, "--quiet", "--no-transcript"],
+        env=WIDE,
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = rows_of(res.output, 2)
+    assert rows["rules"] == ["not checked (sunbot has no rules engine for this game)"]
+    assert int(rows["generic checks"][0]) >= 2 and "mirror checked" not in rows
+
+
+def test_play_of_a_known_game_has_no_rules_row():
+    res = runner.invoke(
+        app, ["play", "keelhold", "--seed", "7", "--max-voyages", "1", "--quiet", "--no-transcript"],
+        env=WIDE,
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = rows_of(res.output, 2)
+    assert "rules" not in rows and int(rows["mirror checked"][0]) >= 2

@@ -54,3 +54,24 @@ def test_html_without_a_transcript_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "is a folder" in result.output
     help_out = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "300"}).output
     assert "so not with --no-transcript" in help_out
+
+
+def test_the_page_of_a_game_without_an_engine_says_its_rules_were_not_checked(
+    tmp_path: Path,
+) -> None:
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    log, page, again = tmp_path / "t.jsonl", tmp_path / "t.html", tmp_path / "r.html"
+    with LoopbackServer(create_unseen_app()) as srv:
+        args = ["play", "take-away", "--seed", "3", "--server", srv.url, "--quiet"]
+        result = CliRunner().invoke(app, [*args, "--transcript", str(log), "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    replayed = CliRunner().invoke(app, ["replay", str(log), "--html", str(again)])
+    assert replayed.exit_code == 0, replayed.output
+    for path, divergences in ((page, "0"), (again, "0 recorded, 0 found by the generic checks")):
+        m = re.search(r'id="sunbot-data">(.*?)</script>', path.read_text(encoding="utf-8"), re.S)
+        assert m is not None
+        meta = dict(json.loads(m.group(1))["meta"])
+        assert meta["rules"] == "not checked (sunbot has no rules engine for this game)"
+        assert meta["divergences"] == divergences

@@ -217,6 +217,7 @@ def test_a_match_view_loses_its_oversized_unknown_fields_not_its_rules(tmp_path)
             match = run_match(
                 game="harvest-watch", seed=7, strategy="house", server=None, match_id=None,
                 seats=1, writer=w, strict=False, transport=httpx.ASGITransport(app=served),
+                move_timeout=30.0,  # long beats: a loaded machine must not miss one
             )  # fmt: skip
             runs[name] = asyncio.run(match)
     fair, bad = runs["fair"], runs["hostile"]

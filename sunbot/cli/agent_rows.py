@@ -1,0 +1,40 @@
+"""Summary rows of an agent's totals (``RunSummary.agent``, a match's ``agent``): what
+``sunbot play`` shows of a model's calls and tokens and of a clocked bot's decision times,
+for a single-player run and a match alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sunbot._text.terminal import printable
+
+
+def model_line(agent: dict[str, Any]) -> str:
+    """``MODEL · N calls · IN in / OUT out tokens`` (and ``· $COST`` with a price)."""
+    return (
+        f"{agent.get('model')} · {agent.get('calls', 0)} calls · "
+        f"{agent.get('promptTokens', 0):,} in / {agent.get('completionTokens', 0):,} out tokens"
+        + (f" · ${agent['costUsd']:.4f}" if agent.get("costUsd") is not None else "")
+    )
+
+
+def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
+    """Rows ``model``, ``model answers`` (a model's calls, tokens, re-asks, fallbacks and
+    cost) and ``decision time`` (p50/p95/max ms of a clocked or external bot; the
+    percentiles left out when unknown, as over several seats); ``{}`` for ``{}``."""
+    rows: dict[str, str] = {}
+    if agent.get("kind") == "llm":
+        rows["model"] = model_line(agent)
+        rows["model answers"] = (
+            f"{agent.get('reasks', 0)} re-asked · {agent.get('fallbacks', 0)} fallbacks · "
+            f"{agent.get('late', 0)} late · {agent.get('errors', 0)} errors"
+        )
+    clock = agent.get("clock")
+    if isinstance(clock, dict) and clock.get("decisions"):
+        quantiles = (("p50", "p50Ms"), ("p95", "p95Ms"))
+        known = [f"{q} {clock[k]} ms" for q, k in quantiles if clock.get(k) is not None]
+        rows["decision time"] = " · ".join([*known, f"max {clock.get('maxMs')} ms"])
+    return {k: printable(v) for k, v in rows.items()}
+
+
+__all__ = ["agent_rows", "model_line"]
