@@ -4,6 +4,7 @@
     python benchmarks/sunloaf.py --seeds 5 --days 20 --budget-ms 50
     python benchmarks/sunloaf.py --strategies reference,rest --engine-seconds 1
     python benchmarks/sunloaf.py --compare planner-v1,planner-ahead --first 501 --seeds 30
+    python benchmarks/sunloaf.py --compare planner-v1,planner-relay --first 501 --seeds 30 --jobs 2
 
 1. Per strategy on seeds 1..N, each run ended with END_RUN at the sunset of day ``--days``
    (or by a missed quota): days reached, quotas missed, mean score; for the planner, its
@@ -21,7 +22,8 @@
    so both see the same load, without the wall-clock safety cap (node budgets only, so the
    scores are what any machine gets): each one's figures, then NEW / OLD mean score and
    decision p95 (wall clock and CPU). ``planner-v1`` is the planner before issue 27,
-   ``planner-ahead`` the look-ahead planner at 50 ms.
+   ``planner-ahead`` the look-ahead planner at 50 ms, ``planner-relay`` the relay planner
+   (v1's searches run ahead in slices). ``--jobs N`` plays the seeds in N processes.
 
 Targets (issue 16): no missed quota for the planner, planner mean score >= 2.6x the
 reference's, planner p95 decision time <= 250 ms on the project's 2-core machine, and a
@@ -36,7 +38,9 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import typer
@@ -50,6 +54,7 @@ from sunbot.engines import sunloaf as sl
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.strategies import sunloaf_planner as plan
 from sunbot.strategies.sunloaf import DEFAULT_BUDGET_MS, Planner, PlannerAhead, PlannerV1
+from sunbot.strategies.sunloaf_relay import PlannerRelay
 
 app = typer.Typer(add_completion=False)
 END_RUN = {"type": "END_RUN"}
@@ -71,7 +76,8 @@ class Run:
 def make(name: str, seed: int, budget_ms: float | None, cap: bool = True) -> strategies.Strategy:
     """Strategy ``name`` for ``seed``: ``planner``/``wide`` at ``budget_ms``, ``planner-v1``
     (the planner before issue 27, :class:`PlannerV1`), ``planner-ahead``
-    (:class:`PlannerAhead`, its own 50 ms budget), or any registered Sunloaf name.
+    (:class:`PlannerAhead`, its own 50 ms budget), ``planner-relay`` (:class:`PlannerRelay`,
+    its own budget), or any registered Sunloaf name.
     ``cap=False``: a planner without its wall-clock safety cap (its node budget only)."""
     if name in ("planner", "wide"):
         bot: strategies.Strategy = Planner(random.Random(seed), budget_ms=budget_ms)
@@ -79,6 +85,8 @@ def make(name: str, seed: int, budget_ms: float | None, cap: bool = True) -> str
         bot = PlannerV1(random.Random(seed))
     elif name == "planner-ahead":
         bot = PlannerAhead(random.Random(seed))
+    elif name == "planner-relay":
+        bot = PlannerRelay(random.Random(seed))
     else:
         return strategies.create("sunloaf", name, random.Random(seed))
     if not cap:
@@ -101,7 +109,7 @@ def play(name: str, seed: int, days: int, budget_ms: float | None, cap: bool = T
         spent.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
         s = sl.step(s, action)
-    capped = bot.capped if isinstance(bot, Planner) else 0
+    capped = getattr(bot, "capped", 0)
     return Run(s["day"], s["result"] == "missedQuota", s["score"], spent, capped, cpu)
 
 
@@ -152,29 +160,45 @@ def _summary(name: str, runs: list[Run]) -> None:
     )
 
 
-def compare(old: str, new: str, seeds: range, days: int, budget: float | None) -> None:
+def _pair(old: str, new: str, seed: int, days: int, budget: float | None) -> dict[str, Run]:
+    """One seed of :func:`compare`: both planners, the order alternated by seed parity."""
+    order = (old, new) if seed % 2 else (new, old)
+    return {name: play(name, seed, days, budget, cap=False) for name in order}
+
+
+def compare(
+    old: str, new: str, seeds: range, days: int, budget: float | None, jobs: int = 1
+) -> None:
     """``old`` and ``new`` on the same seeds, alternating per seed (so both see the same
     load), without the wall-clock safety cap (their node budgets only: the scores are what
     any machine gets, whatever its load): each one's figures, then new / old mean score and
-    decision p95 (wall clock and CPU)."""
+    decision p95 (wall clock and CPU). ``jobs`` > 1: seeds in that many processes (each
+    seed's pair in one process)."""
     runs: dict[str, list[Run]] = {old: [], new: []}
-    for seed in seeds:
-        order = (old, new) if seed % 2 else (new, old)
-        for name in order:
-            runs[name].append(play(name, seed, days, budget, cap=False))
+    one = partial(_pair, old, new, days=days, budget=budget)
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    pairs = map(one, seeds) if pool is None else pool.map(one, seeds)
+    for seed, pair in zip(seeds, pairs, strict=True):
+        for name in (old, new):
+            runs[name].append(pair[name])
         print(
             f"  seed {seed}: {old} {runs[old][-1].score:,}  {new} {runs[new][-1].score:,}",
             flush=True,
         )
+    if pool is not None:
+        pool.shutdown()
     for name in (old, new):
         _summary(name, runs[name])
     a, b = ([r.score for r in runs[k]] for k in (old, new))
     ahead = sum(y > x for x, y in zip(a, b, strict=True))
+    ratios = [y / x for x, y in zip(a, b, strict=True)]
+    sd = statistics.stdev(ratios) if len(ratios) > 1 else 0.0
     ta, tb = ([t for r in runs[k] for t in r.decisions] for k in (old, new))
     ca, cb = ([t for r in runs[k] for t in r.cpu] for k in (old, new))
     print(
         f"{new} / {old}: mean score {statistics.mean(b) / statistics.mean(a):.4f} "
-        f"({new} ahead on {ahead}/{len(a)} seeds), decision p95 "
+        f"({new} ahead on {ahead}/{len(a)} seeds; per seed {min(ratios):.3f}-"
+        f"{max(ratios):.3f}, sd {sd:.3f}), decision p95 "
         f"{_pct(tb, 0.95) / _pct(ta, 0.95):.3f}, p50 {_pct(tb, 0.5) / _pct(ta, 0.5):.3f} "
         f"(CPU p95 {_pct(cb, 0.95) / _pct(ca, 0.95):.3f})"
     )
@@ -194,6 +218,7 @@ def main(
         help="OLD,NEW: play both on the same seeds, alternated, and print NEW / OLD "
         "(e.g. planner-v1,planner-ahead); nothing else is measured then.",
     ),
+    jobs: int = typer.Option(1, help="--compare only: seeds in this many processes."),
     strategy_names: str = typer.Option(
         "planner,reference,rest", "--strategies", help="Comma-separated strategy names."
     ),
@@ -213,7 +238,7 @@ def main(
         pair = [n.strip() for n in compare_names.split(",")]
         if len(pair) != 2 or not all(pair):
             raise typer.BadParameter("--compare takes two names: OLD,NEW")
-        compare(pair[0], pair[1], seed_range, days, budget)
+        compare(pair[0], pair[1], seed_range, days, budget, jobs)
         return
     scores: dict[str, list[int]] = {}
     for name in names:

@@ -37,6 +37,7 @@ from sunbot.engines.sunloaf_read import readable
 
 from . import Action, Observation
 from .sunloaf_ahead import Ahead
+from .sunloaf_beam import FastBeam, FastTables
 from .sunloaf_planner import (
     Budget,
     Line,
@@ -184,6 +185,9 @@ class Planner:
         follow: keep the line in hand inside every search's beam (see
             :func:`~sunbot.strategies.sunloaf_planner.beam_search`), so a narrow beam never
             ends below it (off by default).
+        fast_beam: search with :class:`~sunbot.strategies.sunloaf_beam.FastBeam` (the same
+            nodes and lines as the original beam, faster; not with ``follow``).
+            :class:`PlannerV1` turns it off, to keep the yardstick's own time.
         ahead_nodes: the next day's look-ahead search is sized to this many nodes (at most
             ``AHEAD_FACTOR`` decisions' budgets); ``None`` (the default): no look-ahead
             (nor with ``budget_ms=None``). :class:`PlannerAhead` turns it on.
@@ -225,6 +229,7 @@ class Planner:
         time_cap_ms: float | _FromEnv | None = FROM_ENV,
         follow: bool = False,
         ahead_nodes: int | None = None,
+        fast_beam: bool = True,
     ) -> None:
         if isinstance(budget_ms, _FromEnv):
             budget_ms = budget_from_env()
@@ -244,6 +249,7 @@ class Planner:
         self.min_width = min_width
         self.doze = doze
         self.follow = follow
+        self._fast = fast_beam and not follow
         self._ahead = None
         if ahead_nodes is not None and self.budget_nodes is not None:
             nodes = min(ahead_nodes, AHEAD_FACTOR * self.budget_nodes)
@@ -313,7 +319,7 @@ class Planner:
 
     def _tables_for(self, ctx: DayCtx) -> DayTables:
         if self._tables is None or self._tables.ctx is not ctx:
-            self._tables = DayTables(ctx)
+            self._tables = FastTables(ctx) if self._fast else DayTables(ctx)
         return self._tables
 
     def _budget(self, started: float) -> Budget:
@@ -341,8 +347,14 @@ class Planner:
         full, budget.nodes = budget.nodes, limit
         while True:
             try:
-                follow = line if self.follow else None
-                actions = beam_search(ctx, tables, fs, width, budget, follow)
+                if isinstance(tables, FastTables):  # the same nodes and line, faster
+                    codes = FastBeam(ctx, tables, fs, width).run(budget)
+                    if codes is None:
+                        raise SearchStopped
+                    actions = codes
+                else:
+                    follow = line if self.follow else None
+                    actions = beam_search(ctx, tables, fs, width, budget, follow)
             except SearchStopped:
                 break
             found = replay(ctx, fs, actions)
@@ -366,9 +378,10 @@ class Planner:
 class PlannerV1(Planner):
     """The planner as it was before the look-ahead (issue 27's yardstick): 200 ms of nodes a
     decision, every decision searching the whole rest of its day, no look-ahead, no followed
-    line, a 1 s wall-clock cap. For side-by-side benchmarks (``benchmarks/sunloaf.py
-    --compare planner-v1,planner-ahead``); the default :class:`Planner` differs from it only
-    by its looser safety cap (4 s).
+    line, a 1 s wall-clock cap, the original beam search. For side-by-side benchmarks
+    (``benchmarks/sunloaf.py --compare planner-v1,planner``); the default :class:`Planner`
+    plays the same lines (the same node budget and search; a faster copy of the beam) with a
+    looser safety cap (4 s).
     """
 
     def __init__(self, rng: random.Random) -> None:
@@ -378,6 +391,7 @@ class PlannerV1(Planner):
             time_cap_ms=5 * V1_BUDGET_MS,
             follow=False,
             ahead_nodes=None,
+            fast_beam=False,
         )
 
 

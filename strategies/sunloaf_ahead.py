@@ -80,7 +80,13 @@ class Ahead:
             self.clear()
             return
         aim = (ctx, _no_score(final))
-        if self._from is not None and self._from[0] is ctx and self._from[1] == aim[1]:
+        if (
+            self._from is not None
+            and self._from[1] == aim[1]
+            and (
+                self._from[0] is ctx or fast._day_key(self._from[0].base) == fast._day_key(ctx.base)
+            )
+        ):  # the same aim, compared by the day's fields (the engine's day cache may be emptied)
             return
         self.clear()
         try:

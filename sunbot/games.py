@@ -230,6 +230,8 @@ GAMES: dict[str, GameInfo] = {
         strategies={
             "planner": "sunbot.strategies.sunloaf:Planner",
             "planner-ahead": "sunbot.strategies.sunloaf:PlannerAhead",
+            "planner-relay": "sunbot.strategies.sunloaf_relay:PlannerRelay",
+            "planner-v1": "sunbot.strategies.sunloaf:PlannerV1",
             "reference": "sunbot.strategies.sunloaf:Reference",
             "rest": "sunbot.strategies.sunloaf:Rest",
             "random": "sunbot.strategies.baselines:RandomLegal",

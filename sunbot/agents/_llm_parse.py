@@ -13,12 +13,11 @@ import copy
 import json
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, best_match
-
+from sunbot.generic.grammar import Grammar, GrammarProblem, compile_grammar
 from sunbot.observations.harvest_watch import DIARY_MAX, SPEECH_MAX
 from sunbot.probe.grammar import find_grammar
 
@@ -151,14 +150,15 @@ class Judge:
         self.game = game
         _, grammar = find_grammar(spec)
         self.grammar: dict[str, Any] | None = None
-        self.validator: Draft202012Validator | None = None
+        #: The served grammar compiled with the generic checks' bounds (a hostile pattern
+        #: such as ``(a+)+`` is not run, every check ends within a step budget).
+        self.validator: Grammar | None = None
         if grammar is not None:
             try:
-                Draft202012Validator.check_schema(grammar)
+                self.validator = compile_grammar(spec)
                 self.grammar = grammar
-                self.validator = Draft202012Validator(grammar)
-            except SchemaError as exc:
-                log.warning("the served action grammar is not a JSON Schema (%s)", exc.message)
+            except GrammarProblem as exc:
+                log.warning("the served action grammar is not a JSON Schema (%s)", exc)
 
     def judge(
         self, text: str, legal_actions: list[Any], system_prompt: str
@@ -186,10 +186,9 @@ class Judge:
         text_cmd = text_command(self.game, legal_actions)
         if text_cmd is not None:
             return self._text(value, text_cmd, system_prompt)
-        if self.validator is not None:
-            error = best_match(self.validator.iter_errors(value))
-            if error is not None:
-                return None, f"{_clip(value)} does not fit the action grammar: {error.message}"
+        error = self._grammar_error(value)
+        if error is not None:
+            return None, f"{_clip(value)} does not fit the action grammar: {error}"
         wanted = _canonical(value)
         for action in legal_actions:
             if _canonical(action) == wanted:
@@ -202,22 +201,44 @@ class Judge:
         said = value.get(cmd.key)
         if set(value) != {cmd.key} or not isinstance(said, str):
             return None, f'on this beat answer {{"{cmd.key}": "text"}} and nothing else'
-        flat = " ".join(said.split())[: cmd.max].strip()
+        flat = " ".join(_speakable(said).split())[: cmd.max].strip()
         if not flat:
             return None, f"the {cmd.key} is empty"
         if leaks(flat, system_prompt):
             return None, f"the {cmd.key} repeats your instructions; write your own words"
         action = {cmd.key: flat}
-        if self.validator is not None:
-            error = best_match(self.validator.iter_errors(action))
-            if error is not None:
-                return None, f"the {cmd.key} does not fit the command grammar: {error.message}"
+        error = self._grammar_error(action)
+        if error is not None:
+            return None, f"the {cmd.key} does not fit the command grammar: {error}"
         return action, None
+
+    def _grammar_error(self, value: Any) -> str | None:
+        """Why ``value`` does not fit the served grammar, or ``None`` (it fits, there is no
+        grammar, or the check could not finish: the legal list still decides)."""
+        if self.validator is None:
+            return None
+        try:
+            errors = self.validator.errors(value)
+        except GrammarProblem as exc:
+            log.info("the action grammar could not check an answer (%s)", exc)
+            return None
+        return errors[0] if errors else None
 
     def legal(self, action: Any, legal_actions: list[Any], system_prompt: str) -> bool:
         """Whether ``action`` (e.g. a fallback's) is acceptable as it is."""
         got, _ = self.judge(_canonical(action), legal_actions, system_prompt)
         return got is not None and _canonical(got) == _canonical(action)
+
+
+#: Unicode categories a public text of ours never carries: controls (ESC, NUL, BEL), format
+#: characters (bidi overrides, zero-width), surrogates and private use.
+_UNSPEAKABLE = frozenset(("Cc", "Cf", "Cs", "Co"))
+
+
+def _speakable(text: str) -> str:
+    """``text`` without :data:`_UNSPEAKABLE` characters (whitespace kept, to be flattened):
+    a speech or diary goes to every seat's screen as it is sent."""
+    return "".join(c for c in text if c.isspace() or unicodedata.category(c) not in _UNSPEAKABLE)
 
 
 def _clip(value: Any, limit: int = 200) -> str:

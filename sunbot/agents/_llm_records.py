@@ -18,6 +18,10 @@ CHARS_PER_TOKEN = 4
 #: is taken as false (tokenizers average 3-5 characters a token on prompts like ours) and
 #: raised to that floor, so an endpoint that under-reports cannot slip past a budget.
 CHARS_PER_TOKEN_MAX = 8
+#: The most tokens one call is believed to have used, prompt or completion: a larger
+#: ``usage`` figure (an endpoint reporting 10**400) is cut to this and counted in
+#: ``usageCut``, so counters and costs stay finite numbers a budget can compare.
+MAX_CALL_TOKENS = 10**9
 #: The run's counters, in the order ``totals()`` lists them.
 COUNTERS = (
     "calls",
@@ -30,6 +34,7 @@ COUNTERS = (
     "errors",
     "latencyMs",
     "usageRaised",
+    "usageCut",
 )
 
 
@@ -60,7 +65,8 @@ class Tally:
 
         Token counts the endpoint did not send are estimated (characters /
         :data:`CHARS_PER_TOKEN`); a count it did send but below characters /
-        :data:`CHARS_PER_TOKEN_MAX` is raised to that floor and counted in ``usageRaised``."""
+        :data:`CHARS_PER_TOKEN_MAX` is raised to that floor and counted in ``usageRaised``;
+        one over :data:`MAX_CALL_TOKENS` is cut to it and counted in ``usageCut``."""
         sent = sum(len(m["content"]) for m in messages)
         prompt = self._tokens(reply.prompt_tokens, sent)
         done = self._tokens(reply.completion_tokens, len(reply.text))
@@ -80,6 +86,9 @@ class Tally:
         ``reported`` tokens (``None``: not said)."""
         if reported is None:
             return chars // CHARS_PER_TOKEN
+        if reported > MAX_CALL_TOKENS:
+            self.counts["usageCut"] += 1
+            return MAX_CALL_TOKENS
         floor = chars // CHARS_PER_TOKEN_MAX
         if reported < floor:
             self.counts["usageRaised"] += 1

@@ -38,7 +38,8 @@ log = logging.getLogger("sunbot.agents.llm")
 BEAT_MARGIN_S = 1.0
 #: A call needs at least this many seconds; with less left the decision falls back (late).
 MIN_CALL_S = 0.25
-#: Decisions in a row whose calls failed (endpoint down) before ``choose`` raises.
+#: Decisions in a row whose calls failed or ran out of time without an answer (endpoint
+#: down, or never finishing one) before ``choose`` raises; not on a Harvest Watch beat.
 MAX_FAILED_DECISIONS = 3
 STRUCTURED = ("auto", "json_schema", "off")
 _INSTALL = "LLMStrategy needs the openai and jinja2 packages: pip install 'sunbot[llm]'"
@@ -47,9 +48,9 @@ Fallback = Callable[[dict[str, Any], list[Any]], Any]
 
 
 class LLMError(RuntimeError):
-    """The endpoint cannot serve this run (wrong key, unknown model, endpoint down for
-    :data:`MAX_FAILED_DECISIONS` decisions in a row); the message is one line without
-    the API key."""
+    """The endpoint cannot serve this run (wrong key, unknown model, endpoint down or out
+    of time for :data:`MAX_FAILED_DECISIONS` decisions in a row); the message is one line
+    without the API key."""
 
 
 def parse_llm_spec(text: str) -> dict[str, Any]:
@@ -320,15 +321,15 @@ class LLMStrategy:
                     raise LLMError(f"{self.model} at {self._where()}: {exc}") from None
                 if exc.kind == "failed":
                     self._tally.counts["errors"] += 1
-                    self._failed_in_row += 1
-                    if not beat and self._failed_in_row >= MAX_FAILED_DECISIONS:
-                        raise LLMError(
-                            f"{self.model} at {self._where()}: {self._failed_in_row} decisions"
-                            f" in a row without an answer; last: {exc}"
-                        ) from None
                 if exc.kind == "late" or beat:  # on a beat, any call that gave nothing is late
                     rec["late"] = True
                     self._tally.counts["late"] += 1
+                self._failed_in_row += 1  # failed or late: an endpoint that never finishes
+                if not beat and self._failed_in_row >= MAX_FAILED_DECISIONS:
+                    raise LLMError(
+                        f"{self.model} at {self._where()}: {self._failed_in_row} decisions"
+                        f" in a row without an answer; last: {exc}"
+                    ) from None
                 return None
             self._failed_in_row = 0
             self._tally.add_reply(reply, messages, rec)
@@ -364,8 +365,10 @@ class LLMStrategy:
         return dict(legal_actions[0]) if isinstance(legal_actions[0], dict) else legal_actions[0]
 
     def _where(self) -> str:
-        """The endpoint for messages: no key, no ``user:password@`` of the URL."""
+        """The endpoint for messages: no key, no ``user:password@``, query or fragment of
+        the URL (a gateway's key may stand there, as for an HTTP bot)."""
         url = re.sub(r"//[^/@]*@", "//***@", self._url or "the SDK's default endpoint")
+        url = re.split(r"[?#]", url, maxsplit=1)[0]
         return scrub(url, [self._endpoint._key])
 
     # -- records --------------------------------------------------------------------------

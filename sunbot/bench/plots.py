@@ -22,6 +22,8 @@ import numpy as np
 from matplotlib.ticker import MaxNLocator
 from scipy.stats import CensoredData, ecdf
 
+from sunbot._text.terminal import printable
+
 if TYPE_CHECKING:
     from sunbot.bench.analysis import Analysis
     from sunbot.bench.jobs import Result
@@ -73,7 +75,7 @@ def score_plot(a: Analysis) -> str:
     """Box plot of scores per strategy with every run as a dot (SVG)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
-    names = [s.name for s in a.strategies]
+    names = [printable(s.name) for s in a.strategies]
     data = [[r.score for r in s.results] for s in a.strategies]
     ax.boxplot(data, tick_labels=names, showmeans=True, meanprops={"marker": "^"})
     for i, values in enumerate(data, start=1):
@@ -109,7 +111,7 @@ def survival_plot(a: Analysis) -> str:
     censored_any = False
     for s in a.strategies:
         t, share = kaplan_meier(s.results, horizon)
-        (line,) = ax.step(t, share, where="post", label=s.name)
+        (line,) = ax.step(t, share, where="post", label=printable(s.name))
         cut = sorted({r.progress for r in s.results if r.ended_by != EVENT and r.progress >= 1})
         if cut:
             censored_any = True
@@ -142,6 +144,7 @@ def paired_plot(a: Analysis) -> str:
         ax.axvline(
             p.mean_diff, color="red", linewidth=1, label=f"mean difference {p.mean_diff:,.1f}"
         )
+        x, y = printable(x), printable(y)  # a label is text in the SVG, never a control
         ax.set_xlabel(f"score of {x} minus {y} on the same seed")
         ax.set_ylabel("seeds")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))

@@ -48,6 +48,7 @@ from rich.markup import escape
 import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import printable
 from sunbot.agents.spec import parse_price
 from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
@@ -395,6 +396,15 @@ def bench_command(
             f" already stored, {len(todo):,} to run on {backend.value} with {slots}"
         )
         budget = Budget(budget_tokens, budget_usd)
+        if todo and budget.limited:  # a resumed run: what its stored rows already spent
+            for row in store.results(label):
+                budget.spend(row)
+            if budget.reached():
+                talk.print(
+                    f"[yellow]budget reached[/] ({escape(budget.said())}) by the stored rows:"
+                    f" {plural(len(todo), 'job')} not run; a larger budget runs them"
+                )
+                todo = []
         elapsed, ran = execute(
             store, label, todo, backend.value, workers, ray_address, out=talk, budget=budget
         )
@@ -438,16 +448,18 @@ def bench_command(
     if timed_out:
         late = min(timed_out, key=lambda r: (r.strategy, r.seed))
         err_console.print(
-            f"[yellow]{plural(len(timed_out), 'job')} timed out and are left out of the score"
-            f" statistics[/]; first: {escape(late.strategy)} seed {late.seed}: "
-            f"{escape(late.error or '')}",
+            f"[yellow]{plural(len(timed_out), 'job')} timed out and"
+            f" {'is' if len(timed_out) == 1 else 'are'} left out of the score statistics[/];"
+            f" first: {escape(printable(late.strategy))} seed {late.seed}: "
+            f"{escape(printable(late.error or ''))}",
             soft_wrap=True,
         )
     if errors:
         count, first = errors
         err_console.print(
-            f"[yellow]{plural(count, 'job')} ended on an error and are left out of the score"
-            f" statistics[/] (the 'error' column of the CSV has each); first: {escape(first)}",
+            f"[yellow]{plural(count, 'job')} ended on an error and"
+            f" {'is' if count == 1 else 'are'} left out of the score statistics[/]"
+            f" (the 'error' column of the CSV has each); first: {escape(printable(first))}",
             soft_wrap=True,
         )
         raise typer.Exit(Exit.ERROR)
@@ -463,10 +475,19 @@ class Budget:
         self.tokens, self.usd = tokens, usd
         self.used_tokens, self.used_usd = 0, 0.0
 
+    @property
+    def limited(self) -> bool:
+        """Whether a budget was given at all."""
+        return self.tokens is not None or self.usd is not None
+
     def spend(self, result: Result) -> bool:
         """Count ``result``'s tokens and cost; true once the budget is reached."""
         self.used_tokens += result.tokens or 0
         self.used_usd += result.cost_usd or 0.0
+        return self.reached()
+
+    def reached(self) -> bool:
+        """Whether what was counted so far reaches the budget."""
         return (self.tokens is not None and self.used_tokens >= self.tokens) or (
             self.usd is not None and self.used_usd >= self.usd
         )

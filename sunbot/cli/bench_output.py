@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot._text import csv_cells
+from sunbot._text.terminal import printable
 from sunbot.bench.analysis import Analysis, compare_rows, pair_rows, summary_rows
 from sunbot.cli.progress_lines import ProgressLines
 
@@ -67,12 +68,13 @@ def progress(
 
 def text_table(title: str, head: list[str], rows: list[list[str]], left: int = 1) -> Table:
     """A rich table of plain text (the first ``left`` columns left-aligned, the others
-    right): cells such as ``[1.2, 3.4]`` or names are never rich markup."""
-    table = Table(title=Text(title))
+    right): cells such as ``[1.2, 3.4]`` or names are never rich markup, and their control
+    characters (a bot file named with an ESC sequence) are shown as ``\ufffd``."""
+    table = Table(title=Text(printable(title)))
     for i, h in enumerate(head):
-        table.add_column(Text(h), justify="left" if i < left else "right")
+        table.add_column(Text(printable(h)), justify="left" if i < left else "right")
     for row in rows:
-        table.add_row(*(Text(c) for c in row))
+        table.add_row(*(Text(printable(c)) for c in row))
     return table
 
 

@@ -2,7 +2,8 @@
 
 The cells are :mod:`sunbot.bench.tournament_report`'s text, shown as plain ``Text``
 (:func:`sunbot.cli.bench_output.text_table`: an entrant's name, a bot file's path, is never
-read as rich markup); error lines are escaped.
+read as rich markup); error lines are escaped; control characters in either (a bot's
+error text, an ESC in a bot file's name) are shown as ``\ufffd``, never obeyed.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from sunbot._text.terminal import printable
 from sunbot.bench.ratings import leaderboard_order
 from sunbot.bench.tournament_report import crosstable_rows, leaderboard_rows, paired_rows
 from sunbot.bench.tournament_standings import Standings
@@ -54,6 +56,6 @@ def show_errors(console: Console, s: Standings) -> None:
         f" {'is' if n == 1 else 'are'} left out of the standings:[/]"
     )
     for e in s.errors[:SHOWN_ERRORS]:
-        console.print(escape(f"  {e.label()}: {e.error}"), soft_wrap=True)
+        console.print(escape(printable(f"  {e.label()}: {e.error}")), soft_wrap=True)
     if n > SHOWN_ERRORS:
         console.print(f"  ... and {n - SHOWN_ERRORS:,} more (--json lists them)")

@@ -410,7 +410,9 @@ def _parse_answer(data: Any) -> Envelope | RefusalBody:
     try:
         answer: Envelope | RefusalBody = ActionAnswer.validate_python(data)
     except ValidationError as exc:
-        raise MalformedResponse(f"answer does not match the envelope: {first_error(exc)}") from None
+        raise MalformedResponse(  # whole JSON: a retry gets the same bytes, past a glitch
+            f"answer does not match the envelope: {first_error(exc)}", retry="brief"
+        ) from None
     return answer
 
 

@@ -1,10 +1,11 @@
 """The client's one retry policy (tenacity), configured here and nowhere else.
 
 Retried: connection errors, timeouts, dropped connections (``httpx.TransportError``), HTTP
-429, 502, 503 and 504, and a success status whose body is cut short or of the wrong shape (a
-stateless call is safe to repeat). Not retried: every other 4xx and 500, except that a match
-view read also retries a 500 (:func:`is_retryable_read`), and a body no retry can mend (over
-the size cap, nested too deep, an integer of thousands of digits: :mod:`sunbot.client.answers`).
+429, 502, 503 and 504, and a success status whose body is cut short (a stateless call is
+safe to repeat); whole JSON of the wrong shape only for ``brief_seconds``. Not retried:
+every other 4xx and 500, except that a match view read also retries a 500
+(:func:`is_retryable_read`), and a body no retry can mend (over the size cap, nested too
+deep, an integer of thousands of digits: :mod:`sunbot.client.answers`).
 A web page or other text that is not JSON where the answer should be is retried only for
 ``brief_seconds`` (3 s): a glitch clears at once, a web site's origin never does.
 Waits grow exponentially with full jitter, capped at a few seconds; a ``Retry-After``
@@ -78,8 +79,9 @@ class ServerRefused(ClientError):
 
 
 #: How long a :class:`MalformedResponse` is retried: ``"full"`` the whole budget (a body
-#: cut short, a wrong shape), ``"brief"`` only :attr:`RetryPolicy.brief_seconds` (a web page
-#: or other text that is not JSON: a glitch clears at once, a web site's origin never does),
+#: cut short), ``"brief"`` only :attr:`RetryPolicy.brief_seconds` (a web page or other text
+#: that is not JSON, whole JSON of the wrong shape: a glitch clears at once, a web site's
+#: origin or a server whose answers changed shape never does),
 #: ``"none"`` not at all (over the size cap, nested too deep, an integer of thousands of
 #: digits: :mod:`sunbot.client.answers`).
 Retry = Literal["full", "brief", "none"]

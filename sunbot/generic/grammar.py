@@ -38,7 +38,6 @@ from jsonschema.protocols import Validator
 from referencing import Registry
 
 from sunbot._text.safe import safe
-from sunbot.probe.grammar import GRAMMAR_KEYS
 
 __all__ = [
     "GRAMMAR_KEYS",
@@ -53,6 +52,9 @@ __all__ = [
     "risky_pattern",
 ]
 
+#: Keys under which a spec may carry its grammar, most likely first (``sunbot probe``
+#: looks there too).
+GRAMMAR_KEYS = ("actionSchema", "actionGrammar", "grammar", "actions", "schema", "commandSchema")
 #: Largest served schema compiled, in bytes of its JSON.
 MAX_SCHEMA_BYTES = 256 * 1024
 #: Keyword evaluations allowed while validating one action.

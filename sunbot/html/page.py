@@ -61,7 +61,7 @@ _BODY = """<body>
 <svg id="chart" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="score over time"></svg>
 <p class="legend">line: the chart's value after each step (one line per seat when we play
 several seats of a match) &#xb7; red dot: a step whose answer
-diverged from the rules &#xb7; orange line: the step shown &#xb7; click to jump there.
+{diverged} &#xb7; orange line: the step shown &#xb7; click to jump there.
 Keys: <kbd>&#x2190;</kbd> <kbd>&#x2192;</kbd> step, <kbd>space</kbd> play/pause,
 <kbd>Home</kbd> <kbd>End</kbd>.</p>
 <div id="divergences"></div>
@@ -69,6 +69,16 @@ Keys: <kbd>&#x2190;</kbd> <kbd>&#x2192;</kbd> step, <kbd>space</kbd> play/pause,
 </div>
 </main>
 """
+
+
+#: What the legend calls a red dot, and the divergence list a step without one: a game
+#: with an engine is checked against its rules, any other only by the generic checks
+#: (``docs/guide-any-game.md``), and its page must not claim rule checks.
+_RULES = ("diverged from the rules", "the answer agrees with the rules")
+_GENERIC = (
+    "failed a generic check (sunbot has no rules engine for this game)",
+    "the answer passes the generic checks",
+)
 
 
 def _asset(name: str) -> str:
@@ -143,6 +153,7 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
         meta.append(["rules", "not checked (sunbot has no rules engine for this game)"])
     _count_found(meta, steps, rechecked, generic)
     seats = our_seats(t) if t.is_match else []
+    checks = _GENERIC if generic else _RULES
     label = "score" if not t.is_match else "our food" if len(seats) <= 1 else "our seats' food"
     data = {
         "game": game,
@@ -154,6 +165,7 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
         "seats": seats,
         "steps": steps,
         "frames": frames,
+        "checks": {"agrees": checks[1]},
     }
     # the game's script is named like its drawing module: sunbot.html.harvest_watch draws
     # with assets/harvest_watch.js
@@ -171,7 +183,7 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n',
             "<meta name='viewport' content='width=device-width, initial-scale=1'>\n",
             f"<title>{title}</title>\n<style>\n{_asset('page.css')}</style></head>\n",
-            _BODY,
+            _BODY.replace("{diverged}", checks[0]),
             '<script type="application/json" id="sunbot-data">',
             embed_json(data),
             "</script>\n<script>",

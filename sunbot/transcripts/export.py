@@ -118,10 +118,11 @@ def to_csv(t: Transcript) -> str:
 def to_markdown(t: Transcript) -> str:
     """The table as a GitHub-flavoured Markdown table, with a title line. Every cell and
     the title's fields are outside text: clipped to :data:`~sunbot._text.safe.MAX_TEXT`
-    characters, control characters shown as ``\ufffd`` (:func:`~sunbot._text.terminal.outside`)."""
+    characters, control characters shown as ``\ufffd`` (:func:`~sunbot._text.terminal.outside`),
+    HTML, link brackets and ``|`` escaped (a viewer renders neither a tag nor a link)."""
     table = rows(t)
     cols = _columns(table)
-    head = {k: outside(t.header.get(k)) for k in ("game", "seed", "strategy", "server")}
+    head = {k: _md(t.header.get(k)) for k in ("game", "seed", "strategy", "server")}
     lines = [
         f"# {head['game']} · seed {head['seed']} · {head['strategy']} ({head['server']})",
         "",
@@ -134,5 +135,10 @@ def to_markdown(t: Transcript) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: What a Markdown cell of outside text escapes: HTML (a viewer may render it: an image's
+#: ``onerror``), link brackets (a live ``[click](…)``) and the cell separator.
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "[": "\\[", "]": "\\]", "|": "\\|"}
+
+
 def _md(value: Any) -> str:
-    return outside(value).replace("|", "\\|")
+    return "".join(_MD_ESCAPES.get(c, c) for c in outside(value))

@@ -17,6 +17,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sunbot._text.terminal import outside
 from sunbot.observations.harvest_watch_outcome import (
     final_summary,
     seat_line,
@@ -24,7 +25,6 @@ from sunbot.observations.harvest_watch_outcome import (
     summary,
     winner_line,
 )
-from sunbot.views.common import printable
 
 _split = split
 __all__ = ["final_summary", "render", "seat_line", "summary", "winner_line"]
@@ -64,8 +64,8 @@ def render(view: dict[str, Any], ours: Collection[int] = ()) -> RenderableType:
             Text(name, style=style),
             Text(f"{food:.1f}", style=style),
             Text(state, style="red" if state == "out" else "green"),
-            Text(printable(sp1.get(str(seat), ""))),  # another player's words: text only
-            Text(printable(sp2.get(str(seat), ""))),
+            Text(outside(sp1.get(str(seat), ""))),  # another player's words: text only,
+            Text(outside(sp2.get(str(seat), ""))),  # clipped first (a 10 MB speech)
             Text(vote),
         )
     lines: list[RenderableType] = [head, table]
@@ -79,6 +79,6 @@ def render(view: dict[str, Any], ours: Collection[int] = ()) -> RenderableType:
         if s.get(key):
             lines.append(Text(f"{key}{label}: {s[key]}", style="yellow"))
     if "pending" in data:
-        lines.append(Text(printable(f"{whose} pending command: {data['pending']}"), style="dim"))
-    lines.append(Text(printable(s.get("lastPublic", "")), style="italic"))
+        lines.append(Text(outside(f"{whose} pending command: {data['pending']}"), style="dim"))
+    lines.append(Text(outside(s.get("lastPublic", "")), style="italic"))
     return Group(*lines)

@@ -111,7 +111,8 @@ def test_export_to_stdout_carries_no_control_character(tmp_path, fmt):
     if fmt == "md":
         assert (
             body[0]
-            == "# keelhold · seed 7 · s\ufffd]0;OWNED\ufffd\ufffd[2J\ufffd[41m[red]x[/red] (embedded)"
+            == "# keelhold · seed 7 · s\ufffd\\]0;OWNED\ufffd\ufffd\\[2J\ufffd\\[41m\\[red\\]x\\[/red\\]"
+            " (embedded)"  # link brackets escaped (docs/transcripts.md)
         )
         assert "c" * 300 + f"… ({700 + len(EVIL)} more characters)" in body[4]  # clipped
     else:

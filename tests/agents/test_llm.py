@@ -291,6 +291,10 @@ def test_environment_variables_give_the_endpoint_and_key(endpoint, monkeypatch):
         repr(proxy)
         == "LLMStrategy(model='legal', game='naptuft', endpoint='http://***@proxy:8/v1')"
     )
+    # a gateway key in the query went into every error of the run (its transcript too),
+    # where an HTTP bot's query is never shown
+    query = LLMStrategy("legal", game="naptuft", base_url="http://proxy:8/v1?key=s3cretQuery#f")
+    assert repr(query) == "LLMStrategy(model='legal', game='naptuft', endpoint='http://proxy:8/v1')"
 
 
 def test_an_endpoint_that_is_down_ends_the_run_after_three_decisions(caplog):

@@ -100,3 +100,51 @@ def test_an_answer_over_the_body_limit_is_a_failed_call():
     assert record is not None and record["fallback"] and not record["late"]
     assert f"over {MAX_BODY_BYTES} bytes" in record["reason"]
     assert bot.totals()["errors"] == 1
+
+
+def test_an_endpoint_that_never_finishes_an_answer_stops_the_run():
+    # An endpoint that streams forever made every decision late (timeout_s each, the
+    # fallback played) and the run went on: a Keelhold run of 60 s calls took hours
+    # while measuring only the fallback. Late decisions without an answer count like
+    # failed ones now (outside a Harvest Watch beat, where late is the beat's clock).
+    with running(_streaming(b"a", 100_000, 0.01)) as url:
+        bot = LLMStrategy("m", game="keelhold", base_url=url, timeout_s=0.3, max_attempts=1)
+        assert bot.choose(OBS, LEGAL) == LEGAL[0]
+        assert bot.choose(OBS, LEGAL) == LEGAL[0]
+        with pytest.raises(LLMError, match="3 decisions in a row without an answer"):
+            bot.choose(OBS, LEGAL)
+        bot.close()
+    assert bot.totals()["late"] == 3
+
+
+def _slow_every_other() -> FastAPI:
+    app = FastAPI()
+    calls = [0]
+
+    @app.post("/v1/chat/completions")
+    async def chat() -> Response:
+        calls[0] += 1
+        if calls[0] % 2:
+            await asyncio.sleep(1.0)
+        message = {"role": "assistant", "content": '{"action": {"type": "PLACE", "bay": 1}}'}
+        return JSONResponse(
+            {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            }
+        )
+
+    return app
+
+
+def test_late_decisions_between_answers_do_not_stop_the_run():
+    # a slow answer now and then is a counted late fallback, not an endpoint that is down
+    with running(_slow_every_other()) as url:
+        bot = LLMStrategy("m", game="keelhold", base_url=url, timeout_s=0.3, max_attempts=1)
+        got = [bot.choose(OBS, LEGAL) for _ in range(6)]
+        bot.close()
+    assert got == [LEGAL[0], LEGAL[1]] * 3
+    assert bot.totals()["late"] == 3

@@ -3,6 +3,8 @@ beats, prompt leaks), the response schema narrowed to the legal actions, ``llm:M
 
 from __future__ import annotations
 
+import json
+
 import jsonschema
 import pytest
 
@@ -73,7 +75,7 @@ def test_judge_returns_the_legal_element_for_json_and_for_an_index():
         ("0", "0 is not a number from 1 to 3"),
         ('{"type": "PLACE", "bay": 3}', '{"type": "PLACE", "bay": 3} is not one of the legal actions'),
         ('{"type": "PLACE", "bay": true}', "does not fit the action grammar"),
-        ('{"type": "PLACE", "bay": 9}', "does not fit the action grammar: 9 is greater than the maximum of 6"),
+        ('{"type": "PLACE", "bay": 9}', "does not fit the action grammar: ['bay']: 9 is greater than the maximum of 6"),
         ('{"type": "FLY"}', "does not fit the action grammar"),
         ("[1, 2]", "no JSON action"),
         ("no idea", "no JSON action and no action number found in the answer"),
@@ -99,6 +101,25 @@ def test_a_served_grammar_that_is_not_a_schema_is_ignored(caplog):
     assert judge.judge('{"type": "a"}', [{"type": "a"}], SYSTEM)[0] == {"type": "a"}
 
 
+def test_a_served_grammar_with_a_catastrophic_pattern_is_checked_in_bounded_time():
+    # The judge ran the served grammar through a plain jsonschema validator: a server's
+    # "^(a+)+$" against a 26-character action took 3.5 s, 34 characters about 15 minutes,
+    # on every answer. The generic checks' guarded grammar skips such a pattern.
+    import time
+
+    spec = {"actions": {"type": "object", "required": ["type"],
+                        "properties": {"type": {"type": "string", "pattern": "^(a+)+$"}}}}  # fmt: skip
+    judge = Judge("liar", spec)
+    legal = [{"type": "a" * 34 + "!"}, {"type": "b"}]
+    start = time.perf_counter()
+    assert judge.judge(json.dumps(legal[0]), legal, SYSTEM) == (legal[0], None)
+    assert judge.judge('{"type": 5}', legal, SYSTEM) == (
+        None,
+        "{\"type\": 5} does not fit the action grammar: ['type']: 5 is not of type 'string'",
+    )
+    assert time.perf_counter() - start < 1.0
+
+
 HW = get_game("harvest-watch").spec
 
 
@@ -116,6 +137,20 @@ def test_text_beats_accept_any_text_of_allowed_length_on_one_line():
     assert judge.judge('{"diary": "hi"}', legal, SYSTEM)[0] is None
     assert judge.judge('{"speech": "hi", "act": "farm"}', legal, SYSTEM)[0] is None
     assert judge.judge('{"speech": 5}', legal, SYSTEM)[0] is None
+
+
+def test_a_speech_is_sent_without_control_or_format_characters():
+    # A model's speech is public: ESC[2J, NUL and a bidi override went out as written,
+    # to every other seat's screen (an injected speech can ask a model for exactly that).
+    judge = Judge("harvest-watch", HW)
+    legal = [{"speech": "…"}]
+    text = json.dumps({"speech": "\x1b[2Jhi\x00 seat\u202e 2\u200b\x07 <b>x</b>\u2028ok"})
+    got, _ = judge.judge(text, legal, SYSTEM)
+    assert got == {"speech": "[2Jhi seat 2 <b>x</b> ok"}
+    assert judge.judge(json.dumps({"speech": "\x1b\x00\u202e"}), legal, SYSTEM) == (
+        None,
+        "the speech is empty",
+    )
 
 
 def test_a_speech_that_repeats_the_system_prompt_is_refused():

@@ -44,3 +44,17 @@ def test_usage_below_eight_characters_a_token_is_raised_to_that_floor_and_counte
     totals = tally.totals("m", structured=True, price=(1.0, 2.0))
     assert totals["costUsd"] == round((500 * 1.0 + 50 * 2.0) / 1e6, 6)
     assert totals["usageRaised"] == 2
+
+
+def test_absurd_usage_is_cut_to_a_ceiling_and_the_cost_still_computes():
+    # A hostile endpoint reporting 10**400 tokens made totals() raise OverflowError (int too
+    # large to convert to float) when a price was set: the run's summary crashed.
+    tally, rec = Tally(), new_record("m")
+    tally.add_reply(reply("x" * 40, 10**400, 10**400), MESSAGES, rec)
+    tally.add_reply(reply("x" * 40, 10**400, 10**400), MESSAGES, rec)
+    ceiling = 10**9
+    assert (rec["promptTokens"], rec["completionTokens"]) == (2 * ceiling, 2 * ceiling)
+    assert tally.counts["usageCut"] == 4 and tally.counts["usageRaised"] == 0
+    totals = tally.totals("m", structured=True, price=(0.15, 0.6))
+    assert totals["costUsd"] == round((2 * ceiling * 0.15 + 2 * ceiling * 0.6) / 1e6, 6)
+    assert totals["costUsd"] == 1500.0

@@ -184,6 +184,25 @@ def test_job_errors_exit_1(tmp_path, monkeypatch):
     assert "first: crash seed 1: " in out
 
 
+def test_a_bot_file_raising_escape_sequences_is_shown_not_obeyed(tmp_path, monkeypatch):
+    # A bot whose error text held ESC[2J cleared the terminal of the user running the bench,
+    # and the bot file's own name (an ESC in a path) reached it raw too.
+    monkeypatch.setattr(bench_cli, "run_jobs", _inline)
+    bot = tmp_path / "x\x1b[31m.py"
+    bot.write_text(
+        "class Bot:\n"
+        "    def choose(self, observation, legal_actions):\n"
+        "        raise RuntimeError('\\x1b[2J\\x1b]0;t\\x07boom')\n"
+    )
+    res = bench("naptuft", "-s", f"{bot}:Bot", "--seeds", "1", "--out", str(tmp_path / "o"))
+    assert res.exit_code == 1
+    assert "\x1b" not in res.output and "\x07" not in res.output
+    out = " ".join(res.output.split())
+    assert "1 job ended on an error and is left out of the score statistics" in out
+    assert "x\ufffd[31m.py:Bot seed 1: " in out
+    assert "RuntimeError: \ufffd[2J\ufffd]0;t\ufffdboom" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -5,6 +5,7 @@ server lists, bench job timeouts, budgets and any-game benches."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -227,3 +228,23 @@ def test_a_model_bench_stops_cleanly_at_its_budget(tmp_path: Path) -> None:
     assert 1 + 2 <= len(rows) < 1 + 16  # some jobs stored, not all
     report = next((tmp_path / "o").glob("*/report.html")).read_text()
     assert "tokens/run" in report and "USD/run" in report
+
+
+def test_a_resumed_model_bench_counts_what_its_stored_rows_spent(tmp_path: Path) -> None:
+    # --resume started the budget at 0: a bench stopped at 26,095 of 20,000 tokens ran two
+    # more jobs on resume (51,965 stored), and each resume spent the budget again.
+    args = ["bench", "naptuft", "-s", "llm:legal", "--seeds", "1-8", "--cap", "days=1",
+            "--workers", "1", "--budget-tokens", "20000", "--out", str(tmp_path / "o"),
+            "--run", "b"]  # fmt: skip
+    db = tmp_path / "o" / "bench.sqlite"
+    with running(create_llm_app()) as url:
+        first = runner.invoke(app, [*args, "--llm-url", url])
+        assert first.exit_code == 0, first.output
+        stored = sqlite3.connect(db).execute("SELECT COUNT(*), SUM(tokens) FROM results").fetchone()
+        assert 1 <= stored[0] < 8 and stored[1] >= 20000
+        again = runner.invoke(app, [*args, "--llm-url", url, "--resume"])
+    assert again.exit_code == 0, again.output
+    out = " ".join(again.output.split())
+    assert f"budget reached ({stored[1]:,} of 20,000 tokens) by the stored rows" in out
+    after = sqlite3.connect(db).execute("SELECT COUNT(*), SUM(tokens) FROM results").fetchone()
+    assert after == stored

@@ -129,3 +129,28 @@ async def test_rate_limit_reason_is_short_plain_text(body, ctype, reason):
         await _init(transport, fast)
     assert err.value.reason.endswith(reason) or reason in err.value.reason
     assert "<" not in err.value.reason
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        (b'{"ok": true, "state": [1], "observation": {}, "legalActions": {"type": "x"},'
+         b' "score": 0, "gameOver": false}', "legalActions: Input should be a valid list"),
+        (b'{"ok": true, "state": {}, "observation": {}, "legalActions": [],'
+         b' "score": true, "gameOver": null}', "does not match the envelope"),
+        (b"[1, 2, 3]", "does not match the envelope"),
+    ],
+)  # fmt: skip
+async def test_whole_json_of_the_wrong_shape_is_retried_only_briefly(body, said):
+    # A server whose answers changed shape mid-run was asked again for the whole 60 s
+    # budget (30 attempts): whole JSON comes back the same from a stateless call, so only
+    # a glitch's few seconds are worth riding out.
+    transport, calls = serving(body)
+    brief = RetryPolicy(initial_wait=0.01, max_wait=0.02, brief_seconds=0.3)  # real sleeps
+    t0 = time.monotonic()
+    with pytest.raises(MalformedResponse) as err:
+        await _init(transport, brief)
+    assert time.monotonic() - t0 < 1.5 and calls["n"] >= 2
+    message = str(err.value)
+    assert said in message and "\n" not in message and len(message) < 300
+    assert "origin" not in message

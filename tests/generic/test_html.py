@@ -16,6 +16,8 @@ import pytest
 from sunbot.html import generic, page
 from sunbot.transcripts.jsonl import read_transcript
 
+GOLDEN = Path(__file__).parents[2] / "transcripts" / "golden-keelhold-seed7.jsonl"
+
 
 def test_rows_of_a_nested_observation():
     rows, more = generic.flatten({"pile": 4, "taken": [1, 3], "who": {"name": "you", "x": None}})
@@ -128,3 +130,17 @@ def test_the_board_draws_rows_and_marks_changes(
     assert texts[2:6] == ["pile", str(pile), "note", HOSTILE]  # the hostile text, as text
     marked = [d["text"] for d in drawn if "changed" in d["cls"]]
     assert marked == [t for name in changed for t in (name, str(pile))]
+
+
+def test_a_page_of_a_generic_game_never_claims_rule_checks(tmp_path: Path):
+    # The page of a game sunbot has no engine for said "red dot: a step whose answer
+    # diverged from the rules" and "none: the answer agrees with the rules": no rules were
+    # checked, only the generic checks.
+    text = " ".join(page.replay_page(read_transcript(transcript(tmp_path / "t.jsonl"))).split())
+    assert "the rules" not in text
+    assert "a step whose answer failed a generic check" in text
+    assert '"checks":{"agrees":"the answer passes the generic checks"}' in text
+    assert '"none: " + data.checks.agrees' in text  # the list's line for a step without one
+    known = " ".join(page.replay_page(read_transcript(GOLDEN)).split())
+    assert "a step whose answer diverged from the rules" in known
+    assert '"checks":{"agrees":"the answer agrees with the rules"}' in known

@@ -111,6 +111,23 @@ def test_grammar_comparison_names_the_actions_that_differ():
     assert {"type": "PLACE", "bay": 7} in samples_of(ours, [])
 
 
+def test_a_served_grammar_with_a_catastrophic_pattern_is_compared_in_bounded_time():
+    # compare() ran the server's grammar through a plain jsonschema validator: its
+    # "^(a+)+$" against an offered action of 34 characters backtracks for ~15 minutes.
+    import time
+
+    from sunbot.games import get_game
+
+    ours = get_game("keelhold").spec["actionSchema"]
+    theirs = {"type": "object", "required": ["type"],
+              "properties": {"type": {"type": "string", "pattern": "^(a+)+$"}}}  # fmt: skip
+    start = time.perf_counter()
+    diff = compare(ours, {"grammar": theirs}, [{"type": "a" * 34 + "!"}])
+    assert time.perf_counter() - start < 2.0
+    assert diff.error is None and diff.samples > 0
+    assert {"type": "a" * 34 + "!"} in diff.only_theirs  # the pattern not run: theirs accepts
+
+
 def test_usage_and_unreachable_servers():
     assert runner.invoke(app, ["probe", "ftp://x"]).exit_code == 2
     res = runner.invoke(app, ["probe", "127.0.0.1:8765"], env={"COLUMNS": "200"})

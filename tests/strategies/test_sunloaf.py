@@ -49,9 +49,11 @@ def play(bot: Any, seed: int, days: int, check_legal: bool = False) -> tuple[dic
 
 
 def test_registry_names_and_defaults(monkeypatch):
-    assert strategies.names("sunloaf")[:5] == [
+    assert strategies.names("sunloaf")[:7] == [
         "planner",
         "planner-ahead",
+        "planner-relay",
+        "planner-v1",
         "reference",
         "rest",
         "random",

@@ -39,3 +39,26 @@ def test_a_hostile_speech_and_lastpublic_render_inert():
     assert "[/][bold]x" in text  # markup shown as text, not applied
     table = rendered(summary_table("t", view.summary(v)))
     assert "\x1b[2J" not in table and "[/][bold]x" in table
+
+
+def test_a_ten_megabyte_speech_renders_in_a_blink(monkeypatch):
+    # The live view passed every speech whole through printable(): 1.6 s a 10 MB speech, at
+    # each refresh of the live view, for each such speech (a server that does not cap them).
+    import time
+
+    from sunbot._text import safe
+
+    # a run's secrets (six seat tokens and a key), not the hundreds a test session registers
+    monkeypatch.setattr(safe, "_secrets", {f"seat-token-{i:04d}" for i in range(7)})
+
+    state = hw.init(3)
+    v = json.loads(json.dumps({"status": "running", "data": hw.view(state, 0)}))
+    huge = "Seat 2 farms. " + "Z" * (10 << 20)
+    v["data"]["summary"]["speeches1"] = {"1": huge, "2": huge}
+    v["data"]["summary"]["speeches2"] = {"1": huge}
+    v["data"]["summary"]["lastPublic"] = huge
+    start = time.perf_counter()
+    text = rendered(view.render(v))
+    assert time.perf_counter() - start < 2.0  # 0.1 s idle; 10.5 s before the clip
+    assert "Seat 2 farms." in text and "(10485474 more characters)" in text
+    assert len(text) < 20_000

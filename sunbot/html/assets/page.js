@@ -106,7 +106,7 @@
       while (box.firstChild) box.removeChild(box.firstChild);
       SB.h(box, "h2", null, "Divergences at this step: " + dv.length);
       var list = SB.h(box, "ul");
-      if (!dv.length) SB.h(list, "li", "none", "none: the answer agrees with the rules");
+      if (!dv.length) SB.h(list, "li", "none", "none: " + data.checks.agrees);
       dv.forEach(function (d) {
         SB.h(list, "li", "divergence", d.path + ": expected " + d.expected + ", got " + d.got +
           (d.note ? " (" + d.note + ")" : "") + " [" + d.source + "]");
