@@ -287,7 +287,7 @@ GAMES: dict[str, GameInfo] = {
         end_action=None,
         page_ref="sunbot.html.harvest_watch",
         strategies={
-            "adaptive": "sunbot.strategies.harvest_watch_reader:Foresight",
+            "adaptive": "sunbot.strategies.harvest_watch_line_play:LinePlay",
             "coalition": "sunbot.strategies.harvest_watch:Coalition",
             "guard": "sunbot.strategies.harvest_watch:Guard",
             "farmer": "sunbot.strategies.harvest_watch:Farmer",
@@ -295,6 +295,7 @@ GAMES: dict[str, GameInfo] = {
             "house": "sunbot.strategies.harvest_watch:House",
             "reciprocator": "sunbot.strategies.harvest_watch_reciprocator:Reciprocator",
             "adaptive-v1": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
+            "adaptive-v2": "sunbot.strategies.harvest_watch_reader:Foresight",
         },
         codec_ref="sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
     ),
