@@ -371,7 +371,9 @@ async def play_seat(
     ``move_timeout``, or a ``blocking`` agent (a model, another process), each is also
     bounded by the beat's ``remainMs`` (:func:`beat_budget`); a decision past its deadline
     sends nothing, so the rules' default for a missed beat applies, and counts in
-    ``timeouts``. A bot's ``SystemExit``, ``os._exit`` or ``fork`` ends the seat as its error.
+    ``timeouts``; the seat is not asked again in that beat (a slow model would otherwise be
+    called, and billed, once per poll until the beat closes). A bot's ``SystemExit``,
+    ``os._exit`` or ``fork`` ends the seat as its error.
 
     Errors the retry policy could not absorb (and a strategy error) end the loop with
     ``error`` set instead of raising, so sibling seats keep playing. ``pollAfterMs`` is
@@ -386,6 +388,7 @@ async def play_seat(
     res = SeatResult(ticket.seat)
     emit = on_event or (lambda *_: None)
     refused: Counter[int] = Counter()
+    missed: set[int] = set()  # rounds whose decision ran out of time
     watch = StallWatch()
     decider = Decider(strategy, move_timeout_s=move_timeout)
     clocked = move_timeout is not None or decider.blocking
@@ -407,6 +410,7 @@ async def play_seat(
             rnd = view.data.round
             watch.see(rnd, view.status, view.remainMs)
             act = view.next is not None and view.next.rel == "act" and view.remainMs > 0
+            act = act and rnd not in missed  # one decision a beat: a late one is not re-asked
             if not act or refused[rnd] >= MAX_REFUSALS_PER_BEAT:
                 await _poll(view, res, sleep, watch)
                 ans = await client.view(match_id, ticket.token)
@@ -422,6 +426,7 @@ async def play_seat(
                     raise decision.error
                 record = decider.last_decision()
                 if decision.timed_out:  # missed: the beat's default applies
+                    missed.add(rnd)
                     res.timeouts += 1
                     emit(ticket.seat, "timeout", {"round": rnd, "agent": record})
                     await _poll(view, res, sleep, watch)

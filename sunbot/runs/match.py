@@ -221,12 +221,15 @@ async def run_match(
     start_ms: int | None = None,
     announce: Callable[[str], None] | None = None,
     move_timeout: float | None = None,
+    beat_ms: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """Play one match and return the transcript's ``result`` record (see the module doc),
     plus ``final`` (the last view) and ``mirrorDivergences`` (the list), which the transcript
     does not get. ``make(rng)`` builds each seat's strategy (default: ``strategy`` from the
     registry). ``start_ms``: a created match's countdown (others may join meanwhile);
-    ``announce(match_id)`` is called once the match exists. Cancelling the task (Ctrl-C)
+    ``announce(match_id)`` is called once the match exists. ``beat_ms``: a match we create
+    on the embedded server gets these beat lengths (default :data:`LOCAL_BEAT_MS`, or
+    :data:`LOCAL_SLOW_BEAT_MS` for clocked or slow seats). Cancelling the task (Ctrl-C)
     ends it with ``endedBy: interrupted`` and the result line still written. Whatever the
     retry ``policy`` could not absorb ends the match with
     ``endedBy: error`` and a one-line ``error``, never an exception."""
@@ -251,7 +254,7 @@ async def run_match(
         async with client:
             mid, tickets = await _seats(
                 client, game, seed, seats, server, match_id, start_ms,
-                LOCAL_SLOW_BEAT_MS if slow else None,
+                beat_ms or (LOCAL_SLOW_BEAT_MS if slow else None),
             )  # fmt: skip
             if announce is not None:
                 announce(mid)

@@ -126,7 +126,8 @@ def test_merged_totals_sum_counts_keep_maxima_and_drop_unpoolable_percentiles():
 
 def test_a_timed_out_decision_is_counted_in_the_summary_and_marked_in_the_transcript(tmp_path):
     bot = Modelish(10, slow_on="speech1", slow_s=0.6)  # the first beat misses its deadline
-    result, t = play(tmp_path, [bot], move_timeout=0.2)
+    beats = {"speech": 1500, "vote": 1500, "action": 1500, "diary": 1500}  # not 20 s
+    result, t = play(tmp_path, [bot], move_timeout=0.2, beat_ms=beats)
     assert result["timeouts"] == 1 and result["seats"][0]["timeouts"] == 1
     assert result["agent"]["clock"]["timeouts"] == 1
     marks = [r for r in t.other if r["type"] == "timeout"]
@@ -174,3 +175,28 @@ def test_sunbot_play_of_a_match_returns_the_agent_totals_too():
     s = sunbot.play("harvest-watch", seed=7, strategy=bot)
     assert s.agent["kind"] == "llm" and s.agent["calls"] == bot.calls > 0
     assert s.agent["promptTokens"] == 5 * bot.calls
+
+
+class SlowTalker(Modelish):
+    """Late on every speech1 beat (``slow_s`` each time); counts its calls per round."""
+
+    def __init__(self, slow_s: float) -> None:
+        super().__init__(10)
+        self.slow_s = slow_s
+        self.rounds: list[int] = []
+
+    def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any:
+        self.calls += 1
+        self.rounds.append(observation["round"])
+        if observation.get("phase") == "speech1":
+            time.sleep(self.slow_s)
+        return legal[0]
+
+
+def test_a_late_decision_is_not_asked_again_in_the_same_beat(tmp_path):
+    bot = SlowTalker(0.3)  # a 1.5 s speech beat, a 0.1 s clock: ~14 polls in which to re-ask
+    beats = {"speech": 1500, "vote": 1500, "action": 1500, "diary": 1500}
+    result, t = play(tmp_path, [bot], move_timeout=0.1, beat_ms=beats)
+    marks = [r["round"] for r in t.other if r["type"] == "timeout"]
+    assert marks and len(marks) == len(set(marks)) == result["timeouts"]
+    assert len(bot.rounds) == len(set(bot.rounds))  # one call a round, late or not
