@@ -42,6 +42,7 @@ from sunbot.engines import harvest_watch as hw
 from . import harvest_watch_planner as plan
 from .harvest_watch_coalition import Coalition, Command, Data, richest
 from .harvest_watch_model import TableModel
+from .harvest_watch_tidy import tidy
 
 
 class Adaptive(Coalition):
@@ -58,6 +59,7 @@ class Adaptive(Coalition):
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat; the model learns from every summary first."""
+        data = tidy(data)  # a server not built like ours: see harvest_watch_tidy
         s = data["summary"]
         self.model.observe(s)
         cmd = super().choose(data, legal_actions)

@@ -56,6 +56,7 @@ from sunbot.engines import harvest_watch as hw
 
 from . import harvest_watch_house_watch as hwatch
 from . import harvest_watch_planner as plan
+from .harvest_watch_tidy import tidy
 
 Command = dict[str, Any]
 Data = dict[str, Any]
@@ -222,7 +223,9 @@ class Coalition:
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat (see the module docstring); ``legal_actions``
-        is the beat's list (:func:`sunbot.observations.harvest_watch.legal_actions`)."""
+        is the beat's list (:func:`sunbot.observations.harvest_watch.legal_actions`); the
+        summary is read :func:`~sunbot.strategies.harvest_watch_tidy.tidy`-ed."""
+        data = tidy(data)
         s = data["summary"]
         self._learn(s)
         self.watch.observe(s)

@@ -45,6 +45,7 @@ from .harvest_watch_adaptive import Adaptive
 from .harvest_watch_coalition import Command, Data
 from .harvest_watch_house_watch import tenths
 from .harvest_watch_styles import StyleBook
+from .harvest_watch_tidy import tidy
 
 #: The house bots' offer (§2.7), read anywhere in a speech.
 OFFER = re.compile(r"cooperate with seat (\d)\b", re.IGNORECASE)
@@ -93,6 +94,7 @@ class Foresight(Adaptive):
 
     def choose(self, data: Data, legal_actions: list[Command]) -> Command:
         """One command for the current beat; the record learns from every summary first."""
+        data = tidy(data)  # a server not built like ours: see harvest_watch_tidy
         s = data["summary"]
         self.book.observe(s)
         self._read_offers(s)

@@ -4,8 +4,9 @@ For each decision :class:`ExecStrategy` writes one line to the bot's stdin::
 
     {"id": 5, "game": "keelhold", "observation": {...}, "legalActions": [...], "deadlineMs": 980}
 
-(``deadlineMs``: whole milliseconds left for this decision when the line is written, only
-under a move clock; advisory, the clock is enforced here) and reads one line from its
+(``deadlineMs``: whole milliseconds left for this decision when the line is written, the
+clock's or ``timeout_s``'s when that ends first, only under a move clock; advisory, the
+clock is enforced here) and reads one line from its
 stdout: the action (``{"type": "PLACE", "bay": 2}``), or ``{"id": 5, "action": {...}}`` to
 say which decision it answers. Blank lines are skipped.
 When the move clock gave up on a decision, the bot's late line for it is not taken as the next
@@ -182,7 +183,9 @@ class ExecStrategy:
         ceiling = started + self.timeout_s
         request = {"id": n, "game": self.game, "observation": observation}
         request["legalActions"] = legal_actions
-        if (left := ms_left(deadline)) is not None:  # advisory: the clock is still ours
+        # the time it really has: the clock, or its own timeout_s when that comes first
+        told = None if deadline is None else min(deadline, ceiling)
+        if (left := ms_left(told)) is not None:  # advisory: the clock is still ours
             request["deadlineMs"] = left
         line = json.dumps(request, separators=(",", ":"))
         self._write((line + "\n").encode(), n, ceiling)

@@ -119,7 +119,9 @@ class HttpStrategy:
         until = ceiling if deadline is None else min(deadline, ceiling)
         request = {"id": n, "game": self.game, "observation": observation}
         request["legalActions"] = legal_actions
-        if (left := ms_left(deadline)) is not None:  # advisory: the clock is still ours
+        # the time it really has: the clock, or its own timeout_s when that comes first
+        told = None if deadline is None else min(deadline, ceiling)
+        if (left := ms_left(told)) is not None:  # advisory: the clock is still ours
             request["deadlineMs"] = left
         body = json.dumps(request, separators=(",", ":")).encode()
         retrying = tenacity.Retrying(
@@ -158,7 +160,7 @@ class HttpStrategy:
             raise _Late
         headers = {"content-type": "application/json"}
         if deadline is not None:  # the time left as this attempt is sent, as in the body
-            headers[DEADLINE_HEADER] = str(ms_left(deadline))
+            headers[DEADLINE_HEADER] = str(ms_left(min(deadline, until)))
         with self._client.stream(
             "POST", self._url, content=body, headers=headers, timeout=left
         ) as resp:

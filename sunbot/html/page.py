@@ -112,6 +112,8 @@ def _meta(t: Transcript) -> list[list[str]]:
         ended = str(r.get("endedBy")) + (f" ({r['cause']})" if r.get("cause") else "")
         rows += [["final score", str(r.get("score"))], ["ended by", ended]]
         rows += [["steps", str(r.get("steps"))], ["divergences", str(r.get("divergences"))]]
+        if r.get("timeouts"):  # a match's missed beats (a single-player run marks its steps)
+            rows.append(["timeouts", str(r["timeouts"])])
     return rows
 
 

@@ -229,7 +229,9 @@ def match_steps(
     """Steps and frames of a match transcript, drawn by the game's ``drawing`` module (a
     seat view's ``frame``, ``food`` and ``progress``): the first view, then one step per command
     (drawn from its answer, or from that seat's next view when the answer carries no
-    position). A view's divergences go on the step whose position it shows.
+    position), and one step per ``timeout`` line (a decision past its deadline: nothing
+    sent, the store unchanged). A command's or a timeout's ``agent`` record is the step's
+    ``m`` (:func:`agent_said`). A view's divergences go on the step whose position it shows.
 
     With several of our seats, each step is drawn as the commanding seat sees it (its
     ``you``, ``pending``, ``caught``, ``collided``), its label says which seat (``seat 2:
@@ -279,8 +281,20 @@ def match_steps(
                     step["r"] = str(answer.get("reason") or "refused")
                 elif rec.get("error"):
                     step["r"] = f"POST failed: {rec['error']}"
+            if said := agent_said(rec.get("agent")):
+                step["m"] = said
             steps.append(step)
             frames.append(frame)
+        elif rec["type"] == "timeout":  # a decision past its deadline: nothing was sent
+            step = _step(len(steps), None, None, steps[-1]["p"] if steps else "")
+            step["a"] = f"missed round {rec.get('round')}: nothing sent"
+            if several:
+                step["a"] = f"seat {seat}: {step['a']}"
+            step["s"] = steps[-1]["s"] if steps else None
+            if said := agent_said(rec.get("agent")):
+                step["m"] = said
+            steps.append(step)
+            frames.append(None)
     if several:
         _per_seat(steps, frames, ours)
     return steps, frames

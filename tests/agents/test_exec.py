@@ -318,3 +318,19 @@ def test_the_deadline_sent_is_whole_ms_left_never_negative():
     assert ms_left(None, 5.0) is None
     assert ms_left(6.2345, 5.0) == 1234  # floored: the bot is never promised time it lacks
     assert ms_left(4.0, 5.0) == 0
+
+
+def test_the_deadline_sent_is_the_bots_own_timeout_when_that_comes_first(tmp_path):
+    # a clock longer than the bot's timeout_s: the line says the time the bot really has
+    path = script(tmp_path, """
+        for line in sys.stdin:
+            request = json.loads(line)
+            print(json.dumps({"id": request["id"], "action": request.get("deadlineMs", "none")}))
+    """)  # fmt: skip
+    bot = ExecStrategy([PY, str(path)], game="sunloaf", timeout_s=5.0)
+    try:
+        bot.on_start("sunloaf", 1)
+        told = bot.choose_by({"day": 1}, [{"type": "REST"}], time.monotonic() + 90.0)
+    finally:
+        bot.close()
+    assert type(told) is int and 4000 <= told <= 5000

@@ -251,3 +251,23 @@ def test_a_clocked_request_carries_the_deadline_in_its_body_and_a_header():
     assert type(ms) is int and 1900 <= ms <= 2000
     assert 0 <= ms - int(header) <= 50  # the header is taken as the attempt is sent, later
     assert unclocked == (None, None)  # no clock: neither the field nor the header
+
+
+def test_the_deadline_sent_is_the_bots_own_timeout_when_that_comes_first():
+    # --move-timeout 90 with the bot's 60 s timeout: a bot told 90 s that used 70 s ended
+    # the run with "no answer within 60 s"; it is told the time it really has
+    seen: list[tuple[object, object]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = __import__("json").loads(request.content)
+        seen.append((body.get("deadlineMs"), request.headers.get("x-sunbot-deadline-ms")))
+        return httpx.Response(200, json=body["legalActions"][0])
+
+    bot = HttpStrategy(
+        "http://bot.test/move", game="naptuft", timeout_s=0.5,
+        transport=httpx.MockTransport(handler),
+    )  # fmt: skip
+    bot.choose_by({"day": 1}, [{"k": 1}], time.monotonic() + 90.0)
+    bot.close()
+    ((ms, header),) = seen
+    assert type(ms) is int and 400 <= ms <= 500 and 0 <= ms - int(header) <= 50

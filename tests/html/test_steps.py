@@ -183,3 +183,23 @@ def test_a_step_without_a_position_waits_for_its_own_seats_next_view(
     frame = rebuild(deltas)[1]  # the first command's step
     assert frame["you"] == seat and frame["round"] == own["body"]["data"]["round"]
     assert steps[1]["ss"] == [own["body"]["data"]["summary"]["foods"][s] for s in ours]
+
+
+def test_a_match_page_shows_each_decisions_agent_and_each_missed_beat(tmp_path: Path) -> None:
+    recs = lines(GOLDEN["harvest-watch"])
+    k = next(i for i, r in enumerate(recs) if r["type"] == "command")
+    seat, rnd = recs[k]["seat"], recs[k]["body"]["round"]
+    recs[k]["agent"] = {"model": "m", "answer": '{"act": "guard"}', "ms": 12.5}
+    missed = {"type": "timeout", "seat": seat, "round": rnd + 1,
+              "agent": {"timedOut": True, "ms": 19745.9}}  # fmt: skip
+    recs.insert(k + 1, missed)
+    result = next(r for r in recs if r["type"] == "result")
+    result["timeouts"] = 1
+    t = read_transcript(write_lines(tmp_path / "t.jsonl", recs))
+    steps, _ = build(t)
+    commands = sum(r["type"] == "command" for r in recs)
+    assert len(steps) == commands + 2  # the start, each command, the missed beat
+    assert 'answer: {"act": "guard"}' in steps[1]["m"]
+    assert steps[2]["a"] == f"missed round {rnd + 1}: nothing sent"
+    assert steps[2]["m"].startswith("missed its deadline") and steps[2]["s"] == steps[1]["s"]
+    assert ["timeouts", "1"] in page_data(replay_page(t))["meta"]
