@@ -126,39 +126,9 @@ def _theirs(
 
 
 def _night(food: list[int], alive: list[bool], acts: dict[int, plan.Act]) -> dict[int, int]:
-    """:func:`~sunbot.strategies.harvest_watch_planner.night` without the ``caught``
-    lists (the rollouts do not need them): §3.5 in place, returns the pre-cost stores."""
-    for s, (kind, p) in acts.items():
-        if kind == plan.FARM:
-            food[s] += hw.FARM
-        elif kind == plan.COOP:
-            food[s] += hw.COOP if acts.get(p) == (plan.COOP, s) else hw.FARM
-    thieves: dict[int, list[int]] = {}
-    for s in sorted(acts):
-        kind, t = acts[s]
-        if kind == plan.STEAL and t != s and t in acts:
-            thieves.setdefault(t, []).append(s)
-    if thieves:
-        start = food[:]
-        for t, group in thieves.items():
-            if acts[t][0] == plan.GUARD:
-                continue
-            k = len(group)
-            if start[t] >= hw.STEAL * k:
-                food[t] -= hw.STEAL * k
-                for x in group:
-                    food[x] += hw.STEAL
-            elif start[t] > 0:
-                each, spare = divmod(start[t], k)
-                food[t] -= start[t]
-                for i, x in enumerate(group):
-                    food[x] += each + (1 if i < spare else 0)
-    pre = {s: food[s] for s in acts}
-    for s, (kind, _) in acts.items():
-        food[s] -= hw.COST_GUARD if kind == plan.GUARD else hw.COST_BASE
-        if food[s] <= 0:
-            food[s], alive[s] = 0, False
-    return pre
+    """The rules' night (:func:`~sunbot.strategies.harvest_watch_planner.night`, §3.5, in
+    place) as a rollout needs it: the pre-cost stores only."""
+    return plan.night(food, alive, acts)[1]
 
 
 def play(
