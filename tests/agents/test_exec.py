@@ -240,6 +240,9 @@ def test_close_ends_the_bot_and_what_it_started_even_when_it_ignores_sigterm(tmp
     """)  # fmt: skip
     bot = ExecStrategy([PY, str(path)], game="keelhold", grace_s=0.3)
     assert bot.choose({}, legal(1)) == {"k": 1}
+    waited = time.monotonic() + 5  # stderr has its own reader thread: the pid may lag stdout
+    while not bot._stderr.tail() and time.monotonic() < waited:
+        time.sleep(0.01)
     grandchild = int(bot._stderr.tail()[0])
     t0 = time.monotonic()
     bot.close()
