@@ -702,7 +702,8 @@ def execute(
             f" {plural(len(todo), 'job')} stored; {after_failure(exc, label)}",
             Exit.ERROR,
         ) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # it can land between a row's store and its count: ask the store
+        done = len({job_key(j) for j in todo} & store.done(label))
         err_console.print(
             f"[yellow]interrupted:[/] {done:,} of {plural(len(todo), 'job')} stored;"
             f" continue with the same command plus --resume --run {label}"
