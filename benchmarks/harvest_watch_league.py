@@ -227,6 +227,9 @@ def main(
     which: str = typer.Option(
         "all", "--tables", help="issue, tuning, held-out or all (tuning and held-out apart)."
     ),
+    only: str = typer.Option(
+        "", help="Only the tables whose name contains this text (e.g. 'plain_spoken')."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     as_markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables."),
     write_docs: bool = typer.Option(
@@ -244,6 +247,9 @@ def main(
         todo = tables(which)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--tables") from None
+    todo = [t for t in todo if only in t.name]
+    if not todo:
+        raise typer.BadParameter(f"no {which} table's name contains {only!r}", param_hint="--only")
     players = [player, *(r for r in REFERENCES if r != player)]
     t0 = time.perf_counter()
     rep = report(todo, players, measure(todo, players, matches, jobs, timing))

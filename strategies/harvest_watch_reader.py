@@ -52,6 +52,34 @@ OFFER = re.compile(r"cooperate with seat (\d)\b", re.IGNORECASE)
 #: A speech that says its seat farms, and words that say it guards instead.
 FARMS = re.compile(r"\bfarm(s|ing)?\b", re.IGNORECASE)
 GUARDS = re.compile(r"guard|watch|protect|defend|cooperate|coop", re.IGNORECASE)
+#: A clause that states a condition, a threat or a negation claims nothing about tonight
+#: ("if anyone robs me, I will guard", "I won't guard").
+_HEDGE = re.compile(
+    r"\b(if|when|whenever|once|after|unless|until|should|anyone|anybody|whoever|otherwise"
+    r"|else|next|not|never|no|won'?t|don'?t|can'?t)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[.!?;:\n]+")
+
+
+def says_farm(text: str) -> bool:
+    """Whether speech ``text`` says its seat farms and nothing of guarding tonight.
+
+    Read clause by clause (split at ``. ! ? ; :`` and line ends): a clause claims farming
+    when it names farming (:data:`FARMS`), guarding when it has a guard word
+    (:data:`GUARDS`), unless it is hedged (:data:`_HEDGE`: a condition, a threat or a
+    negation). ``"Seat 2: I farm. If anyone robs me, I will guard."`` says farm;
+    ``"I farm and keep watch."`` does not (one clause claims both); ``"I guard."`` does not.
+    """
+    farm = guard = False
+    for clause in _CLAUSE.split(text[:400]):
+        if _HEDGE.search(clause):
+            continue
+        farm = farm or bool(FARMS.search(clause))
+        guard = guard or bool(GUARDS.search(clause))
+    return farm and not guard
+
+
 #: The largest chance of a theft on us tonight at which we still joint-farm.
 RISK = 0.25
 #: The largest estimated chance that a joint farm with a seat leaves us robbed at which we
@@ -142,8 +170,7 @@ class Foresight(Adaptive):
 
     def _says_farm(self, seat: int) -> bool:
         """Whether ``seat``'s latest speech1 says it farms and nothing of guarding."""
-        text = self.spoken.get("speeches1", {}).get(seat, "")
-        return bool(FARMS.search(text)) and not GUARDS.search(text)
+        return says_farm(self.spoken.get("speeches1", {}).get(seat, ""))
 
     def wild(self, s: dict[str, Any]) -> bool:
         """Whether a living seat outside the bloc and the house bots may steal: the record
@@ -318,4 +345,5 @@ __all__ = [
     "STEALER",
     "WILD",
     "Foresight",
+    "says_farm",
 ]

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
 from sunbot.server.match_state import seat_data
 from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch_foresight import best_act, seat_acts, value
-from sunbot.strategies.harvest_watch_reader import Foresight
+from sunbot.strategies.harvest_watch_reader import Foresight, says_farm
 from sunbot.strategies.harvest_watch_styles import StyleBook
 from tests.hw_args import hw_args
 from tests.strategies.test_harvest_watch import data
@@ -175,3 +177,22 @@ def test_it_is_the_default_and_deterministic_for_a_seed():
     assert strategies.default_name("harvest-watch") == "adaptive"
     assert isinstance(strategies.create("harvest-watch", "adaptive", random.Random(0)), Foresight)
     assert play(["random"] * 5, 7) == play(["random"] * 5, 7)
+
+
+@pytest.mark.parametrize(
+    ("text", "farms"),
+    [
+        ("Seat 2: I farm.", True),
+        ("Seat 2: I farm. If anyone robs me, I will guard and fine them.", True),
+        ("Farming today; whoever steals from me finds me on guard.", True),
+        ("I farm and keep watch.", False),  # one clause claims both
+        ("Seat 2: I guard.", False),
+        ("I will not farm.", False),  # a negation claims nothing
+        ("I farm. I guard tonight.", False),
+        ("Seat 3: farm.", True),  # the random baseline's talk
+        ("Seat 1: I cooperate with seat 4.", False),
+        ("\u2026", False),
+    ],
+)
+def test_says_farm_reads_claims_clause_by_clause(text: str, farms: bool) -> None:
+    assert says_farm(text) is farms

@@ -92,8 +92,8 @@ def test_every_style_plays_only_legal_commands(seed):
     assert bad == []
 
 
-def test_the_league_is_sixteen_styles_five_held_out():
-    assert len(LEAGUE) == 16 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
+def test_the_league_is_seventeen_styles_five_held_out():
+    assert len(LEAGUE) == 17 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
     assert not set(TUNING) & set(HELD_OUT) and len(HELD_OUT) == 5
     assert {"last_night", "joint_offer", "vengeful", "bloc", "reciprocator"} <= set(TUNING)
 
@@ -178,6 +178,28 @@ def test_vengeful_farms_guards_after_a_robbery_and_fines_its_catch():
     assert p.choose(data, legal_actions(data)) == {"punish": 4, "giveTo": 2}
 
 
+def test_plain_spoken_says_what_it_plays_and_means_it():
+    p = make("plain_spoken", random.Random(1), patience=1, phrasing=0, threat=True)
+    data = obs("speech1", 1, [5.0] * 6)
+    said = p.choose(data, [{"speech": "…"}])["speech"]
+    assert said == "Seat 0: I farm. If anyone robs me, I will guard and fine them."
+    assert act(p, 1, [5.0] * 6) == {"act": "farm"}
+    p.choose(obs("diary", 1, [2.0, 4.0, 4.0, 4.0, 6.0, 4.0]), [{"diary": "…"}])  # robbed
+    data = obs("speech1", 2, [2.0, 4.0, 4.0, 4.0, 6.0, 4.0])
+    assert p.choose(data, [{"speech": "…"}]) == {"speech": "Seat 0: I guard tonight."}
+    assert act(p, 2, [2.0, 4.0, 4.0, 4.0, 6.0, 4.0]) == {"act": "guard"}
+    p.choose(obs("diary", 2, [1.0, 3.0, 3.0, 3.0, 5.0, 3.0], caught=[4]), [{"diary": "…"}])
+    data = obs("vote", 3, [1.0, 3.0, 3.0, 3.0, 5.0, 3.0])
+    assert p.choose(data, legal_actions(data)) == {"punish": 4, "giveTo": 1}
+    # its last night (1.0 left): it farms for the larger pre-cost store, and says so
+    data = obs("speech1", 3, [1.0, 3.0, 3.0, 3.0, 5.0, 3.0])
+    assert p.choose(data, [{"speech": "…"}])["speech"].startswith("Seat 0: I farm.")
+    assert act(p, 3, [1.0, 3.0, 3.0, 3.0, 5.0, 3.0]) == {"act": "farm"}
+    q = make("plain_spoken", random.Random(1), patience=0, phrasing=1)
+    q.choose(obs("diary", 1, [2.0, 4.0, 4.0, 4.0, 6.0, 4.0]), [{"diary": "…"}])
+    assert q.choose(obs("speech1", 2, [2.0] * 6), [{"speech": "…"}]) == {"speech": "Farming today."}
+
+
 def test_bloc_fines_the_richest_other_seat_every_day():
     p = make("bloc", random.Random(1))
     data = obs("vote", 2, [3.0, 4.5, 2.0, 4.0, 1.0, 2.0], me=1)
@@ -258,9 +280,15 @@ def test_tables_are_fixed_and_grouped():
     for t in tables("held-out"):
         assert any(s in HELD_OUT for s, _ in t.seats)
     assert all(s in TUNING for t in tables("tuning") for s, _ in t.seats)
-    # two_faced came later: its two tables are added, the earlier tables stay as drawn
+    # two_faced, then plain_spoken came later: their tables are added, the earlier ones
+    # stay as drawn
     tuning = tables("tuning")
-    assert [t.name for t in tuning[-3:]] == ["tuning mix 6", "5 two_faced (drawn)", "two_faced mix"]
+    assert [t.name for t in tuning[-5:]] == [
+        "tuning mix 6", "5 two_faced (drawn)", "two_faced mix",
+        "5 plain_spoken (drawn)", "plain_spoken mix",
+    ]  # fmt: skip
+    assert tuning[-3].styles() == "two_faced,two_faced,joint_offer,reciprocator,vengeful"
+    assert tuning[-1].styles() == "plain_spoken,plain_spoken,plain_spoken,last_night,two_faced"
     assert tuning[10].styles() == "vengeful,reciprocator,last_night,vengeful,rich_thief"
     assert tables("held-out")[0].styles() == "mimic,liar,vengeful,liar,liar"
     with pytest.raises(ValueError, match="one of issue"):

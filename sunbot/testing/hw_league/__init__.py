@@ -21,6 +21,7 @@ from typing import Any
 from ._base import Record, Style
 from .keepers import Bloc, LastNight, Retaliator, Vengeful, Watchful
 from .mixture import Mixture
+from .plain_spoken import PlainSpoken
 from .reciprocator import Reciprocator
 from .social import JointOffer, Loyal, Mimic
 from .thieves import Greedy, Liar, RichThief, Sneak, WeakThief
@@ -46,6 +47,7 @@ LEAGUE: dict[str, Callable[..., Any]] = {
         Mimic,
         Loyal,
         TwoFaced,
+        PlainSpoken,
     )
 }
 #: Styles a strategy may be tuned against.
@@ -61,6 +63,7 @@ TUNING: list[str] = [
     "reciprocator",
     "mixture",
     "two_faced",
+    "plain_spoken",
 ]
 #: Styles held out from tuning: measure against them, never tune on them.
 HELD_OUT: list[str] = ["weak_thief", "sneak", "liar", "mimic", "loyal"]
@@ -102,6 +105,7 @@ __all__ = [
     "Loyal",
     "Mimic",
     "Mixture",
+    "PlainSpoken",
     "Reciprocator",
     "Record",
     "Retaliator",

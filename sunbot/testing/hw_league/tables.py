@@ -6,7 +6,9 @@
   default parameters;
 - ``tuning``: every tuning style alone at a table (five of it, parameters drawn), and mixed
   tables drawn from the tuning styles (then the later styles' tables: five two-faced
-  seats, and two two-faced seats with a cooperator, a reciprocator and a vengeful farmer);
+  seats, and two two-faced seats with a cooperator, a reciprocator and a vengeful farmer;
+  five plain-spoken seats, and three of them with a last-night opportunist and a two-faced
+  seat);
 - ``held-out``: mixed tables whose seats come from the held-out styles (each seat held out
   with probability 0.7, else a tuning style) -- never tune on these.
 
@@ -24,7 +26,10 @@ from . import HELD_OUT, TUNING, sample
 GROUPS = ("issue", "tuning", "held-out")
 #: Tuning styles added after the first tuning tables were drawn: their tables are drawn
 #: from their own seed, so the earlier tables (and their published figures) stay the same.
-LATER = ("two_faced",)
+LATER = ("two_faced", "plain_spoken")
+#: The mixed table of the plain-spoken style: seats that say what they play, beside a
+#: last-night opportunist and a two-faced seat.
+PLAIN_MIX = ("plain_spoken", "plain_spoken", "plain_spoken", "last_night", "two_faced")
 #: The mixed table of the later styles: two two-faced seats among seats that accept offers.
 TWO_FACED_MIX = ("two_faced", "two_faced", "joint_offer", "reciprocator", "vengeful")
 
@@ -65,8 +70,9 @@ def _drawn(rng: random.Random, styles: list[str]) -> tuple[tuple[str, dict[str, 
 def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
     """Each tuning style five times (parameters drawn per seat), then ``mixed`` tables of
     five tuning styles drawn with replacement, all from ``random.Random(seed)``; then the
-    :data:`LATER` styles five times each and :data:`TWO_FACED_MIX`, from
-    ``random.Random(seed + 1)``."""
+    two-faced style five times and :data:`TWO_FACED_MIX`, from ``random.Random(seed + 1)``;
+    then the plain-spoken style five times and :data:`PLAIN_MIX`, from
+    ``random.Random(seed + 2)``."""
     rng = random.Random(seed)
     first = [s for s in TUNING if s not in LATER]
     out = [Table(f"5 {s} (drawn)", "tuning", _drawn(rng, [s] * 5)) for s in first]
@@ -74,8 +80,11 @@ def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
         styles = [rng.choice(first) for _ in range(5)]
         out.append(Table(f"tuning mix {i + 1}", "tuning", _drawn(rng, styles)))
     later = random.Random(seed + 1)  # drawn apart: the tables above stay as they were
-    out += [Table(f"5 {s} (drawn)", "tuning", _drawn(later, [s] * 5)) for s in LATER]
+    out.append(Table("5 two_faced (drawn)", "tuning", _drawn(later, ["two_faced"] * 5)))
     out.append(Table("two_faced mix", "tuning", _drawn(later, list(TWO_FACED_MIX))))
+    latest = random.Random(seed + 2)  # the plain-spoken tables, drawn apart again
+    out.append(Table("5 plain_spoken (drawn)", "tuning", _drawn(latest, ["plain_spoken"] * 5)))
+    out.append(Table("plain_spoken mix", "tuning", _drawn(latest, list(PLAIN_MIX))))
     return out
 
 
