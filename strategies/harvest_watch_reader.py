@@ -50,7 +50,10 @@ from .harvest_watch_tidy import tidy
 #: The house bots' offer (§2.7), read anywhere in a speech.
 OFFER = re.compile(r"cooperate with seat (\d)\b", re.IGNORECASE)
 #: A speech that says its seat farms, and words that say it guards instead.
-FARMS = re.compile(r"\bfarm(s|ing)?\b", re.IGNORECASE)
+FARMS = re.compile(
+    r"\b(farm(s|ing|er|ed)?|harvest(s|ing)?|plant(s|ing)?|sow(s|ing)?|till(s|ing)?|crops?)\b",
+    re.IGNORECASE,
+)
 GUARDS = re.compile(r"guard|watch|protect|defend|cooperate|coop", re.IGNORECASE)
 #: A clause that states a condition, a threat or a negation claims nothing about tonight
 #: ("if anyone robs me, I will guard", "I won't guard").

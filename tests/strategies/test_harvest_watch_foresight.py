@@ -192,6 +192,9 @@ def test_it_is_the_default_and_deterministic_for_a_seed():
         ("Seat 3: farm.", True),  # the random baseline's talk
         ("Seat 1: I cooperate with seat 4.", False),
         ("\u2026", False),
+        ("I'm a farmer, I plant and harvest every day.", True),
+        ("Welcome to Harvest Watch.", False),  # the game's name has a guard word
+        ("Tending my crops tonight.", True),
     ],
 )
 def test_says_farm_reads_claims_clause_by_clause(text: str, farms: bool) -> None:
