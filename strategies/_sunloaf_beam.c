@@ -831,6 +831,164 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+
+/* ------------------------------------------------------------------------------------- */
+/* The lone-cat values of sunloaf_values.DayTables, and FastTables.reach_top */
+
+static PyObject *list_of(const int64_t *v, Py_ssize_t count) {
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *o = PyLong_FromLongLong(v[k]);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, o);
+    }
+    return out;
+}
+
+/* day_values(turns, warm, dogs, serves, paths) -> (value, reach_top) */
+static PyObject *day_values(PyObject *mod, PyObject *args) {
+    (void)mod;
+    int turns;
+    PyObject *warm, *dogs, *serves, *paths;
+    if (!PyArg_ParseTuple(args, "iOOOO", &turns, &warm, &dogs, &serves, &paths)) return NULL;
+    if (turns < 0 || turns > 10000) {
+        PyErr_SetString(PyExc_ValueError, "day_values: bad turns");
+        return NULL;
+    }
+    Py_buffer buf;
+    if (PyObject_GetBuffer(warm, &buf, PyBUF_SIMPLE) < 0) return NULL;
+    if (buf.len != (Py_ssize_t)turns * 49) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "day_values: warm must hold turns*49 bytes");
+        return NULL;
+    }
+    uint8_t npath[49], pathy[49][16];
+    PyObject *result = NULL;
+    Py_ssize_t nv = (Py_ssize_t)(turns + 1) * 343, nt = (Py_ssize_t)(turns + 1) * 49;
+    int64_t *value = PyMem_Calloc(nv, sizeof(int64_t));
+    int64_t *top = PyMem_Calloc(nt, sizeof(int64_t));
+    uint64_t *dm = PyMem_Calloc(turns + 1, sizeof(uint64_t));
+    uint64_t *fed = PyMem_Calloc(turns + 1, sizeof(uint64_t));
+    if (!value || !top || !dm || !fed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int t = 0; t < turns; t++) {
+        PyObject *d = PySequence_GetItem(dogs, t);
+        if (!d) goto done;
+        dm[t] = PyLong_AsUnsignedLongLong(d);
+        Py_DECREF(d);
+        if (PyErr_Occurred()) goto done;
+        PyObject *mats = PySequence_GetItem(serves, t);
+        if (!mats) goto done;
+        PyObject *mf = PySequence_Fast(mats, "serves[t]");
+        Py_DECREF(mats);
+        if (!mf) goto done;
+        fed[t] = 0;
+        for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(mf); j++) {
+            long m = PyLong_AsLong(PySequence_Fast_GET_ITEM(mf, j));
+            if (m < 0 || m > 48) {
+                Py_DECREF(mf);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "day_values: a mat is off the board");
+                goto done;
+            }
+            fed[t] |= 1ULL << m;
+        }
+        Py_DECREF(mf);
+    }
+    for (int x = 0; x < 49; x++) {
+        PyObject *px = PySequence_GetItem(paths, x);
+        if (!px) goto done;
+        PyObject *pf = PySequence_Fast(px, "paths[x]");
+        Py_DECREF(px);
+        if (!pf) goto done;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(pf);
+        if (k > 16) {
+            Py_DECREF(pf);
+            PyErr_SetString(PyExc_ValueError, "day_values: more than 16 moves from a tile");
+            goto done;
+        }
+        npath[x] = (uint8_t)k;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            PyObject *y = PySequence_GetItem(PySequence_Fast_GET_ITEM(pf, j), 0);
+            if (!y) {
+                Py_DECREF(pf);
+                goto done;
+            }
+            long yy = PyLong_AsLong(y);
+            Py_DECREF(y);
+            if (yy < 0 || yy > 48) {
+                Py_DECREF(pf);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "day_values: a move is off the board");
+                goto done;
+            }
+            pathy[x][j] = (uint8_t)yy;
+        }
+        Py_DECREF(pf);
+    }
+    const uint8_t *w = buf.buf;
+    for (int t = turns - 1; t >= 0; t--) {
+        const uint8_t *caps = w + (Py_ssize_t)t * 49;
+        uint64_t dg = dm[t], mats = fed[t];
+        int64_t *nxt = value + (Py_ssize_t)(t + 1) * 343, *here = value + (Py_ssize_t)t * 343;
+        for (int x = 0; x < 49; x++) {
+            int64_t best_move = 0;
+            for (int j = 0; j < npath[x]; j++) {
+                int y = pathy[x][j];
+                int64_t v = nxt[y * 7] + ((mats >> y & 1) ? 30 : 0);
+                if (v > best_move) best_move = v;
+            }
+            int cap = caps[x];
+            int reset = (int)(dg >> x & 1);
+            int64_t f = (mats >> x & 1) ? 30 : 0;
+            for (int st = 0; st < 7; st++) {
+                int s2 = reset ? 0 : (st < TOP ? st + 1 : TOP);
+                int64_t stay = nxt[x * 7 + s2] + f;
+                if (cap && s2) stay += RAW[s2 < cap ? s2 : cap][0];
+                here[x * 7 + st] = stay > best_move ? stay : best_move;
+            }
+        }
+    }
+    for (int t = 0; t <= turns; t++) {
+        const int64_t *row = value + (Py_ssize_t)t * 343;
+        for (int x = 0; x < 49; x++) {
+            int64_t m = 0;
+            for (int j = 0; j < npath[x]; j++) {
+                int64_t v = row[pathy[x][j] * 7];
+                if (j == 0 || v > m) m = v;
+            }
+            top[(Py_ssize_t)t * 49 + x] = m;
+        }
+    }
+    PyObject *lv = list_of(value, nv);
+    if (!lv) goto done;
+    PyObject *lt = list_of(top, nt);
+    if (!lt) {
+        Py_DECREF(lv);
+        goto done;
+    }
+    result = Py_BuildValue("(NN)", lv, lt);
+done:
+    PyBuffer_Release(&buf);
+    PyMem_Free(value);
+    PyMem_Free(top);
+    PyMem_Free(dm);
+    PyMem_Free(fed);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"day_values", day_values, METH_VARARGS,
+     PyDoc_STR("day_values(turns, warm, dogs, serves, paths) -> (value, reach_top)")},
+    {NULL, NULL, 0, NULL},
+};
+
 /* ------------------------------------------------------------------------------------- */
 
 static PyModuleDef module = {
@@ -838,6 +996,7 @@ static PyModuleDef module = {
     .m_name = "sunbot.strategies._sunloaf_beam",
     .m_doc = PyDoc_STR("The Sunloaf planner's FastBeam search in C: the same nodes, faster."),
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__sunloaf_beam(void) {

@@ -53,22 +53,47 @@ native: ModuleType | None = _load_native()
 class FastTables(DayTables):
     """:class:`DayTables` plus ``reach_top[i][t][x]``: the largest ``moved[i][t][y]`` over the
     tiles ``y`` cat ``i``'s range reaches from ``x`` (furniture cut, other cats ignored; 0
-    when it reaches none)."""
+    when it reaches none). With the C extension (:data:`native`) the lone-cat values and
+    ``reach_top`` are computed in C (the same numbers as :class:`DayTables`)."""
 
     def __init__(self, ctx: DayCtx) -> None:
-        super().__init__(ctx)
-        paths = ctx.paths
-        by_range: dict[int, tuple[tuple[int, ...], ...]] = {}
-        tops = []
-        for i, r in enumerate(ctx.ranges):
-            if r not in by_range:
-                by_range[r] = tuple(
-                    tuple(max((row[y] for y, _ in paths[x][r]), default=0) for x in range(49))
-                    for row in self.moved[i]
-                )
-            tops.append(by_range[r])
-        self.reach_top = tuple(tops)
         self._native: Day | None = None
+        self._warm: bytes | None = None
+        self._flat_top: tuple[list[int], ...] | None = None
+        paths = ctx.paths
+        if native is None:
+            super().__init__(ctx)
+            by_range: dict[int, tuple[tuple[int, ...], ...]] = {}
+            tops = []
+            for i, r in enumerate(ctx.ranges):
+                if r not in by_range:
+                    by_range[r] = tuple(
+                        tuple(max((row[y] for y, _ in paths[x][r]), default=0) for x in range(49))
+                        for row in self.moved[i]
+                    )
+                tops.append(by_range[r])
+            self.reach_top = tuple(tops)
+            return
+        self.ctx = ctx
+        warm = bytes(cap for caps in ctx.warm for cap in caps)
+        found = {
+            r: native.day_values(ctx.turns, warm, ctx.reach, ctx.serves, [p[r] for p in paths])
+            for r in sorted(set(ctx.ranges))
+        }
+        spans = range(ctx.turns + 1)
+        moved = {
+            r: tuple(tuple(v[t * 343 : (t + 1) * 343 : 7]) for t in spans)
+            for r, (v, _) in found.items()
+        }
+        reach = {
+            r: tuple(tuple(f[t * 49 : (t + 1) * 49]) for t in spans) for r, (_, f) in found.items()
+        }
+        self.value = tuple(found[r][0] for r in ctx.ranges)
+        self.moved = tuple(moved[r] for r in ctx.ranges)
+        self.moved_top = tuple(tuple(max(row) for row in moved[r]) for r in ctx.ranges)
+        self.reach_top = tuple(reach[r] for r in ctx.ranges)
+        self._warm = warm
+        self._flat_top = tuple(found[r][1] for r in ctx.ranges)
 
     def native_day(self) -> Day:
         """This day's tables flattened for the C search (built on the first call, then
@@ -81,6 +106,10 @@ class FastTables(DayTables):
             if native is None:
                 raise RuntimeError("the C search (sunbot.strategies._sunloaf_beam) is not built")
             ctx = self.ctx
+            warm = self._warm or bytes(cap for caps in ctx.warm for cap in caps)
+            tops = self._flat_top or tuple(
+                [v for row in rows for v in row] for rows in self.reach_top
+            )
             self._native = native.Day(
                 ctx.n,
                 ctx.turns,
@@ -89,8 +118,8 @@ class FastTables(DayTables):
                 ctx.weights,
                 ctx.ranges,
                 self.value,
-                [[v for row in tops for v in row] for tops in self.reach_top],
-                bytes(cap for caps in ctx.warm for cap in caps),
+                tops,
+                warm,
                 ctx.reach,
                 ctx.serves,
                 ctx.paths,
