@@ -55,7 +55,9 @@ BUDGET_ENV = "SUNBOT_SUNLOAF_BUDGET_MS"
 #: Search nodes per millisecond of budget: one core of the project's 2-core machine
 #: generates ~2,700 nodes/ms of CPU time (``benchmarks/sunloaf.py`` prints the rate), but
 #: with the cores shared by a load of ~3 a decision gets about half of that in wall time;
-#: calibrated so a decision's p95 stays within its budget there.
+#: calibrated so a decision's p95 stays within its budget there. That is the Python beam's
+#: rate (``planner-v1``'s); the default's C beam makes the same nodes many times faster, so
+#: it plays the same lines well within the budget.
 NODES_PER_MS = 1200
 #: Share of the nodes left that the wide search is sized to (its cost is extrapolated).
 FILL = 0.9
@@ -186,8 +188,9 @@ class Planner:
             :func:`~sunbot.strategies.sunloaf_planner.beam_search`), so a narrow beam never
             ends below it (off by default).
         fast_beam: search with :class:`~sunbot.strategies.sunloaf_beam.FastBeam` (the same
-            nodes and lines as the original beam, faster; not with ``follow``).
-            :class:`PlannerV1` turns it off, to keep the yardstick's own time.
+            nodes and lines as the original beam, in C when its extension is built, else in
+            Python; not with ``follow``). :class:`PlannerV1` turns it off, to keep the
+            yardstick's own time.
         ahead_nodes: the next day's look-ahead search is sized to this many nodes (at most
             ``AHEAD_FACTOR`` decisions' budgets); ``None`` (the default): no look-ahead
             (nor with ``budget_ms=None``). :class:`PlannerAhead` turns it on.
@@ -380,8 +383,8 @@ class PlannerV1(Planner):
     decision, every decision searching the whole rest of its day, no look-ahead, no followed
     line, a 1 s wall-clock cap, the original beam search. For side-by-side benchmarks
     (``benchmarks/sunloaf.py --compare planner-v1,planner``); the default :class:`Planner`
-    plays the same lines (the same node budget and search; a faster copy of the beam) with a
-    looser safety cap (4 s).
+    plays the same lines (the same node budget and search; a faster copy of the beam, in C
+    when its extension is built) with a looser safety cap (4 s).
     """
 
     def __init__(self, rng: random.Random) -> None:

@@ -9,13 +9,26 @@ by the best tile that range reaches from where the cat is instead of the best ti
 room; every child it skips would have been dropped by the floor test anyway, so what enters
 the beam, and in which order, is unchanged (``tests/strategies/test_sunloaf_relay.py``
 compares both on many positions). ``planner-v1`` keeps the original, for a fair comparison.
+
+The search runs in C when the extension :mod:`sunbot.strategies._sunloaf_beam`
+(``strategies/_sunloaf_beam.c``, built by ``pip install``) imports: the whole search of a
+decision (layers, expansion, floor heap, transposition table, ``nlargest``, the node count,
+pause and resume) node for node, ties broken as here, so the same action lists and node
+counts (``tests/strategies/test_sunloaf_native.py``), about 40x faster a decision
+(CPU) than ``planner-v1``'s search; the
+day's tables (the lone-cat values and ``reach_top``) are computed in C too, once a day.
+Without it (no compiler at install time, or ``SUNBOT_NO_NATIVE=1``) the Python search
+below runs: the same lines, slower.
 """
 
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from heapq import heapreplace
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from sunbot.engines import sunloaf_fast as fast
 from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, SCORE, TURN, DayCtx, FastState
@@ -23,42 +36,141 @@ from sunbot.engines.sunloaf_fast import CATS, CHAIN, COSY, NBR, SCORE, TURN, Day
 from .sunloaf_planner import Budget, _Node
 from .sunloaf_values import RAW, TOP, DayTables
 
+if TYPE_CHECKING:
+    from ._sunloaf_beam import Day, Search
+
+#: Set to any non-empty value other than ``0`` to search in pure Python even when the C
+#: extension imports (read once, at import).
+NO_NATIVE_ENV = "SUNBOT_NO_NATIVE"
+
+
+def _load_native() -> ModuleType | None:
+    if os.environ.get(NO_NATIVE_ENV, "").strip() not in ("", "0"):
+        return None
+    try:
+        from . import _sunloaf_beam
+    except ImportError:  # built without a compiler: the pure-Python search, same lines
+        return None
+    return _sunloaf_beam
+
+
+#: The C search (:mod:`sunbot.strategies._sunloaf_beam`), ``None`` when it is not built or
+#: turned off (``SUNBOT_NO_NATIVE``); :class:`FastBeam` then searches in Python. Tests may
+#: set it to ``None``.
+native: ModuleType | None = _load_native()
+
 
 class FastTables(DayTables):
     """:class:`DayTables` plus ``reach_top[i][t][x]``: the largest ``moved[i][t][y]`` over the
     tiles ``y`` cat ``i``'s range reaches from ``x`` (furniture cut, other cats ignored; 0
-    when it reaches none)."""
+    when it reaches none). With the C extension (:data:`native`) the lone-cat values and
+    ``reach_top`` are computed in C (the same numbers as :class:`DayTables`)."""
 
     def __init__(self, ctx: DayCtx) -> None:
-        super().__init__(ctx)
+        self._native: Day | None = None
+        self._warm: bytes | None = None
+        self._flat_top: tuple[list[int], ...] | None = None
         paths = ctx.paths
-        by_range: dict[int, tuple[tuple[int, ...], ...]] = {}
-        tops = []
-        for i, r in enumerate(ctx.ranges):
-            if r not in by_range:
-                by_range[r] = tuple(
-                    tuple(max((row[y] for y, _ in paths[x][r]), default=0) for x in range(49))
-                    for row in self.moved[i]
-                )
-            tops.append(by_range[r])
-        self.reach_top = tuple(tops)
+        if native is None:
+            super().__init__(ctx)
+            by_range: dict[int, tuple[tuple[int, ...], ...]] = {}
+            tops = []
+            for i, r in enumerate(ctx.ranges):
+                if r not in by_range:
+                    by_range[r] = tuple(
+                        tuple(max((row[y] for y, _ in paths[x][r]), default=0) for x in range(49))
+                        for row in self.moved[i]
+                    )
+                tops.append(by_range[r])
+            self.reach_top = tuple(tops)
+            return
+        self.ctx = ctx
+        warm = bytes(cap for caps in ctx.warm for cap in caps)
+        found = {
+            r: native.day_values(ctx.turns, warm, ctx.reach, ctx.serves, [p[r] for p in paths])
+            for r in sorted(set(ctx.ranges))
+        }
+        spans = range(ctx.turns + 1)
+        moved = {
+            r: tuple(tuple(v[t * 343 : (t + 1) * 343 : 7]) for t in spans)
+            for r, (v, _) in found.items()
+        }
+        reach = {
+            r: tuple(tuple(f[t * 49 : (t + 1) * 49]) for t in spans) for r, (_, f) in found.items()
+        }
+        self.value = tuple(found[r][0] for r in ctx.ranges)
+        self.moved = tuple(moved[r] for r in ctx.ranges)
+        self.moved_top = tuple(tuple(max(row) for row in moved[r]) for r in ctx.ranges)
+        self.reach_top = tuple(reach[r] for r in ctx.ranges)
+        self._warm = warm
+        self._flat_top = tuple(found[r][1] for r in ctx.ranges)
+
+    def native_day(self) -> Day:
+        """This day's tables flattened for the C search (built on the first call, then
+        kept): a :class:`sunbot.strategies._sunloaf_beam.Day`.
+
+        Raises:
+            RuntimeError: the C extension is not available (:data:`native` is ``None``).
+        """
+        if self._native is None:
+            if native is None:
+                raise RuntimeError("the C search (sunbot.strategies._sunloaf_beam) is not built")
+            ctx = self.ctx
+            warm = self._warm or bytes(cap for caps in ctx.warm for cap in caps)
+            tops = self._flat_top or tuple(
+                [v for row in rows for v in row] for rows in self.reach_top
+            )
+            self._native = native.Day(
+                ctx.n,
+                ctx.turns,
+                ctx.mult,
+                ctx.quota,
+                ctx.weights,
+                ctx.ranges,
+                self.value,
+                tops,
+                warm,
+                ctx.reach,
+                ctx.serves,
+                ctx.paths,
+            )
+        return self._native
 
 
 class FastBeam:
     """:class:`~sunbot.strategies.sunloaf_planner.BeamSearch` (no followed line) with the
     expansion of this module: the same nodes, pauses and result.
 
+    The search runs in C (:mod:`sunbot.strategies._sunloaf_beam`, the same nodes in the
+    same order, ties broken the same) when the extension is built, else in Python.
+
     Args:
         ctx, start: the day and a running-day position of it (turn < turnsInDay).
         tables: ``ctx``'s :class:`FastTables`.
         width: positions kept per turn (>= 1).
+        use_native: search in C (``None``: when :data:`native` is available; ``True``
+            raises :class:`RuntimeError` when it is not; ``False``: in Python).
 
     Attributes:
         used: nodes this search has generated so far.
         result: the action codes once the search has finished (``None`` before).
     """
 
-    def __init__(self, ctx: DayCtx, tables: FastTables, start: FastState, width: int) -> None:
+    def __init__(
+        self,
+        ctx: DayCtx,
+        tables: FastTables,
+        start: FastState,
+        width: int,
+        use_native: bool | None = None,
+    ) -> None:
+        if use_native is None:
+            use_native = native is not None
+        self._c: Search | None = None
+        if use_native:
+            if native is None:
+                raise RuntimeError("the C search (sunbot.strategies._sunloaf_beam) is not built")
+            self._c = native.Search(tables.native_day(), start, width)
         n = ctx.n
         settled0 = tuple(s if s < TOP else TOP for s in start[CATS + n : CATS + 2 * n])
         key0 = (start[CHAIN], *start[CATS : CATS + n], *settled0)
@@ -83,6 +195,16 @@ class FastBeam:
             limit, deadline = budget.nodes, budget.deadline
         used = 0 if budget is None else budget.used
         own = used
+        if self._c is not None:
+            found, used, hit = self._c.run(used, limit, deadline)
+            self.used += used - own
+            if budget is not None:
+                budget.used = used
+                if hit:
+                    budget.hit_deadline = True
+            if found is not None:
+                self.result = found
+            return found
         turns = ctx.turns
         layer, best, floor = self._layer, self._best, self._floor
         expand = _expand
@@ -277,4 +399,4 @@ def _expand(
     return made
 
 
-__all__ = ["FastBeam", "FastTables"]
+__all__ = ["NO_NATIVE_ENV", "FastBeam", "FastTables", "native"]
