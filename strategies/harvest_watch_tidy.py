@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from sunbot.engines import harvest_watch as hw
+
 #: Longest speech a strategy reads, in characters (the rules allow 200).
 SPEECH_READ = 1000
 #: Digits in a seat number at most (a 5000-digit key is not a seat; ``int`` refuses it).
@@ -73,8 +75,9 @@ def _punish_result(v: Any, n: int) -> dict[str, Any] | None:
 def tidy(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` with its ``summary`` cleaned (module doc); ``data`` is not changed.
 
-    Shapes: ``foods`` every entry a finite float (else 0.0); ``aliveSeats``, ``caught``,
-    ``collided`` only seats that have a store; ``speeches1``/``speeches2`` only seat keys
+    Shapes: ``foods`` every entry a finite float (else 0.0), at most six (the rule text's
+    seats; entries past seat 5 are dropped); ``aliveSeats``, ``caught``,
+    ``collided`` only seats that have a store, each once; ``speeches1``/``speeches2`` only seat keys
     with text, each cut to :data:`SPEECH_READ` characters; ``votes`` only seat keys with a
     ballot ``{"punish": None}`` or ``{"punish": N, "giveTo": M or None}``; a
     ``punishResult`` that names no seat with a store is dropped. A summary without a
@@ -83,13 +86,13 @@ def tidy(data: dict[str, Any]) -> dict[str, Any]:
     s = data.get("summary")
     if not isinstance(s, dict) or not isinstance(s.get("foods"), list):
         return data
-    foods = [_number(f) for f in s["foods"]]
+    foods = [_number(f) for f in s["foods"][: hw.MAX_SEATS]]  # a table has six seats
     n = len(foods)
     out = {**s, "foods": foods}
     for key in ("aliveSeats", "caught", "collided"):
         if key in s:
             seats = s[key] if isinstance(s[key], list) else []
-            out[key] = [x for x in seats if _seat(x, n) is not None]
+            out[key] = list(dict.fromkeys(x for x in seats if _seat(x, n) is not None))
     for key in ("speeches1", "speeches2"):
         if key in s:
             out[key] = _speeches(s[key], n)

@@ -38,6 +38,8 @@ DONATION = 10  # §3.5.2, also the opening store that offers donate (§3.4)
 STEAL = 20  # per thief (§3.5.3)
 COST_BASE, COST_GUARD = 30, 10  # §3.5.5
 SPEECH_MAX, DIARY_MAX = 200, 80  # §3.6
+#: The most seats a table has (the rule text, "Design": six seats); seats are 0..5.
+MAX_SEATS = 6
 ELLIPSIS = "\u2026"
 #: Per-day public fields plus the private caught/collided lists; null while absent (§4).
 PER_DAY = ("speeches1", "speeches2", "votes", "punishResult", "caught", "collided")
@@ -145,8 +147,8 @@ def init(seed: int, seats: int = 6) -> State:
     ``seats`` is the table size, 2 to 6 (the published game always has 6; smaller tables
     are a local testing convenience). ``seed`` is recorded only: the rules have no chance.
     """
-    if not _is_int(seats) or not 2 <= seats <= 6:
-        raise ValueError(f"seats must be an integer from 2 to 6, got {seats!r}")
+    if not _is_int(seats) or not 2 <= seats <= MAX_SEATS:
+        raise ValueError(f"seats must be an integer from 2 to {MAX_SEATS}, got {seats!r}")
     if not _is_int(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     return {

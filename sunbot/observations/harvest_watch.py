@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from sunbot.engines.harvest_watch import MAX_SEATS
+
 #: Longest speech and diary, in characters (code points), from the published rules.
 SPEECH_MAX, DIARY_MAX = 200, 80
 
@@ -120,8 +122,9 @@ _EXAMPLES: dict[str, dict[str, Any]] = {
 def ballots(you: int, living: list[int]) -> list[dict[str, Any]]:
     """Every ballot seat ``you`` may cast with ``living`` seats alive: abstain first, then
     ``{"punish": N, "giveTo": M}`` by ascending ``N`` then ``M`` (``M`` living, ``M != N``,
-    ``M != you``)."""
-    seats = sorted(living)
+    ``M != you``). Only seat numbers a table has count (0..5, the rule text's six seats),
+    each once, so a server listing 100,000 living seats still gives at most 26 ballots."""
+    seats = sorted({s for s in living if 0 <= s < MAX_SEATS})
     out: list[dict[str, Any]] = [{"punish": None}]
     out += [{"punish": n, "giveTo": m} for n in seats for m in seats if m not in (n, you)]
     return out

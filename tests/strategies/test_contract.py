@@ -45,6 +45,10 @@ def test_ballots_by_hand():
         {"punish": 2, "giveTo": 3},
         {"punish": 3, "giveTo": 0},
     ]
+    # only seats a table has (0..5), each once: a server listing 100,000 living seats (it
+    # took 22 GB building 10^10 ballots) gives the 1 + 5 + 5 * 4 ballots of six seats
+    many = ballots(0, [*range(100_000), 4, 4, -1])
+    assert len(many) == 26 and many == ballots(0, [0, 1, 2, 3, 4, 5])
 
 
 @pytest.mark.parametrize("seat", [0, 4])

@@ -34,13 +34,16 @@ def _hostile(kind: str, phase: str = "action") -> dict[str, Any]:
         s["votes"] = {"1": {"punish": 9, "giveTo": 8}, "2": None, "3": {"punish": True}}
     elif kind == "store not finite":
         s["foods"][3] = float("nan")
+    elif kind == "a hundred thousand seats":
+        s["foods"] = [*s["foods"], *([5.0] * 100_000)]
+        s["aliveSeats"] = [*range(100_006), 3, 3]
     elif kind == "fine of a seat without a store":
         s["punishResult"] = {"punished": 9, "fine": 3.0, "shares": {"8": 1.0, "x": 2}}
     return d
 
 
 KINDS = ["seat without a store", "long seat key", "speech not text", "ballot out of range",
-         "store not finite", "fine of a seat without a store"]  # fmt: skip
+         "store not finite", "fine of a seat without a store", "a hundred thousand seats"]  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -67,3 +70,5 @@ def test_tidy_keeps_a_clean_summary_and_drops_what_names_no_seat() -> None:
     got = tidy(_hostile("seat without a store"))["summary"]
     assert got["aliveSeats"] == [0, 1, 2, 3, 4, 5]
     assert tidy(_hostile("store not finite"))["summary"]["foods"] == [4.0, 4.0, 4.0, 0.0, 4.0, 4.0]
+    got = tidy(_hostile("a hundred thousand seats"))["summary"]  # a table has six seats
+    assert got["foods"] == [4.0] * 6 and got["aliveSeats"] == [0, 1, 2, 3, 4, 5]
