@@ -413,6 +413,26 @@ static inline int keep(SearchObject *s, int64_t pr, int64_t sc, int64_t co, uint
     } while (0)
 
 /* Resolve turn t for every MOVE and REST of node; the nodes generated (-1: no memory). */
+/* The day's serves this turn with cats on the tiles of ``occ`` (§7 bowls): the chain
+   after them (each served mat with a cat raises it, at most 8, and pays 30 x chain raw;
+   an empty one resets it), the raw paid into *raw and its award into *award. */
+static inline int serve_bowls(uint64_t occ, int chain, const int *serves, int ns,
+                              int64_t mult, int64_t *raw, int64_t *award) {
+    int64_t r = 0, a = 0;
+    for (int k = 0; k < ns; k++) {
+        if (occ >> serves[k] & 1) {
+            chain = chain < 8 ? chain + 1 : 8;
+            r += 30 * chain;
+            a += (30 * chain * mult + 50) / 100;
+        } else {
+            chain = 0;
+        }
+    }
+    *raw = r;
+    *award = a;
+    return chain;
+}
+
 static Py_ssize_t expand(SearchObject *s, int t, const Node *node, int32_t parent) {
     const DayObject *d = s->day;
     const int n = d->n;
@@ -468,17 +488,8 @@ static Py_ssize_t expand(SearchObject *s, int t, const Node *node, int32_t paren
         rest_raw += raw;
         rest_award += a;
     }
-    int ch = chain;
-    int64_t b_raw = 0, b_award = 0;
-    for (int k = 0; k < ns; k++) {
-        if (occ >> serves[k] & 1) {
-            ch = ch < 8 ? ch + 1 : 8;
-            b_raw += 30 * ch;
-            b_award += (30 * ch * mult + 50) / 100;
-        } else {
-            ch = 0;
-        }
-    }
+    int64_t b_raw, b_award;
+    int ch = serve_bowls(occ, chain, serves, ns, mult, &b_raw, &b_award);
     /* the key without its chain, settled from this turn's REST */
     uint64_t kt = 0;
     for (int i = 0; i < n; i++) kt = kt << 6 | (uint64_t)tiles[i];
@@ -538,17 +549,8 @@ static Py_ssize_t expand(SearchObject *s, int t, const Node *node, int32_t paren
             if (ms[j] & occ) continue;
             int y = ys[j];
             uint64_t cats = others | 1ULL << y;
-            int c2 = chain;
-            int64_t br = 0, ba = 0;
-            for (int k = 0; k < ns; k++) {
-                if (cats >> serves[k] & 1) {
-                    c2 = c2 < 8 ? c2 + 1 : 8;
-                    br += 30 * c2;
-                    ba += (30 * c2 * mult + 50) / 100;
-                } else {
-                    c2 = 0;
-                }
-            }
+            int64_t br, ba;
+            int c2 = serve_bowls(cats, chain, serves, ns, mult, &br, &ba);
             int64_t pr = m_prio + br + row[y * 7];
             if (pr <= f0) continue;
             uint64_t k = (uint64_t)c2 << chsh | km | (uint64_t)y << tsh;

@@ -37,3 +37,13 @@ class Search:
         """Search on from ``used`` nodes: ``(actions, used, False)`` when it finishes,
         ``(None, used, hit_deadline)`` when ``used`` passes ``limit`` after an expanded
         position, or the :func:`time.perf_counter` ``deadline`` (checked every 16)."""
+
+def day_values(
+    turns: int,
+    warm: bytes,
+    dogs: Sequence[int],
+    serves: Sequence[Sequence[int]],
+    paths: Sequence[Sequence[tuple[int, int]]],
+) -> tuple[list[int], list[int]]:
+    """One cat range's lone-cat values (``DayTables.value`` layout) and its ``reach_top``
+    flattened ``[t * 49 + x]``, for a day of ``turns`` turns."""

@@ -84,23 +84,16 @@ class FastTables(DayTables):
                 tops.append(by_range[r])
             self.reach_top = tuple(tops)
             return
-        self.ctx = ctx
         warm = bytes(cap for caps in ctx.warm for cap in caps)
         found = {
             r: native.day_values(ctx.turns, warm, ctx.reach, ctx.serves, [p[r] for p in paths])
             for r in sorted(set(ctx.ranges))
         }
+        super().__init__(ctx, {r: v for r, (v, _) in found.items()})
         spans = range(ctx.turns + 1)
-        moved = {
-            r: tuple(tuple(v[t * 343 : (t + 1) * 343 : 7]) for t in spans)
-            for r, (v, _) in found.items()
-        }
         reach = {
             r: tuple(tuple(f[t * 49 : (t + 1) * 49]) for t in spans) for r, (_, f) in found.items()
         }
-        self.value = tuple(found[r][0] for r in ctx.ranges)
-        self.moved = tuple(moved[r] for r in ctx.ranges)
-        self.moved_top = tuple(tuple(max(row) for row in moved[r]) for r in ctx.ranges)
         self.reach_top = tuple(reach[r] for r in ctx.ranges)
         self._warm = warm
         self._flat_top = tuple(found[r][1] for r in ctx.ranges)

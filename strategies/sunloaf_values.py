@@ -29,13 +29,16 @@ class DayTables:
     standing on ``tile`` with that streak as turn ``t`` starts, can still earn today.
     """
 
-    def __init__(self, ctx: DayCtx) -> None:
+    def __init__(self, ctx: DayCtx, by_range: dict[int, list[int]] | None = None) -> None:
+        """``by_range``: the values already computed for each cat range (a faster
+        implementation's), else they are computed here."""
         self.ctx = ctx
-        by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
+        if by_range is None:
+            by_range = {r: _lone_cat_values(ctx, r) for r in sorted(set(ctx.ranges))}
         self.value = tuple(by_range[r] for r in ctx.ranges)
         #: ``moved[i][t][tile]``: ``value[i]`` at settled 0 (a cat that just moved there).
         self.moved = tuple(
-            tuple(tuple(v[(t * 49 + y) * 7] for y in range(49)) for t in range(ctx.turns + 1))
+            tuple(tuple(v[t * 343 : (t + 1) * 343 : 7]) for t in range(ctx.turns + 1))
             for v in self.value
         )
         #: ``moved_top[i][t]``: the largest ``moved[i][t][tile]`` over the tiles.

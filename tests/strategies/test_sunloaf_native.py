@@ -158,23 +158,26 @@ def test_the_c_day_checks_its_tables():
         sb.native.Search(day, fast.to_fast(sl.init(1))[1], 0)
 
 
+def _decisions(bot: Planner, seed: int, days: int) -> list:
+    """``bot``'s (action, nodes searched) at every decision of seed ``seed`` up to the
+    sunset of day ``days``."""
+    s, out = sl.init(seed), []
+    while not (s["phase"] == "sunset" and s["day"] >= days):
+        a = bot.choose(sl.observation(s), sl.legal_actions(s))
+        out.append((a, bot.last_nodes))
+        s = sl.step(s, a)
+    return out
+
+
 @built
 def test_planner_plays_planner_v1s_actions_at_the_full_budget():
     # the default planner (C search) and planner-v1 (the original pure-Python BeamSearch),
     # the same 240,000 nodes a decision: the same actions and node counts, decision by
     # decision, for three days
-    def actions(bot: Planner) -> list:
-        s, out = sl.init(7), []
-        while not (s["phase"] == "sunset" and s["day"] >= 3):
-            a = bot.choose(sl.observation(s), sl.legal_actions(s))
-            out.append((a, bot.last_nodes))
-            s = sl.step(s, a)
-        return out
-
     v1 = PlannerV1(random.Random(7))
     assert not isinstance(v1._tables_for(fast.to_fast(sl.init(7))[0]), FastTables)
-    new = actions(Planner(random.Random(7), time_cap_ms=None))
-    assert new == actions(v1) and len(new) > 30
+    new = _decisions(Planner(random.Random(7), time_cap_ms=None), 7, 3)
+    assert new == _decisions(v1, 7, 3) and len(new) > 30
     assert max(n for _, n in new) > 200_000
 
 
@@ -182,13 +185,7 @@ def test_without_the_extension_the_planner_plays_the_same(monkeypatch):
     # the fallback: with the module flag off, FastBeam and FastTables are pure Python and
     # the planner plays the same actions (only slower)
     def actions() -> list:
-        bot = Planner(random.Random(3), budget_ms=20, time_cap_ms=None)
-        s, out = sl.init(3), []
-        while not (s["phase"] == "sunset" and s["day"] >= 2):
-            a = bot.choose(sl.observation(s), sl.legal_actions(s))
-            out.append((a, bot.last_nodes))
-            s = sl.step(s, a)
-        return out
+        return _decisions(Planner(random.Random(3), budget_ms=20, time_cap_ms=None), 3, 2)
 
     with_c = actions()
     monkeypatch.setattr(sb, "native", None)

@@ -16,7 +16,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ._base import FARM, GUARD, Command, Style
+from ._base import GUARD
+from .keepers import Vengeful
 
 #: speech1 phrasings by tonight's act; ``{s}`` is the seat.
 FARM_WORDS = (
@@ -39,16 +40,16 @@ THREATS = (
 
 
 @dataclass(eq=False)
-class PlainSpoken(Style):
-    """Farms and says so; guards for ``patience`` nights (0: never) after being robbed or
-    catching a thief, and says so; fines every living seat it caught.
+class PlainSpoken(Vengeful):
+    """A :class:`~sunbot.testing.hw_league.keepers.Vengeful` farmer (``patience`` nights of
+    guarding after a theft, 0: never; fines every living seat it caught, the share to the
+    poorest) that says in speech1 what it plays tonight.
 
     ``phrasing``: index into the word lists (taken modulo their length); ``threat``: add
     a conditional threat to farm claims (one of :data:`THREATS`, by ``phrasing``).
     """
 
     style = "plain_spoken"
-    patience: int = 2
     phrasing: int = 0
     threat: bool = False
 
@@ -61,24 +62,9 @@ class PlainSpoken(Style):
             "threat": rng.random() < 0.5,
         }
 
-    def _tonight(self) -> Command:
-        r = self.record
-        if self.last_night():
-            return FARM
-        alarm = max([*r.robbed, *(d for d, c in r.caught_on.items() if c)], default=-99)
-        return GUARD if self.patience and r.day - alarm <= self.patience else FARM
-
     def speech1(self) -> str:
         s, k = self.record.me, self.phrasing
-        if self._tonight() == GUARD:
+        if self.act([]) == GUARD:
             return GUARD_WORDS[k % len(GUARD_WORDS)].format(s=s)
         text = FARM_WORDS[k % len(FARM_WORDS)].format(s=s)
         return f"{text} {THREATS[k % len(THREATS)]}" if self.threat else text
-
-    def act(self, legal: list[Command]) -> Command:
-        return self._tonight()
-
-    def vote(self) -> Command:
-        r = self.record
-        thieves = sorted(s for s in r.caught if s in r.living and s != r.me)
-        return self.fine(thieves[0]) if thieves else {"punish": None}
