@@ -277,6 +277,10 @@ class MatchMirror:
         data = view.get("data") or {}
         rnd = _round_key(data.get("round"))
         summary = data.get("summary") or {}
+        for key in ("foods", "aliveSeats"):
+            if len(summary.get(key) or ()) > hw.MAX_SEATS:  # the rule text's six seats
+                n = len(summary[key])
+                raise ValueError(f"summary.{key} lists {n} seats; a table has {hw.MAX_SEATS}")
         if isinstance(summary.get("day"), int) and summary.get("phase") in ORDER:
             self._round_of[(summary["day"], summary["phase"])] = rnd
         found = self._check_pending(view, rnd)

@@ -139,3 +139,22 @@ async def test_data_phase_is_not_promised_so_another_value_there_is_no_divergenc
     mirrors = check(events)
     assert all(m.divergences == [] for m in mirrors.values())
     assert sum(m.beats_checked for m in mirrors.values()) > 20
+
+
+async def test_a_view_of_a_hundred_thousand_seats_is_one_finding_and_the_next_still_checked() -> (
+    None
+):
+    # a server listing 100,000 seats (found from outside: the seat-by-seat check was
+    # quadratic, 60 s a view): one finding, a table has six seats, and the views after it
+    # are checked as usual
+    events = await record_match()
+    views = [i for i, (_, kind, rec) in enumerate(events) if kind == "view"]
+    k = next(i for i in views if events[i][2]["data"].get("summary", {}).get("phase") == "action")
+    seat, summary = events[k][0], events[k][2]["data"]["summary"]
+    summary["foods"] = [*summary["foods"], *([5.0] * 100_000)]
+    summary["aliveSeats"] = list(range(100_006))
+    mirror = check(events)[seat]
+    assert [d.note for d in mirror.divergences] == [
+        "cannot read this view: ValueError: summary.foods lists 100006 seats; a table has 6"
+    ]
+    assert mirror.beats_checked > 5
