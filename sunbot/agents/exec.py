@@ -209,7 +209,7 @@ class ExecStrategy:
                     raise DecisionTimeout(f"exec bot {self.label}: late at decision {n}") from None
                 raise self._fail(
                     f"no answer within {self.timeout_s:g} s at decision {n} "
-                    "(does it flush its output after each line?)"
+                    "(does it flush its output after each line, and read its input line by line?)"
                 ) from None
             if item is EOF:
                 raise self._fail(f"{self._exit(n)} at decision {n}")
