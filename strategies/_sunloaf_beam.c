@@ -561,6 +561,19 @@ static Py_ssize_t expand(SearchObject *s, int t, const Node *node, int32_t paren
 }
 
 /* heapq.nlargest(width, best): the width largest nodes, largest first */
+/* Sift ``v`` down from slot ``j`` of the min-heap ``h`` of ``k`` nodes (by node_less). */
+static inline void sift_down(Node *h, int k, int j, Node v) {
+    for (;;) {
+        int c = 2 * j + 1;
+        if (c >= k) break;
+        if (c + 1 < k && node_less(&h[c + 1], &h[c])) c++;
+        if (!node_less(&h[c], &v)) break;
+        h[j] = h[c];
+        j = c;
+    }
+    h[j] = v;
+}
+
 static Node *nlargest(SearchObject *s, int *count) {
     int m = s->nbest, w = s->width;
     int k = m < w ? m : w;
@@ -572,33 +585,13 @@ static Node *nlargest(SearchObject *s, int *count) {
         /* a min-heap of the k largest so far */
         memcpy(out, s->best, sizeof(Node) * k);
         for (int i = k / 2 - 1; i >= 0; i--) {
-            int j = i;
-            Node v = out[j];
-            for (;;) {
-                int c = 2 * j + 1;
-                if (c >= k) break;
-                if (c + 1 < k && node_less(&out[c + 1], &out[c])) c++;
-                if (!node_less(&out[c], &v)) break;
-                out[j] = out[c];
-                j = c;
-            }
-            out[j] = v;
+            sift_down(out, k, i, out[i]);
         }
         for (int e = k; e < m; e++) {
             const Node *cand = &s->best[e];
             if (cand->pr < out[0].pr) continue; /* quick reject */
             if (!node_less(&out[0], cand)) continue;
-            int j = 0;
-            Node v = *cand;
-            for (;;) {
-                int c = 2 * j + 1;
-                if (c >= k) break;
-                if (c + 1 < k && node_less(&out[c + 1], &out[c])) c++;
-                if (!node_less(&out[c], &v)) break;
-                out[j] = out[c];
-                j = c;
-            }
-            out[j] = v;
+            sift_down(out, k, 0, *cand);
         }
     }
     qsort(out, k, sizeof(Node), cmp_desc);
