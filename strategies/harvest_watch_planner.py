@@ -281,6 +281,73 @@ def rollout(t: Table, first: Act, draws: list[int]) -> float:
         n += 1
 
 
+def rollouts(t: Table, first: Act, rows: list[list[int]]) -> list[float]:
+    """``[rollout(t, first, r) for r in rows]``, each night of rows that share their draws
+    so far played once: a night depends on the position and on that night's draw only,
+    and most draws are alike (no house seat steals on ~59% of nights), so the rows form a
+    tree and its shared nights are not replayed. Same values, same order."""
+    out = [0.0] * len(rows)
+    _branch(t, t.food, t.alive, list(t.house), list(t.mem), any(t.mem[h] for h in t.house),
+            first, 0, list(range(len(rows))), rows, out)  # fmt: skip
+    return out
+
+
+def _branch(
+    t: Table,
+    food0: list[int],
+    alive0: list[bool],
+    house: list[int],
+    mem0: list[frozenset[int]],
+    watch0: bool,
+    act: Act,
+    n: int,
+    idx: list[int],
+    rows: list[list[int]],
+    out: list[float],
+) -> None:
+    """Night ``n`` of :func:`rollout` from one position, for the rows ``idx`` that reach it
+    (grouped by their draw of that night); each row's value is written to ``out``."""
+    me = t.me
+    groups: dict[int, list[int]] = {}
+    for i in idx:
+        groups.setdefault(rows[i][n] if n < HORIZON else 0, []).append(i)
+    living = [s for s in range(len(alive0)) if alive0[s]]
+    for mask, members in groups.items():
+        food, alive, mem, watch = food0[:], alive0[:], list(mem0), watch0
+        acts = house_acts(food, living, house, mask)
+        for q in t.quiet:
+            if alive[q]:
+                acts[q] = (QUIET, -1)
+        acts[me] = act
+        caught, pre = night(food, alive, acts)
+        for target, thieves in caught.items():
+            if target in house:
+                mem[target] = mem[target] | frozenset(thieves)
+                watch = True
+        left = [s for s in living if alive[s]]
+        value: float | None = None
+        if len(left) <= 1:
+            if left:
+                value = 1.0 if left[0] == me else 0.0
+            else:
+                top = max(pre.values())
+                value = 0.0 if pre[me] != top else 1.0 / sum(1 for v in pre.values() if v == top)
+        elif not alive[me]:
+            value = 0.0
+        if value is not None:
+            for i in members:
+                out[i] = value
+            continue
+        now_house = [h for h in house if alive[h]]
+        if watch:
+            now = Table(me, food, alive, now_house, mem, t.quiet)
+            ballots, _ = fine_options(now)
+            ballots[me] = base_vote(now)
+            fine(food, left, ballots)
+        nxt = base_act(food, left, now_house, me, t.quiet)
+        _branch(t, food, alive, now_house, mem, watch, nxt, n + 1, members, rows, out)
+
+
 # -- the planner ---------------------------------------------------------------------------
 
 
@@ -321,11 +388,11 @@ class Planner:
         cands = self.candidates(t)
         rows = self._draws(self.first + self.more)
         head, tail = rows[: self.first], rows[self.first :]
-        total = {a: sum(rollout(t, a, r) for r in head) for a in cands}
+        total = {a: sum(rollouts(t, a, head)) for a in cands}
         count = dict.fromkeys(cands, self.first)
         best = sorted(cands, key=lambda a: -total[a])[: self.keep]
         for a in best:
-            total[a] += sum(rollout(t, a, r) for r in tail)
+            total[a] += sum(rollouts(t, a, tail))
             count[a] += self.more
         self.scores = {a: total[a] / count[a] for a in cands}
         return max(best, key=lambda a: (self.scores[a], -cands.index(a)))
@@ -345,7 +412,7 @@ class Planner:
             fine(after.food, t.living(), ballots)
             living = t.living()
             act = base_act(after.food, living, t.house, t.me, t.quiet)
-            value = sum(rollout(after, act, r) for r in rows) / len(rows)
+            value = sum(rollouts(after, act, rows)) / len(rows)
             if value > best_value + 1e-9:
                 best, best_value = option, value
         return best

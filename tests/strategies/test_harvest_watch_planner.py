@@ -211,3 +211,24 @@ def test_decisions_are_fast_enough_for_real_time_beats():
             worst = max(worst, time.perf_counter() - t0)
         state = hw.resolve_beat(state, commands)
     assert worst < 0.2
+
+
+def test_rollouts_share_nights_and_give_each_rows_own_rollout_value() -> None:
+    """``rollouts`` plays shared nights once; every row's value equals :func:`rollout`'s."""
+    rng = random.Random(1)
+    for trial in range(120):
+        food = [rng.randint(0, 60) for _ in range(6)]
+        alive = [True] + [rng.random() < 0.8 for _ in range(5)]
+        others = [s for s in range(1, 6) if alive[s]] or [1]
+        alive[others[0]] = True
+        house = sorted(rng.sample(others, rng.randint(0, len(others))))
+        mem = [
+            frozenset(rng.sample(range(6), rng.randint(0, 2))) if s in house else frozenset()
+            for s in range(6)
+        ]
+        quiet = tuple(s for s in others if s not in house and rng.random() < 0.5)
+        table = plan.Table(0, food, alive, house, mem, quiet)
+        planner = plan.Planner(random.Random(trial))
+        rows = planner._draws(40)
+        for act in planner.candidates(table):
+            assert plan.rollouts(table, act, rows) == [plan.rollout(table, act, r) for r in rows]
