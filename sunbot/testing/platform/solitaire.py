@@ -174,7 +174,8 @@ class Solitaire(PlatformGame):
         )
         return hmac.new(self._key, body.encode(), hashlib.sha256).hexdigest()
 
-    def _sealed(self, s: State) -> State:
+    def sealed(self, s: State) -> State:
+        """``s`` with its seal (the server's key signs the rest of it)."""
         return {**s, "seal": self._seal(s)}
 
     def new(self, seed: int) -> State:
@@ -193,7 +194,7 @@ class Solitaire(PlatformGame):
             "gaveUp": False,
         }
         _settle(s)
-        return self._sealed(s)
+        return self.sealed(s)
 
     def read(self, state: Any) -> State:
         raw = as_obj(
@@ -272,7 +273,7 @@ class Solitaire(PlatformGame):
         if kind == "give_up":
             nxt["gaveUp"] = True
             nxt["moves"] += 1
-            return self._sealed(nxt)
+            return self.sealed(nxt)
         if kind == "draw":
             if nxt["stock"]:
                 nxt["waste"].append(nxt["stock"].pop())
@@ -311,7 +312,7 @@ class Solitaire(PlatformGame):
             del col["up"][index - down :]
         nxt["moves"] += 1
         _settle(nxt)
-        return self._sealed(nxt)
+        return self.sealed(nxt)
 
     @staticmethod
     def _home_from(s: State, pile: list[str], name: str) -> None:

@@ -132,10 +132,12 @@ class WordGuess(PlatformGame):
         token = body.get("stateToken")
         if not isinstance(token, str) or not token.startswith(PREFIX) or len(token) > MAX_TOKEN:
             raise BadRequest("send {stateToken, action}: the stateToken of the last answer")
+        text = token[len(PREFIX) :]
         try:
-            plain = self._cipher.decrypt(
-                base64.urlsafe_b64decode(token[len(PREFIX) :]), [SLUG.encode()]
-            )
+            sealed = base64.urlsafe_b64decode(text)
+            if base64.urlsafe_b64encode(sealed).decode() != text:  # one spelling per token
+                raise ValueError("not canonical base64")
+            plain = self._cipher.decrypt(sealed, [SLUG.encode()])
         except (InvalidTag, ValueError, binascii.Error):
             raise BadRequest("stateToken: not a token of this game (changed?)") from None
         return self.read(json.loads(plain))
