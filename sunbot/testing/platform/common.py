@@ -130,7 +130,7 @@ def one_of(value: Any, choices: tuple[Any, ...] | list[Any], where: str) -> Any:
         BadRequest: it is not.
     """
     need(
-        value in choices and value.__class__ is type(choices[0]),
+        any(value == c and type(value) is type(c) for c in choices),
         where,
         f"one of {', '.join(map(str, choices))[:120]}",
     )
