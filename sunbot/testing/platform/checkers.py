@@ -48,6 +48,9 @@ PIECES = ".rRbB"
 #: Diagonal steps in the order moves are tried: up-left, up-right, down-left, down-right.
 STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 MAN, KING, WIN = 100, 160, 100_000
+_OWN = {"r": "rR", "b": "bB"}
+#: The dark squares, where every piece stands, in reading order.
+DARK = tuple(sq for sq in range(N * N) if (sq // N + sq % N) % 2 == 1)
 _CELL = {
     "type": "object",
     "properties": {
@@ -66,7 +69,8 @@ SPEC: dict[str, Any] = {
         "top: your men move up (toward row 0), G-Bot's men down (toward row 7).",
         "A man steps one square diagonally forward; a king steps, and jumps, both forward "
         "and backward.",
-        "Jumping is compulsory: when any jump is available you must jump. A chain of jumps "
+        "Jumping is compulsory: while some piece of yours can jump, a step is refused. A "
+        "chain of jumps "
         "is one move: give its start as from and its last landing square as to.",
         "A man that reaches the far row becomes a king (a jump chain ends there).",
         "G-Bot replies at once with a depth-6 minimax move, so every answer is your turn "
@@ -138,23 +142,41 @@ def _jumps(board: list[str], start: int, side: str) -> list[Move]:
 def moves_of(board: list[str], side: str) -> list[Move]:
     """The legal moves of ``side`` (``r`` or ``b``): its jump chains when it has any (one
     per start and landing square), else its steps; by start square, then landing square."""
+    own = _OWN[side]
+    mine = [sq for sq in DARK if board[sq] in own]
     jumps: dict[tuple[int, int], Move] = {}
-    for sq in range(N * N):
-        if _own(board[sq], side):
-            for m in _jumps(board, sq, side):
-                jumps.setdefault((m.start, m.end), m)
+    for sq in mine:
+        for m in _jumps(board, sq, side):
+            jumps.setdefault((m.start, m.end), m)
     if jumps:
         return [jumps[k] for k in sorted(jumps)]
     steps = []
-    for sq in range(N * N):
-        piece = board[sq]
-        if not _own(piece, side):
-            continue
+    for sq in mine:
         r, c = divmod(sq, N)
-        for dr, dc in _steps(piece):
+        for dr, dc in _steps(board[sq]):
             if 0 <= r + dr < N and 0 <= c + dc < N and board[(r + dr) * N + c + dc] == ".":
                 steps.append(Move(sq, (r + dr) * N + c + dc, ()))
     return sorted(steps, key=lambda m: (m.start, m.end))
+
+
+def can_move(board: list[str], side: str) -> bool:
+    """Whether ``side`` has a legal move (what :func:`moves_of` would list, found early)."""
+    own, foe = _OWN[side], _OWN["b" if side == "r" else "r"]
+    for sq in DARK:
+        piece = board[sq]
+        if piece not in own:
+            continue
+        r, c = divmod(sq, N)
+        for dr, dc in _steps(piece):
+            if not (0 <= r + dr < N and 0 <= c + dc < N):
+                continue
+            near = board[(r + dr) * N + c + dc]
+            if near == ".":
+                return True
+            lr, lc = r + 2 * dr, c + 2 * dc
+            if near in foe and 0 <= lr < N and 0 <= lc < N and board[lr * N + lc] == ".":
+                return True
+    return False
 
 
 def play(board: list[str], move: Move) -> list[str]:
@@ -182,13 +204,15 @@ def evaluate(board: list[str], side: str) -> int:
 
 
 def _search(board: list[str], side: str, depth: int, alpha: int, beta: int, quiet: int) -> int:
+    if depth == 0:  # a leaf only needs to know whether a move exists
+        if not can_move(board, side):
+            return -WIN
+        return 0 if quiet >= DRAW_AFTER else evaluate(board, side)
     moves = moves_of(board, side)
     if not moves:
         return -WIN - depth  # losing later is better than losing now
     if quiet >= DRAW_AFTER:
         return 0
-    if depth == 0:
-        return evaluate(board, side)
     foe = "b" if side == "r" else "r"
     best = -WIN * 2
     for m in moves:

@@ -48,8 +48,8 @@ LETTER = {"up": "u", "down": "d", "left": "l", "right": "r"}
 BY_LETTER = {v: k for k, v in LETTER.items()}
 Cell = tuple[int, int]
 SPEC: dict[str, Any] = {
-    "goal": "Solve 5 Sokoban levels: push every crate (C) onto a target (T). A level is "
-    "done when every target holds a crate, and the next one loads; the fifth ends the run.",
+    "goal": "Clear five Sokoban levels by getting each crate (C) onto a target (T). Once every "
+    "target holds a crate the next level loads; the fifth one ends the run.",
     "scoring": "Moves over all levels. Fewer is better.",
     "scoreOrder": "ascending",
     "rules": [

@@ -61,8 +61,8 @@ SPEC: dict[str, Any] = {
     "dice, lets you roll again up to twice (holding the dice you keep), then puts the dice "
     "into one of 8 categories; each category is used exactly once.",
     "scoring": "Higher is better, at most 270: the sum of the categories plus two bonuses. "
-    "Ones, Threes, Fives: the sum of the dice showing that face. Three of a Kind, Four of "
-    "a Kind: the sum of all five dice when at least 3 (or 4) show the same face, else 0. "
+    "Ones, Threes, Fives: the dice showing that face, added up. Three of a Kind, Four of "
+    "a Kind: the total of the five dice if 3 (or 4) or more share a face, else 0. "
     "Full House 25 (three of one face and two of another), Straight 30 (four or more "
     "faces in a row), All Match 50 (all five equal). Number bonus: +20 once Ones, Threes "
     "and Fives reach 30 together. Perfect round: +5 for each category scored on its "
@@ -75,8 +75,8 @@ SPEC: dict[str, Any] = {
         "score puts the current dice into an open category at any time and starts the "
         "next round; holds are released each round.",
         "After roll 3 you must score (phase choosing): rolling or toggling then is refused.",
-        "Scoring a filled category is refused too; legalActions always lists exactly the "
-        "moves you may make.",
+        "Scoring a filled category is refused too; legalActions holds every move you may "
+        "make and no other.",
         "The dice follow from the seed and the rolls made, so a seed replays the same game.",
         "Categories: ones, threes, fives, threeOfAKind, fourOfAKind, fullHouse, straight, "
         "allMatch.",

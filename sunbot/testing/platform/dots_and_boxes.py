@@ -46,22 +46,22 @@ EDGES: tuple[Edge, ...] = (
     *(("v", r, c) for r in range(BOXES) for c in range(BOXES + 1)),
 )
 SPEC: dict[str, Any] = {
-    "goal": "Claim more of the 16 boxes than G-Bot. The board is a 5x5 grid of dots, a "
-    "4x4 lattice of boxes; each turn draws one new edge between neighbouring dots, and "
-    "whoever draws the fourth side of a box claims it.",
+    "goal": "End with more boxes than G-Bot. Twenty-five dots in a 5x5 square frame 16 "
+    "boxes; each turn draws one new edge between neighbouring dots, and the player who "
+    "closes a box's fourth side takes the box.",
     "scoring": "While playing, or after a loss: the boxes you hold. A draw scores 50, a "
     "win 100 plus your margin (9-7 scores 102). Higher is better: a win beats a draw "
     "beats a loss.",
     "scoreOrder": "descending",
     "rules": [
-        "You are X and move first; G-Bot is O.",
+        "Your boxes are X and you start; G-Bot's are O.",
         "An edge is {orientation, row, col}: horizontal (h) edges have row 0-4 and col "
         "0-3, vertical (v) edges row 0-3 and col 0-4.",
         "Drawing the fourth side of a box claims it; one edge can complete two boxes.",
         "Completing a box gives you another turn: the answer is your turn again. An edge "
         "that completes nothing passes the turn, and G-Bot plays its whole reply (it too "
         "goes on while it completes boxes) before you move again.",
-        "The game ends when all 16 boxes are claimed: more boxes wins, equal is a draw.",
+        "Once no box is open the game is over: the larger share wins, an even split draws.",
     ],
     "actionGrammar": {
         "type": "object",

@@ -53,7 +53,7 @@ _CELL = {
 }
 SPEC: dict[str, Any] = {
     "goal": "Solve five nonograms in order: Heart (5x5), Plus (5x5), Smiley (8x8), House "
-    "(8x8), Mushroom (10x10). Use the row and column clues to find which cells to fill; a "
+    "(8x8), Mushroom (10x10). Each line's numbers tell which of its cells to fill; a "
     "puzzle is solved when the filled cells are exactly its picture, and the next one "
     "follows at once.",
     "scoring": "The number of cell actions (fill and mark) over the whole run. Lower is better.",

@@ -10,7 +10,7 @@ observation shows only what a player sees: per column the number of face-down ca
 the face-up ones (``faceDown``, ``faceUp``), the stock's size, the waste's top card and
 size, the foundations' top cards, the cards home, the moves and ``phase`` (``playing``,
 ``won``, ``gave-up``). Cards are rank and suit: ``A 2 3 4 5 6 7 8 9 T J Q K`` and ``C D H
-S`` (hearts and diamonds are red). Score: cards on the foundations, higher is better.
+S`` (hearts and diamonds are red). Score: cards home, higher is better.
 
 Local choices (the page was cut off in the grammar): the actions ``waste_to_tableau``
 and ``tableau_to_foundation`` name a ``column`` (0-6), ``tableau_to_tableau`` names
@@ -65,7 +65,7 @@ def _branch(kind: str, **fields: dict[str, Any]) -> dict[str, Any]:
 SPEC: dict[str, Any] = {
     "goal": "Win Klondike, drawing one card at a time: bring all 52 cards to the four "
     "foundations, each built from ace to king in one suit.",
-    "scoring": "The number of cards on the foundations, 0 to 52. Higher is better; 52 wins.",
+    "scoring": "How many cards are home, 0 to 52. Higher is better; 52 wins.",
     "scoreOrder": "descending",
     "rules": [
         "Seven tableau columns are dealt 1 to 7 cards with only the last card of each face "
@@ -74,9 +74,9 @@ SPEC: dict[str, Any] = {
         "whole waste back into the stock (as often as you like).",
         "Foundations build up by suit from the ace; tableau columns build down in "
         "alternating colours; only a king may go to an empty column.",
-        "You may move the waste's top card to a foundation or a column, a column's last "
-        "card to a foundation, or a face-up run (from index to the end of a column) onto "
-        "another column. A foundation move finds the right foundation itself.",
+        "Moves: the waste's top card home or onto a column; a column's last card home; or "
+        "a column's face-up cards from index to its end onto another column. A move home "
+        "finds its foundation by itself.",
         "After each action a column's newly exposed card turns face up, and an exposed ace "
         "or two that fits goes home by itself.",
         "give_up ends the game. Wrong colour or rank, an empty source, a face-down card, or "

@@ -42,7 +42,7 @@ _CELL = {
 }
 SPEC: dict[str, Any] = {
     "goal": "Fill the 9x9 grid so that each row, each column and each 3x3 box holds the "
-    "digits 1 to 9 once. The puzzle is done when all 81 cells are filled without a clash.",
+    "digits 1 to 9 once. It is done once no cell is empty and nothing clashes.",
     "scoring": "Moves taken, placements and erasures together. Fewer is better: a clean "
     "solve places each empty cell once and erases nothing.",
     "scoreOrder": "ascending",

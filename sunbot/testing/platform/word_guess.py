@@ -60,8 +60,9 @@ SPEC: dict[str, Any] = {
         "A word that is not five letters or not in the dictionary is refused and costs no guess.",
         "correct: that letter is at that place in the answer; present: in the answer but "
         "elsewhere; absent: not in the answer.",
-        "Repeated letters: exact places are marked first, then each remaining copy in the "
-        "answer marks at most one more letter present, from left to right.",
+        "Repeated letters: letters in their exact place get correct before anything else; "
+        "after that, each unused copy in the answer lets one more letter be present, taken "
+        "from the left.",
         "A fully correct guess wins at once; a sixth guess that is not loses.",
         "The answer stays hidden until the game is over. legalActions is empty on purpose: "
         "guess any valid word (the dictionary holds some 650 common words).",

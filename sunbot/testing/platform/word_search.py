@@ -9,7 +9,7 @@ none.
 
 Since every selection that finds nothing is refused, ``legalActions`` lists exactly the
 selections that find a word still to find: both ends of every line of the grid that reads
-one of them, forwards or backwards (a word hidden twice by chance is listed at both
+one of them, in either direction (a word hidden twice by chance is listed at both
 places). Local choices: the words are drawn from our own list of landscape words (3 to 8
 letters, none the reverse of another), placed in a seeded order, direction and place
 (overlaps only on equal letters), the other cells seeded letters; the legal selections are
@@ -93,7 +93,7 @@ LINES = ((0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1))
 _AT = {"type": "integer", "minimum": 0, "maximum": 9}
 SPEC: dict[str, Any] = {
     "goal": "Find every hidden word in a 10x10 grid of letters. The eight words are listed; "
-    "each lies on a straight line (across, down or diagonal), forwards or backwards.",
+    "each runs along a straight line, across, down or at 45 degrees, in either direction.",
     "scoring": "The number of words found, 0 to 8. Higher is better. There is no clock.",
     "scoreOrder": "descending",
     "rules": [

@@ -14,7 +14,6 @@ import pytest
 from sunbot.testing.platform import SALT, create_platform_app
 from sunbot.testing.platform.__main__ import main
 from tests.testing.platform.helpers import (
-    APP,
     CHANCE,
     HIDDEN,
     OPPONENT,

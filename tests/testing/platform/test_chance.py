@@ -56,7 +56,9 @@ def test_a_move_scores_its_merges_then_one_tile_spawns_from_the_carried_cursor()
     empties = [(r, c) for r in range(4) for c in range(4) if (r, c) not in ((0, 0), (0, 1))]
     assert spawned == [(*empties[int(u * len(empties))], 4 if v < 0.1 else 2)]
     assert after["state"]["rng"] == cursor
-    other = step("tile-merge", merge(board, rng=778, score=10), {"type": "move", "direction": "left"})
+    other = step(
+        "tile-merge", merge(board, rng=778, score=10), {"type": "move", "direction": "left"}
+    )
     assert other["state"]["board"] != new  # another cursor, another future
 
 

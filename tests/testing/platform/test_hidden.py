@@ -45,16 +45,24 @@ def test_a_pair_stays_up_and_a_mismatch_must_be_resolved():
     (a, b), (c, d) = pairs(layout)[:2]
     one = step("memory-match", answer, flip(a))
     assert one["observation"]["cards"][a] == layout[a] and one["observation"]["phase"] == "second"
-    assert refusal("memory-match", one, flip(a)).reason == f"card {a} is already face up: flip another card"
+    assert (
+        refusal("memory-match", one, flip(a)).reason
+        == f"card {a} is already face up: flip another card"
+    )
     assert one["score"] == 0 and flip(a) not in one["legalActions"]
     matched = step("memory-match", one, flip(b))
     assert matched["observation"]["matched"][a] and matched["observation"]["matched"][b]
     assert (matched["score"], matched["observation"]["pairsFound"]) == (1, 1)
-    assert refusal("memory-match", matched, flip(b)).reason == f"card {b} is already matched: flip a face-down card"
+    assert (
+        refusal("memory-match", matched, flip(b)).reason
+        == f"card {b} is already matched: flip a face-down card"
+    )
     both = step("memory-match", step("memory-match", matched, flip(c)), flip(d))
     assert both["observation"]["phase"] == "first" and both["score"] == 2  # c and d match
     miss = step("memory-match", step("memory-match", matched, flip(c)), flip(pairs(layout)[2][0]))
-    assert miss["observation"]["phase"] == "resolve" and miss["legalActions"] == [{"type": "resolve"}]
+    assert miss["observation"]["phase"] == "resolve" and miss["legalActions"] == [
+        {"type": "resolve"}
+    ]
     assert miss["observation"]["faceUp"] == [c, pairs(layout)[2][0]] and miss["score"] == 2
     assert refusal("memory-match", miss, flip(d)).reason.startswith(f"cards {c} and ")
     back = step("memory-match", miss, {"type": "resolve"})
@@ -125,7 +133,11 @@ def test_six_misses_lose_for_zero_and_a_non_word_costs_nothing():
     for i, miss in enumerate(misses):
         assert answer["observation"]["guessesUsed"] == i and answer["score"] == 0
         answer = step("word-guess", answer, {"type": "guess", "word": miss.upper()})
-    assert (answer["score"], answer["gameOver"], answer["observation"]["status"]) == (0, True, "lost")
+    assert (answer["score"], answer["gameOver"], answer["observation"]["status"]) == (
+        0,
+        True,
+        "lost",
+    )
     assert answer["observation"]["answer"] == word and answer["observation"]["guessesLeft"] == 0
 
 
@@ -190,8 +202,12 @@ def test_solitaire_refusals_teach():
     assert refusal("solitaire", answer, {"type": "tableau_to_tableau", "from": 0, "to": 4,
                                          "index": 0}).reason == (
         "3H cannot go onto TS in column 4: build down one rank in the other colour")  # fmt: skip
-    assert refusal("solitaire", answer, {"type": "tableau_to_tableau", "from": 0, "to": 0,
-                                         "index": 0}).reason == "from and to are the same column"
+    assert (
+        refusal(
+            "solitaire", answer, {"type": "tableau_to_tableau", "from": 0, "to": 0, "index": 0}
+        ).reason
+        == "from and to are the same column"
+    )
 
 
 def test_drawing_through_the_stock_then_turning_the_waste_over():
@@ -227,5 +243,7 @@ def test_the_solitaire_observation_hides_the_stock_and_the_face_down_cards():
     hidden = state["stock"] + [c for col in state["tableau"] for c in col["down"]]
     assert len(hidden) == 45 - answer["score"] and not any(f'"{card}"' in shown for card in hidden)
     changed = {**state, "stock": state["stock"][::-1]}
-    got = http("POST", "/api/games/solitaire/action", {"state": changed, "action": {"type": "draw"}})
+    got = http(
+        "POST", "/api/games/solitaire/action", {"state": changed, "action": {"type": "draw"}}
+    )
     assert got.status_code == 400 and "seal" in got.json()["reason"]

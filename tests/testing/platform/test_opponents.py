@@ -3,12 +3,13 @@ say must follow from them."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from sunbot.testing.platform import create_platform_app
-from sunbot.testing.platform.checkers import bot_move, opening
+from sunbot.testing.platform.checkers import bot_move, can_move, moves_of, opening, play
 from sunbot.testing.unseen.common import BadRequest
 from tests.testing.platform.helpers import at, game, refusal, step
 
@@ -86,7 +87,10 @@ def test_g_bot_must_take_and_a_side_without_pieces_loses():
     answer = checkers(board(r6c1="r", r5c0="b", r4c3="b"))
     assert answer["legalActions"] == [move(6, 1, 5, 2)]  # (5,0) is taken, no jump is possible
     lost = step("checkers", answer, move(6, 1, 5, 2))
-    assert lost["state"]["lastBotMove"] == {"from": {"row": 4, "col": 3}, "to": {"row": 6, "col": 1}}
+    assert lost["state"]["lastBotMove"] == {
+        "from": {"row": 4, "col": 3},
+        "to": {"row": 6, "col": 1},
+    }
     assert lost["state"]["result"] == "loss" and (lost["score"], lost["gameOver"]) == (0, True)
 
 
@@ -118,6 +122,19 @@ def test_g_bot_is_deterministic_and_searches_the_pages_six_plies_by_default():
     start[5 * 8 + 2], start[4 * 8 + 3] = ".", "r"
     assert bot_move(start, 4) == bot_move(start, 4) is not None
     assert create_platform_app().state.games["checkers"].depth == 6
+
+
+def test_the_quick_move_check_agrees_with_the_move_list():
+    rng = random.Random(4)
+    for _ in range(12):
+        rows, side = opening(), "r"
+        for _ in range(rng.randrange(10, 70)):
+            for who in "rb":
+                assert can_move(rows, who) == bool(moves_of(rows, who))
+            moves = moves_of(rows, side)
+            if not moves:
+                break
+            rows, side = play(rows, rng.choice(moves)), "b" if side == "r" else "r"
 
 
 @pytest.mark.slow
@@ -155,8 +172,11 @@ def test_dots_opens_with_forty_edges_horizontal_first():
 def test_dots_refuses_edges_off_the_lattice_or_drawn_already():
     answer = dots(["1000", *EMPTY_H[1:]], EMPTY_V, OPEN)
     assert refusal("dots-and-boxes", answer, line("h", 0, 4)).reason == (
-        "no edge h row 0 col 4: horizontal edges have row 0-4, col 0-3")
-    assert "vertical edges have row 0-3" in refusal("dots-and-boxes", answer, line("v", 4, 0)).reason
+        "no edge h row 0 col 4: horizontal edges have row 0-4, col 0-3"
+    )
+    assert (
+        "vertical edges have row 0-3" in refusal("dots-and-boxes", answer, line("v", 4, 0)).reason
+    )
     assert refusal("dots-and-boxes", answer, line("h", 0, 0)).reason == (
         "edge h row 0 col 0 is drawn already")  # fmt: skip
 

@@ -261,8 +261,8 @@ def test_the_heart_shows_its_clues_and_the_run_solves_in_its_filled_cells():
         assert answer["observation"]["name"] == name and answer["state"]["solved"] == index
         cells = [(r, c) for r, row in enumerate(picture(index)) for c, ch in enumerate(row)
                  if ch == "#"]  # fmt: skip
-        first = cells[0]
-        answer = step("pixel-puzzle", answer, {"type": "mark", **dict(zip(("row", "col"), first))})
+        answer = step("pixel-puzzle", answer, {"type": "mark", "row": cells[0][0],
+                                               "col": cells[0][1]})  # fmt: skip
         for r, c in cells:  # a fill replaces the mark
             answer = step("pixel-puzzle", answer, {"type": "fill", "row": r, "col": c})
         total += len(cells) + 1
@@ -277,7 +277,9 @@ def test_marks_never_solve_and_an_extra_fill_blocks_the_solve():
     cells = [(r, c) for r, row in enumerate(picture(0)) for c, ch in enumerate(row) if ch == "#"]
     for r, c in cells[:-1]:
         answer = step("pixel-puzzle", answer, {"type": "fill", "row": r, "col": c})
-    marked = step("pixel-puzzle", answer, {"type": "mark", "row": cells[-1][0], "col": cells[-1][1]})
+    marked = step(
+        "pixel-puzzle", answer, {"type": "mark", "row": cells[-1][0], "col": cells[-1][1]}
+    )
     assert marked["observation"]["name"] == "Heart"  # a mark is no fill
     extra = step("pixel-puzzle", answer, {"type": "fill", "row": 0, "col": 0})
     done = step("pixel-puzzle", extra, {"type": "fill", "row": cells[-1][0], "col": cells[-1][1]})
