@@ -25,7 +25,7 @@ def flip(i: int) -> dict[str, Any]:
 
 def pairs(layout: list[str]) -> list[tuple[int, int]]:
     """The index pairs of a layout, by first index."""
-    return sorted({tuple(i for i, s in enumerate(layout) if s == sym) for sym in layout})  # type: ignore[misc]
+    return sorted({tuple(i for i, s in enumerate(layout) if s == sym) for sym in layout})
 
 
 def test_memory_match_opens_face_down_and_hides_the_layout():
@@ -170,7 +170,7 @@ def solitaire(tableau: list[tuple[list[str], list[str]]], homes: dict[str, int],
     state = {"stock": [c for c in DECK if c not in used], "waste": waste,
              "tableau": [{"down": d, "up": u} for d, u in cols],
              "foundations": {k: homes.get(k, 0) for k in SUITS}, "moves": 0, "gaveUp": False}  # fmt: skip
-    return at("solitaire", game("solitaire").sealed(state))  # type: ignore[attr-defined]
+    return at("solitaire", game("solitaire").sealed(state))
 
 
 def test_solitaire_deals_seven_columns_and_lists_its_one_build():
