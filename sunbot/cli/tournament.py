@@ -231,15 +231,18 @@ def tournament_command(
         "store": str(out / bench_cli.STORE_NAME),
     }
     from sunbot.bench.tournament_standings import match_standings, paired_standings
+    from sunbot.bench.verdict import standings_verdict
     from sunbot.cli.tournament_output import show_errors, show_standings
 
     if plan.unit == "match":
         result = match_standings(info.slug, plan.draws, rows, names, meta)
     else:
         result = paired_standings(info.slug, plan.jobs, rows, meta)
+    result.meta["verdict"] = standings_verdict(result)
     page = _write_page(result, out / label) if report else None
     if json_out:
-        typer.echo(json.dumps(result.json(label, page), allow_nan=False))
+        record = {**result.json(label, page), "verdict": result.meta["verdict"]}
+        typer.echo(json.dumps(record, allow_nan=False))
     else:
         show_standings(bench_cli.console, result, label, page)
     if result.errors:
