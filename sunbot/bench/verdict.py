@@ -97,7 +97,7 @@ class Comparison:
 
     def sentence(self, style: str = "plain") -> str:
         """The comparison in words (see the module docstring). ``style``: ``"plain"``
-        (``A scores 2.63x B on ...``), ``"best"`` (``A scores best: 2.63x B, the next best,
+        (``A scores 2.63x B on ...``), ``"best"`` (``A scores highest: 2.63x B, the next highest,
         on ...``: a bench of three or more) or ``"lead"`` (``A leads: it scores 2.63x B on
         ...``: a tournament)."""
         p, r = self.paired, self.ratio
@@ -116,7 +116,7 @@ class Comparison:
             against = self.worse
         clear = self.clear
         if clear and style == "best":
-            what = f"{self.better} scores best: {amount} {against}, the next best,"
+            what = f"{self.better} scores highest: {amount} {against}, the next highest,"
         elif clear and style == "lead":
             what = f"{self.better} leads: it scores {amount} {against}"
         else:

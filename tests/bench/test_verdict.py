@@ -93,7 +93,7 @@ def test_the_bench_verdict_names_the_best_and_the_next_best() -> None:
             (("low", 1), ("top", 3), ("mid", 2))]  # fmt: skip
     a = analyse("naptuft", rows, ["low", "top", "mid"])
     assert bench_verdict(a) == (
-        "top scores best: 1.50x mid, the next best, on 8 paired seeds, 95% CI [1.50, 1.50],"
+        "top scores highest: 1.50x mid, the next highest, on 8 paired seeds, 95% CI [1.50, 1.50],"
         " p = 0.0078 (W-L-T 8-0-0)"
     )
     one = analyse("naptuft", [r for r in rows if r.strategy == "top"], ["top"])
