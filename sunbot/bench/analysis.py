@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from sunbot.bench import stats
+import sunbot.bench.stats as stats
 from sunbot.bench.jobs import Result, group_of
 
 #: A table as text: its head and its rows, one string per cell.

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, overload
 
-from sunbot.bench import stats
+import sunbot.bench.stats as stats
 from sunbot.bench.analysis import WLT, Analysis, num, pair_rows, scores_by_seed, summary_rows, wlt
 from sunbot.bench.jobs import Result
 from sunbot.bench.ratings import PairedRank, Rating, leaderboard_order

@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sunbot.bench import stats
+import sunbot.bench.stats as stats
 from sunbot.bench.analysis import WLT, Analysis, num, scores_by_seed, wlt
 from sunbot.bench.ratings import PairedRank, Rating, leaderboard_order
 from sunbot.bench.tournament_standings import Standings
