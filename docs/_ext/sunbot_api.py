@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import re
 import typing
 from typing import Any
 
-import sunbot
 from sunbot_markdown import docstring
 from sunbot_observations import table
+
+import sunbot
 
 #: The page's sections: a title and the ``sunbot`` names it documents, in order.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -176,8 +178,23 @@ def _object(name: str) -> list[str]:
         if doc:
             lines += [docstring(doc), ""]
         return lines
-    lines += ["```python", f"{name} = {_annotation(obj)}", "```", ""]
+    lines += ["```python", f"{name} = {_alias(obj)}", "```", ""]
     return lines
+
+
+def _alias(obj: Any) -> str:
+    """A type alias as its members joined by ``|``, module paths and forward refs dropped:
+    ``str | Strategy | type | Callable[[Any, list[Any]], Any]``."""
+    members = typing.get_args(obj) if typing.get_origin(obj) is typing.Union else (obj,)
+    out = []
+    for member in members:
+        text = (
+            _annotation(member)
+            if not isinstance(member, typing.ForwardRef)
+            else member.__forward_arg__
+        )
+        out.append(re.sub(r"\b(?:[a-z_]\w*\.)+([A-Za-z_]\w*)", r"\1", text))
+    return " | ".join(out)
 
 
 def documented() -> set[str]:

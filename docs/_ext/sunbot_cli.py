@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import typer
+from sunbot_markdown import cell, docstring
 
 from sunbot.cli.main import app
-from sunbot_markdown import cell, docstring
 
 
 def command() -> Any:

@@ -15,10 +15,8 @@ CELLS = [
     "result = sunbot.bench('naptuft', ['balancer', 'rotation'], seeds=range(1, 9), cap=1,"
     " workers=2)\n"
     "result",
-    "frame = result.to_pandas()\n"
-    "print(list(frame['strategy']), len(result.to_pandas('rows')))",
-    "sunbot.tournament('naptuft', ['balancer', 'rotation'], seeds=range(1, 7), cap=1,"
-    " workers=2)",
+    "frame = result.to_pandas()\nprint(list(frame['strategy']), len(result.to_pandas('rows')))",
+    "sunbot.tournament('naptuft', ['balancer', 'rotation'], seeds=range(1, 7), cap=1, workers=2)",
 ]
 
 
