@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from sunbot import strategies as _strategies
 from sunbot.bench.backends import run_jobs
-from sunbot.bench.jobs import Job, Result, job_key, run_chunk
+from sunbot.bench.jobs import Job, Result, group_of, job_key, run_chunk
 from sunbot.bench.result import BenchResult, TournamentResult
 from sunbot.games import GameInfo, get_game, seed_problem
 
@@ -140,7 +140,9 @@ def bench(
         for name in names
     ]
     rows = _run(jobs, backend, workers)
-    analysis = analyse(info.slug, rows, names)
+    # a Harvest Watch job's group is its strategy at its table ("adaptive vs 5 house")
+    groups = list(dict.fromkeys(group_of(r) for r in rows)) or names
+    analysis = analyse(info.slug, rows, groups)
     return BenchResult(info.slug, rows, analysis, bench_verdict(analysis), run_cap)
 
 

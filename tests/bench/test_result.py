@@ -82,6 +82,15 @@ def test_a_tournament_returns_standings_with_intervals_and_a_verdict() -> None:
     assert single.ratings == [] and len(single.rows) == 4
 
 
+def test_a_harvest_watch_bench_groups_each_strategy_at_its_table() -> None:
+    r = sunbot.bench("harvest-watch", ["guard", "farmer"], seeds=[1, 2], workers=1)
+    assert [s.strategy for s in r.strategies] == ["guard vs 5 house", "farmer vs 5 house"]
+    assert [s.runs for s in r.strategies] == [2, 2]
+    assert all(s.rank1_rate is not None for s in r.strategies)
+    assert (r.pairs[0].a, r.pairs[0].b, r.pairs[0].seeds) == (
+        "guard vs 5 house", "farmer vs 5 house", 2)  # fmt: skip
+
+
 def test_tournament_refuses_bad_input_in_one_line() -> None:
     with pytest.raises(ValueError, match="at least two entrants"):
         sunbot.tournament("naptuft", ["balancer"])
