@@ -24,6 +24,7 @@ from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, 
 from sunbot.cli.play import console, err_console, fail, play_command
 from sunbot.cli.probe import probe_command
 from sunbot.cli.rules import rules_command
+from sunbot.cli.status import status_command
 from sunbot.cli.tournament import tournament_command
 from sunbot.cli.transcripts import export_command, replay_command
 from sunbot.server import TokenCodec, create_app
@@ -153,6 +154,7 @@ app.command("bench")(bench_command)
 app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
+app.command("status")(status_command)
 
 
 def _version(value: bool) -> None:
