@@ -235,7 +235,7 @@ def tournament_command(
         status = bench_cli.open_status(
             out, label, "tournament", info.slug, len(plan.jobs), done, caps
         )
-        elapsed, _, stopped = bench_cli.run_to_the_caps(
+        elapsed, ran, stopped = bench_cli.run_to_the_caps(
             store,
             label,
             todo,
@@ -252,8 +252,8 @@ def tournament_command(
             rows = _rows_of(store.results(label), plan.jobs)
         except sqlite3.Error as exc:
             raise fail(f"cannot read the run from {store.path}: {exc}", Exit.ERROR) from None
-    if todo:
-        shown.print(f"{plural(len(todo), plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
+    if ran:
+        shown.print(f"{plural(ran, plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
     meta = {
         "run": label,
         "game": info.slug,
@@ -277,11 +277,12 @@ def tournament_command(
         show_standings(bench_cli.console, result, label, page)
     if result.errors:
         show_errors(bench_cli.err_console, result)
-    if result.failed is not None:
-        bench_cli.err_console.print(f"[bold red]error:[/] {escape(result.failed)}")
+    if result.failed is not None:  # stopped by a cap: too few rows yet, which is no error
+        said = "[yellow]not yet:[/]" if stopped else "[bold red]error:[/]"
+        bench_cli.err_console.print(f"{said} {escape(result.failed)}")
     if stopped:
         bench_cli.say_stopped(stopped, missing, label)
-    if result.errors or result.failed is not None:
+    if result.errors or (result.failed is not None and not stopped):
         raise typer.Exit(Exit.ERROR)
     if stopped:
         raise typer.Exit(Exit.SPEND_CAP)

@@ -169,3 +169,34 @@ def test_a_run_stops_whole_at_its_daily_request_cap_and_resumes(tmp_path):
     assert more.exit_code == 0, more.output
     final = json.loads(path.read_text().splitlines()[-1])
     assert final["endedBy"] == "cap" and final["gameOver"]
+
+
+def test_a_bench_on_a_server_stops_at_its_daily_request_cap(tmp_path):
+    store, out = tmp_path / "spend.sqlite", tmp_path / "o"
+    with LoopbackServer(create_app(TokenCodec())) as srv:
+        res = runner.invoke(
+            app, ["bench", "naptuft", "-s", "balancer", "--seeds", "1-6", "--cap", "days=1",
+                  "--workers", "1", "--server", srv.url, "--daily-requests", "40",
+                  "--spend-store", str(store), "--out", str(out), "--run", "r"],
+        )  # fmt: skip
+    assert res.exit_code == Exit.SPEND_CAP, res.output
+    assert "stopped: daily request cap reached for http://127.0.0.1:" in " ".join(
+        res.output.split()
+    )
+    assert sqlite3.connect(store).execute("SELECT amount FROM spend").fetchone()[0] == 40
+    assert 1 <= _stored(out) < 6
+
+
+def test_a_tournament_stops_at_its_daily_token_cap(tmp_path, monkeypatch):
+    store, out = tmp_path / "spend.sqlite", tmp_path / "o"
+    with running(create_llm_app()) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)  # the tournament's model endpoint
+        res = runner.invoke(
+            app, ["tournament", "naptuft", "-s", "llm:legal", "-s", "balancer", "--seeds", "1-3",
+                  "--cap", "days=1", "--workers", "1", "--daily-tokens", "3000",
+                  "--spend-store", str(store), "--out", str(out), "--run", "t"],
+        )  # fmt: skip
+    assert res.exit_code == Exit.SPEND_CAP, res.output
+    assert "stopped: daily model-token cap reached" in " ".join(res.output.split())
+    assert read_status(out / "t" / "status.json").state == "stopped"
+    assert 3_000 <= _tokens(store) < 3_000 + DECISION_MAX
