@@ -17,8 +17,6 @@ RUN python3 -m venv /opt/sunbot
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY sunbot ./sunbot
-COPY strategies ./strategies
-COPY stubs ./stubs
 # behind a proxy with its own certificate authority: --secret id=pip_cert,src=BUNDLE.pem
 RUN --mount=type=secret,id=pip_cert \
     if [ -s /run/secrets/pip_cert ]; then export PIP_CERT=/run/secrets/pip_cert; fi \

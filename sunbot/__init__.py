@@ -26,13 +26,10 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sunbot import _compat
-from sunbot._checkout import find_checkout_strategies
 
-find_checkout_strategies(Path(__file__).parent)  # sunbot.strategies in a checkout, uninstalled
 _compat.install()  # old module paths (sunbot.runner, ...) for one release, with a warning
 
 try:
@@ -47,7 +44,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.agents.llm import LLMStrategy
     from sunbot.api import play, play_async
     from sunbot.bots import StrategyLike
-    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
+    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy
     from sunbot.games import GameInfo, available, get_game
     from sunbot.mirror import Divergence, Mirror
     from sunbot.runs.remote import play_run
@@ -71,7 +68,7 @@ _LAZY: dict[str, str | None] = {
     "MatchClient": "sunbot.client",
     "Position": "sunbot.client",
     "RetryPolicy": "sunbot.client",
-    "play_match": "sunbot.client",
+    "play_match": "sunbot.runs.seat_http",
     "GameInfo": "sunbot.games",
     "available": "sunbot.games",
     "get_game": "sunbot.games",

@@ -25,7 +25,6 @@ from sunbot.games import GAMES, LOCAL_CHOICES, GameInfo, get_game
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
-from sunbot.server.app import served_fields
 from sunbot.transcripts.integrity import Misfit, answer_problem, check_lines, index_problem
 from sunbot.transcripts.jsonl import Transcript
 from sunbot.transcripts.stream import TranscriptLines
@@ -392,7 +391,7 @@ def _first_index(rec: dict[str, Any]) -> int:
 
 def _compare(game: GameInfo, state: dict[str, Any], recorded: dict[str, Any]) -> list[Finding]:
     found: list[Finding] = []
-    for key, value in served_fields(game, state).items():
+    for key, value in game.served_fields(state).items():
         if key in recorded:
             found += diff(value, recorded[key], key)
     return found
