@@ -260,13 +260,13 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     async def init(
         request: Request,
         slug: str = openapi.slug(single, "A single-player game."),
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Start a run: the opening envelope plus ``spec``. No seed: a random one."""
         game = _single_player(slug)
         seed = _seed(request.query_params.getlist("seed"))
         body = envelope(game, game.engine.init(seed), codec)
         body["spec"] = game.spec
-        return body
+        return JSONResponse(body)
 
     @app.post(
         "/api/games/{slug}/action",
@@ -279,16 +279,17 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     )
     async def action(
         body: ActionRequest, slug: str = openapi.slug(single, "A single-player game.")
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Apply one action to the position carried by the token (or plain state)."""
         game = _single_player(slug)
         state = _state_from_request(game, body, codec)
         eng = game.engine
         try:
             nxt = eng.step(state, body.action)
-            return envelope(game, nxt, codec)
+            return JSONResponse(envelope(game, nxt, codec))
         except IllegalAction as exc:
-            return {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
+            refusal = {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
+            return JSONResponse(refusal)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if body.stateToken is not None:
                 raise  # a state we issued ourselves: an engine bug, logged as such

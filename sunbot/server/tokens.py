@@ -25,6 +25,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import orjson
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
 TOKEN_VERSION = 1
@@ -66,6 +67,27 @@ def _canonical(token: str) -> bytes | None:
     except (UnicodeEncodeError, binascii.Error, ValueError):
         return None
     return raw if base64.urlsafe_b64encode(blob) == raw else None
+
+
+def _dump(payload: dict[str, Any]) -> bytes:
+    """Compact JSON of a token's payload (orjson; the standard library for what orjson
+    refuses: a lone surrogate, an integer past 64 bits)."""
+    try:
+        return orjson.dumps(payload)
+    except TypeError:
+        return json.dumps(payload, separators=(",", ":")).encode()
+
+
+def _load(raw: bytes) -> Any:
+    """A token's payload from its JSON (what :func:`_dump` wrote either way).
+
+    Raises:
+        ValueError: not JSON.
+    """
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
 
 
 class TokenCodec:
@@ -136,8 +158,7 @@ class TokenCodec:
     def encode(self, slug: str, state: dict[str, Any], issued_at: int | None = None) -> str:
         """The token carrying ``state`` for game ``slug`` (``issued_at``: Unix seconds,
         default now; only tests back-date a token)."""
-        payload = json.dumps({"g": slug, "v": TOKEN_VERSION, "s": state}, separators=(",", ":"))
-        blob = zlib.compress(payload.encode(), 6)
+        blob = zlib.compress(_dump({"g": slug, "v": TOKEN_VERSION, "s": state}), 6)
         if issued_at is None:
             return self._fernet.encrypt(blob).decode("ascii")
         return self._fernet.encrypt_at_time(blob, issued_at).decode("ascii")
@@ -168,7 +189,7 @@ class TokenCodec:
             raw = inflater.decompress(blob, MAX_PAYLOAD_BYTES)
             if inflater.unconsumed_tail:
                 raise ValueError("payload too large")
-            payload = json.loads(raw)
+            payload = _load(raw)
         except (zlib.error, ValueError):
             raise BadToken("badToken: the state token does not hold a state") from None
         if not isinstance(payload, dict) or payload.get("v") != TOKEN_VERSION:
