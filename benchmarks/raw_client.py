@@ -9,6 +9,7 @@ answers with h11, the HTTP/1.1 parser uvicorn itself uses; nothing is retried.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import h11
 
@@ -31,10 +32,8 @@ class Connection:
         """Close the connection (bounded: a second at most)."""
         if self._writer is not None:
             self._writer.close()
-            try:
+            with contextlib.suppress(TimeoutError, OSError):
                 await asyncio.wait_for(self._writer.wait_closed(), 1)
-            except (TimeoutError, OSError):
-                pass
 
     async def request(self, method: str, target: str, body: bytes = b"") -> tuple[int, bytes]:
         """Send one request and read its whole answer (``timeout``: 30 s)."""

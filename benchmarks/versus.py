@@ -300,7 +300,12 @@ def main() -> None:
                     steps = str(args.steps or 20000)
                     got: list[dict[str, Any]] = []
 
-                    def env_rate(t: Path | None, g: str = game, n: str = steps) -> float:
+                    def env_rate(
+                        t: Path | None,
+                        g: str = game,
+                        n: str = steps,
+                        got: list[dict[str, Any]] = got,
+                    ) -> float:
                         out = _probe(t, _ENVS, g, n)
                         if t is None:
                             got.append(out)
