@@ -36,7 +36,11 @@ class Divergence:
     """One field where the server's answer differs from the rules.
 
     ``step`` is the action's index in the run (0 for the init answer), ``path`` a dotted
-    field path such as ``state.hold[3][0].weight``.
+    field path such as ``state.hold[3][0].weight``. ``expected`` and ``got`` are kept in
+    their bounded form only: as they are when their JSON is at most
+    :data:`~sunbot._text.safe.MAX_TEXT` characters, else that JSON cut (a string), so a
+    server's megabyte value is not held for the whole run (one a step would grow the
+    process without bound).
     """
 
     step: int
@@ -45,15 +49,18 @@ class Divergence:
     got: Any
     note: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expected", _bounded(self.expected))
+        object.__setattr__(self, "got", _bounded(self.got))
+
     def to_json(self) -> dict[str, Any]:
-        """The transcript form: ``expected``/``got`` as they are when their JSON is at most
-        :data:`~sunbot._text.safe.MAX_TEXT` characters, else that JSON cut (a string);
-        ``note`` cut likewise (a server's value may be a megabyte)."""
+        """The transcript form: ``expected``/``got`` in their bounded form, ``note`` cut
+        likewise (a server's value may be a megabyte)."""
         return {
             "step": self.step,
             "path": safe(self.path),
-            "expected": _bounded(self.expected),
-            "got": _bounded(self.got),
+            "expected": self.expected,
+            "got": self.got,
             "note": safe(self.note),
         }
 
@@ -63,8 +70,19 @@ class Divergence:
         return f"step {self.step}: {safe(self.path)}: {shown}{extra}"
 
 
+_BIG = 10**15
+
+
 def _bounded(value: Any) -> Any:
     """``value`` if its JSON is short, else the JSON text clipped (secrets scrubbed)."""
+    if (
+        value is None
+        or type(value) in (bool, float)
+        or (type(value) is int and -_BIG < value < _BIG)
+    ):
+        return value  # a scalar's JSON is short
+    if type(value) is str and len(value) <= MAX_TEXT // 6 - 2:
+        return value  # even a string of escapes stays within MAX_TEXT
     text = json.dumps(value, default=str, ensure_ascii=False)
     return value if len(text) <= MAX_TEXT else safe(text)
 
