@@ -80,7 +80,7 @@ while n < steps:  # record runs first: the timed part is the mirror alone
     state = eng.init(seed)
     run = [answer(state)]
     while not eng.is_over(state) and n < steps:
-        a = run[-1]
+        a = run[-1] if len(run) == 1 else run[-1][1]
         action = bot.choose(a["observation"], a["legalActions"])
         state = eng.step(state, action)
         run.append((action, answer(state)))

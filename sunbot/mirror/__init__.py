@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import orjson
+
 from sunbot._text.safe import MAX_TEXT, describe, safe
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
@@ -88,6 +90,7 @@ def _bounded(value: Any) -> Any:
 
 
 _MISSING = "<missing>"
+_SORTED = orjson.OPT_SORT_KEYS
 #: Notes :func:`diff` gives a field only one side has; the mirror filters on them.
 MISSING_FIELD = "field missing"
 UNKNOWN_FIELD = "unknown field"
@@ -101,12 +104,31 @@ def _same_scalar(a: Any, b: Any) -> bool:
     return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
 
 
+def same_json(expected: Any, got: Any) -> bool:
+    """Whether two JSON values are the same to :func:`diff` at a glance: equal (Python's
+    ``==``, in C) and with the same JSON text once keys are sorted (which tells ``True``
+    from ``1``). ``False`` means "look closer", not "different" (``3`` and ``3.0``)."""
+    if expected != got:
+        return False
+    try:
+        return bool(orjson.dumps(expected, option=_SORTED) == orjson.dumps(got, option=_SORTED))
+    except TypeError:  # an integer past 64 bits, a lone surrogate: the walk decides
+        return False
+
+
 def diff(expected: Any, got: Any, path: str) -> list[Finding]:
     """Every leaf where ``got`` differs from ``expected`` (dict keys, list items, scalars).
 
     ``True`` and ``1`` differ; ``3`` and ``3.0`` do not. A list of another length is one
-    finding for the whole list.
+    finding for the whole list. Values that are the same at a glance (:func:`same_json`,
+    every honest answer) are not walked.
     """
+    if same_json(expected, got):
+        return []
+    return _diff(expected, got, path)
+
+
+def _diff(expected: Any, got: Any, path: str) -> list[Finding]:
     if isinstance(expected, dict) and isinstance(got, dict):
         out: list[Finding] = []
         for key in expected.keys() | got.keys():
@@ -116,14 +138,14 @@ def diff(expected: Any, got: Any, path: str) -> list[Finding]:
             elif key not in expected:
                 out.append(Finding(sub, _MISSING, got[key], UNKNOWN_FIELD))
             else:
-                out.extend(diff(expected[key], got[key], sub))
+                out.extend(_diff(expected[key], got[key], sub))
         return sorted(out)
     if isinstance(expected, list) and isinstance(got, list):
         if len(expected) != len(got):
             return [Finding(path, expected, got, "length differs")]
         out = []
         for i, (e, g) in enumerate(zip(expected, got, strict=True)):
-            out.extend(diff(e, g, f"{path}[{i}]"))
+            out.extend(_diff(e, g, f"{path}[{i}]"))
         return out
     if isinstance(expected, dict | list) or isinstance(got, dict | list):
         return [Finding(path, expected, got, "type differs")]
@@ -313,10 +335,12 @@ class Mirror:
             note = f"server refused a legal action: {response.get('reason')}"
             return self._record(step, [Finding("ok", True, False, note)])
         findings = list(findings)
-        findings += self._keep(diff(expected, got, "state"))
+        same = same_json(expected, got)  # every field there and as the rules say
+        if not same:
+            findings += self._keep(_diff(expected, got, "state"))
         try:
             findings += self._envelope(expected, response)
-            self._remember(raw_got, merge(expected, got))
+            self._remember(raw_got, got if same else merge(expected, got))
         except Exception as exc:  # a value of the wrong type must not stop the run
             note = self.wrong_types(got) or f"cannot check this answer: {describe(exc)}"
             findings.append(Finding("state", "a checkable position", "?", note))
