@@ -195,6 +195,8 @@ class Mirror:
         self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
         self.offsets: dict[str, int] = {}
         self.template = KeyTemplate()
+        #: Per compared value ("state", "observation"): key paths our reading leaves out.
+        self._gaps: dict[str, set[tuple[str, ...]]] = {}
         states = list(self.hooks.template_states())
         for state in states:
             self.template.learn(state, "state")
@@ -245,6 +247,43 @@ class Mirror:
                 continue
             else:
                 out.append(f)
+        return out
+
+    def _compare(self, expected: Any, got: Any, path: str) -> list[Finding]:
+        """The kept findings of the walk (:func:`diff`); learns the gaps of ``path``: the
+        fields our reading leaves out of every answer (tracked counts, fields the text
+        does not fix) that the walk found missing and dropped, so that the next answer
+        equal to the rules but for them is seen as such at a glance (:meth:`_fill_gaps`)."""
+        found = _diff(expected, got, path)
+        kept = self._keep(found)
+        left_out = [f for f in found if f not in kept]
+        dropped = [f.path for f in left_out]
+        if all(f.note == MISSING_FIELD and "[" not in f.path for f in left_out):
+            gaps = self._gaps.setdefault(path, set())
+            gaps.update(tuple(p.split(".")[1:]) for p in dropped)
+        return kept
+
+    def _fill_gaps(self, expected: Any, got: Any, path: str) -> Any:
+        """``got`` with the learned gaps of ``path`` it lacks filled from ``expected``
+        (copies along the way; ``got`` itself is not changed). The walk would find those
+        fields missing and drop them, so a filled answer the same as ``expected`` has no
+        finding, and is what :func:`merge` would make of it."""
+        gaps = self._gaps.get(path)
+        if not gaps or type(got) is not dict or type(expected) is not dict:
+            return got
+        out = dict(got)
+        for keys in gaps:
+            ours: Any = expected
+            theirs: Any = out
+            for key in keys[:-1]:
+                ours, sub = ours.get(key), theirs.get(key)
+                if type(ours) is not dict or type(sub) is not dict:
+                    break
+                theirs[key] = theirs = dict(sub)
+            else:
+                last = keys[-1]
+                if last not in theirs and type(ours) is dict and last in ours:
+                    theirs[last] = ours[last]
         return out
 
     def _complete(self, state: dict[str, Any], opening: bool) -> dict[str, Any]:
@@ -335,12 +374,13 @@ class Mirror:
             note = f"server refused a legal action: {response.get('reason')}"
             return self._record(step, [Finding("ok", True, False, note)])
         findings = list(findings)
-        same = same_json(expected, got)  # every field there and as the rules say
+        filled = self._fill_gaps(expected, got, "state")
+        same = same_json(expected, filled)  # every field as the rules say
         if not same:
-            findings += self._keep(_diff(expected, got, "state"))
+            findings += self._compare(expected, got, "state")
         try:
             findings += self._envelope(expected, response)
-            self._remember(raw_got, got if same else merge(expected, got))
+            self._remember(raw_got, filled if same else merge(expected, got))
         except Exception as exc:  # a value of the wrong type must not stop the run
             note = self.wrong_types(got) or f"cannot check this answer: {describe(exc)}"
             findings.append(Finding("state", "a checkable position", "?", note))
@@ -398,7 +438,8 @@ class Mirror:
                 if "observation" not in response:
                     continue
                 got = self._read(response["observation"], "observation")
-                out += self._keep(diff(value, got, key))
+                if not same_json(value, self._fill_gaps(value, got, key)):
+                    out += self._compare(value, got, key)
                 continue
             if key == "legalActions":
                 out += self._legal(value, response.get(key, _MISSING))
