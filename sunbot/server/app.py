@@ -10,9 +10,13 @@ answers 4xx ``{ok: false, reason}``. Nothing the client sends can cause a 500.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib
 import logging
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -125,13 +129,31 @@ def served_fields(game: GameInfo, state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def state_mark(game: GameInfo) -> str:
+    """Names the code that makes and checks ``game``'s states: a digest of the source of
+    its engine module and of its plain-state check's module. A token carries it, so a
+    state this code made is not checked again when it comes back (only another code's
+    token, an older sunbot's under the same key, is)."""
+    return _mark(game.engine_ref, game.check_state_ref)
+
+
+@functools.cache
+def _mark(engine_ref: str, check_ref: str | None) -> str:
+    digest = hashlib.sha256(sunbot.__version__.encode())
+    refs = [engine_ref, *([check_ref] if check_ref else [])]
+    for ref in refs:
+        module = importlib.import_module(ref.partition(":")[0])
+        digest.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
+    return digest.hexdigest()[:16]
+
+
 def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
     """The success body for ``state`` (spec README, "The local server")."""
     fields = served_fields(game, state)
     return {
         "ok": True,
         "state": fields["state"],
-        "stateToken": codec.encode(game.slug, state),
+        "stateToken": codec.encode(game.slug, state, mark=state_mark(game)),
         **{k: v for k, v in fields.items() if k != "state"},
     }
 
@@ -139,10 +161,12 @@ def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[s
 def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) -> dict[str, Any]:
     if body.stateToken is not None:
         try:
-            state = codec.decode(game.slug, body.stateToken)
+            state, mark = codec.decode_marked(game.slug, body.stateToken)
         except BadToken as exc:
             raise Refusal(400, str(exc)) from None
-        if game.hidden and game.check_state_ref is not None:  # e.g. a token of an old format
+        if game.hidden and game.check_state_ref is not None and mark != state_mark(game):
+            # a token of an old format (made by other code under the same key) is checked;
+            # one this very code made holds a state of its own making
             try:
                 resolve(game.check_state_ref)(state)
             except ValueError:

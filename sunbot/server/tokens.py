@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import os
 import zlib
@@ -111,6 +112,8 @@ class TokenCodec:
                 ) from None
         self._fernet = MultiFernet(fernets)
         self._ttl = ttl
+        #: Tells codecs apart without showing a key: a digest of the keys and the ttl.
+        self.identity = hashlib.sha256(b"\n".join([*keys, str(ttl).encode()])).hexdigest()
 
     @classmethod
     def embedded(cls) -> TokenCodec:
@@ -155,16 +158,30 @@ class TokenCodec:
             raw = [k.strip() for k in os.environ["SUNBOT_SERVER_KEYS"].split(",") if k.strip()]
         return cls([k.encode() for k in raw] or None, ttl)
 
-    def encode(self, slug: str, state: dict[str, Any], issued_at: int | None = None) -> str:
+    def encode(
+        self, slug: str, state: dict[str, Any], issued_at: int | None = None, mark: str = ""
+    ) -> str:
         """The token carrying ``state`` for game ``slug`` (``issued_at``: Unix seconds,
-        default now; only tests back-date a token)."""
-        blob = zlib.compress(_dump({"g": slug, "v": TOKEN_VERSION, "s": state}), 6)
+        default now; only tests back-date a token). ``mark``, when given, travels with it
+        (:meth:`decode_marked`): the server names the code that made the state."""
+        payload: dict[str, Any] = {"g": slug, "v": TOKEN_VERSION, "s": state}
+        if mark:
+            payload["m"] = mark
+        blob = zlib.compress(_dump(payload), 6)
         if issued_at is None:
             return self._fernet.encrypt(blob).decode("ascii")
         return self._fernet.encrypt_at_time(blob, issued_at).decode("ascii")
 
     def decode(self, slug: str, token: object) -> dict[str, Any]:
-        """The state inside ``token``.
+        """The state inside ``token`` (:meth:`decode_marked` without the mark).
+
+        Raises:
+            BadToken: as :meth:`decode_marked`.
+        """
+        return self.decode_marked(slug, token)[0]
+
+    def decode_marked(self, slug: str, token: object) -> tuple[dict[str, Any], str]:
+        """The state inside ``token`` and the mark it was issued with (``""``: none).
 
         Raises:
             BadToken: not a string, too long, not the exact text issued (a character
@@ -199,4 +216,5 @@ class TokenCodec:
         state = payload.get("s")
         if not isinstance(state, dict):
             raise BadToken("badToken: the state token does not hold a state")
-        return state
+        mark = payload.get("m")
+        return state, mark if isinstance(mark, str) else ""
