@@ -192,6 +192,7 @@ def test_mixed_tables_play_legal_commands(seats):
         assert state["status"] == "done" and len(ranks) == seats
 
 
+@pytest.mark.slow  # a speed target: wall time on an idle machine (a benchmark, not a unit test)
 def test_decisions_are_fast_enough_for_real_time_beats():
     """Every choice of a whole match stays far below the CLI's 250 ms beats."""
     import time
