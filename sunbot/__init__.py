@@ -6,7 +6,7 @@ The public API, in one import::
 
     summary = sunbot.play("keelhold", seed=7, max_voyages=3)     # a script or a notebook
     result = sunbot.bench("naptuft", ["balancer", "rotation"], seeds=range(1, 11))
-    print(result.verdict)  # "balancer scores 2.41x rotation on 10 paired seeds, ..."
+    print(result.verdict)  # "balancer scores ...x rotation on 10 paired seeds, 95% CI ..."
     summary = await sunbot.play_async("naptuft", strategy=MyBot)  # async code
     print(summary.score, summary.ended_by, len(summary.divergences))
 

@@ -1,8 +1,8 @@
 """One plain sentence saying who is better and how sure we are, for a bench or a tournament.
 
-- :func:`bench_verdict`: the best strategy of a bench (by mean score) against the next
-  best, paired on the seeds both finished: ``planner scores 2.63x safe-greedy on 20 paired
-  seeds, 95% CI [2.50, 2.71], p < 0.001 (W-L-T 20-0-0)``. A difference is *clear* when the
+- :func:`bench_verdict`: the strategy of a bench with the highest mean score against the
+  next highest, paired on the seeds both finished: ``safe-greedy scores 1.85x first-safe on
+  30 paired seeds, 95% CI [1.53, 2.22], p < 0.001 (W-L-T 27-3-0)``. A difference is *clear* when the
   Wilcoxon signed-rank test gives ``p < 0.05`` and the 95% interval leaves out "no
   difference" (0 for a difference, 1 for a ratio); otherwise the sentence says there is no
   clear difference.
@@ -12,9 +12,9 @@
   beyond the rating intervals (mu ± 1.96 sigma, about 95%: the two intervals do not
   overlap).
 
-Win/loss/tie counts are written one way everywhere, :func:`wlt`: ``W-L-T 12-5-3`` (12 seeds
-or seat pairs won, 5 lost, 3 tied), as in the bench's paired table and the tournament
-tables.
+Win/loss/tie counts are written one way everywhere (:func:`sunbot.bench.analysis.wlt`):
+``W-L-T 12-5-3`` (12 seeds or seat pairs won, 5 lost, 3 tied), as in the bench's paired
+table and the tournament tables.
 """
 
 from __future__ import annotations
