@@ -417,7 +417,11 @@ def _seed_plan(
     job_timeout: float | None = None,
     recorded: Recorded | None = None,
 ) -> _Plan:
-    """The single-player jobs: every entrant on every seed, seed by seed."""
+    """The single-player jobs: every entrant on every seed, seed by seed; an entrant the
+    transcripts recorded has the jobs of the seeds it played (stored, never played here)."""
+    kept = [r for r in recorded.rows if r.strategy not in names] if recorded is not None else []
+    played = {(r.strategy, r.seed) for r in kept}
+    labels = list(dict.fromkeys(r.strategy for r in kept))
     if len(names) * len(seeds.values) > MAX_RUNS:
         raise fail(
             f"{len(names)} entrants x {len(seeds.values):,} seeds is more than {MAX_RUNS:,}"
@@ -425,9 +429,10 @@ def _seed_plan(
         )
     cap_value = bench_cli.run_cap(info, cap)
     try:
-        draws = schedule_seeds(names, seeds.values)
+        draws = schedule_seeds([*names, *labels], seeds.values)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    draws = [d for d in draws if d.strategy in names or (d.strategy, d.seed) in played]
     jobs = [
         Job(
             info.slug,
@@ -439,8 +444,6 @@ def _seed_plan(
         )
         for d in draws
     ]
-    kept = [r for r in recorded.rows if r.strategy not in names] if recorded is not None else []
-    jobs += [Job(info.slug, r.strategy, r.seed, cap_value) for r in kept]
     meta = {
         "seeds": f"{seeds.text} ({plural(len(seeds.values), 'seed')})",
         "cap": bench_cli.cap_text(info, cap_value, given=cap is not None),

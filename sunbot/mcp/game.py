@@ -41,6 +41,7 @@ __all__ = ["McpGame", "Outcome"]
 
 log = logging.getLogger("sunbot.mcp")
 
+
 class _Tap(TranscriptWriter):
     """A transcript writer that also hands each line it wrote to ``on_record``: the game
     shows the client exactly what the transcript records."""
@@ -209,6 +210,8 @@ class McpGame:
             self.divergences += len(mirror.get("divergences") or [])
             if kind == "init":
                 self._note_spec(record.get("response"))
+            else:  # a refused action is a step too (the transcript's and the result's count)
+                self.step = int(record.get("index") or self.step)
             self.lines.append(record)
             del self.lines[:-8]  # the latest few: what the last act produced
         elif kind == "result":

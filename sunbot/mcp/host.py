@@ -165,9 +165,8 @@ class Session:
 
     def _room(self) -> None:
         budget = self.host.options.budget
-        if self.started >= budget.games:
-            self._spend(f"the session's game budget ({budget.games:,} games) is spent")
-            raise BudgetSpent(self.spent)
+        if self.started >= budget.games:  # the games running play on
+            raise BudgetSpent(f"the session's game budget ({budget.games:,} games) is spent")
         live = sum(not g.finished for g in self.games.values())
         if live >= MAX_LIVE:
             raise ValueError(f"{live} games are running in this session: end one first")

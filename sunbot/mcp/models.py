@@ -44,7 +44,9 @@ class Position(BaseModel):
         "(a match's other seats, a slow server), observe again; over: it ended; stopped: "
         "it was stopped (see stopReason) and can be resumed unless it is a match"
     )
-    step: int = Field(description="actions played so far (a match: commands our seat sent)")
+    step: int = Field(
+        description="actions sent so far, refused ones included (a match: commands our seat sent)"
+    )
     score: float | int | None = Field(description="the game's score now (a match: once over)")
     gameOver: bool
     observation: Any = Field(description="the position as the server sent it (JSON)")

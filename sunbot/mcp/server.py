@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from mcp.types import CallToolResult, ContentBlock, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
 from sunbot.games import GAMES, MAX_SEED, MIN_SEED, available
 from sunbot.mcp.game import McpGame
@@ -91,6 +91,28 @@ def _game(session: Session, game_id: str) -> McpGame:
         raise ToolError(str(exc)) from None
 
 
+class _McpServer(FastMCP[Session]):
+    """FastMCP whose tool errors are one line each: an argument that fails its schema is
+    named with what it should be (never echoed: it may be a megabyte), any other error
+    is clipped."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any]
+    ) -> Sequence[ContentBlock] | dict[str, Any]:
+        """:meth:`FastMCP.call_tool`, its errors made one line (class doc)."""
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                wrong = "; ".join(
+                    f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}"
+                    for e in cause.errors()[:3]
+                )
+                raise ToolError(f"bad arguments for {name[:64]}: {wrong}") from None
+            raise ToolError(_line(exc)) from None
+
+
 def create_server(
     options: McpOptions, *, host: str = "127.0.0.1", port: int = 8765, **settings: Any
 ) -> FastMCP[Session]:
@@ -110,7 +132,7 @@ def create_server(
         finally:
             await asyncio.shield(session.close())
 
-    mcp: FastMCP[Session] = FastMCP(
+    mcp: FastMCP[Session] = _McpServer(
         "sunbot",
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
