@@ -81,9 +81,7 @@ def mcp_command(
     ] = 600.0,
     beat_ms: Annotated[
         int,
-        typer.Option(
-            min=10, max=600_000, help="Harvest Watch: each beat's length, milliseconds."
-        ),
+        typer.Option(min=10, max=600_000, help="Harvest Watch: each beat's length, milliseconds."),
     ] = 60_000,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,

@@ -19,10 +19,11 @@ when it ends.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from mcp.server.fastmcp import Context, FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -53,6 +54,7 @@ INSTRUCTIONS = (
     "position again. Every game is checked by sunbot's rules engine where it has one, "
     "recorded in a transcript, and can be rated beside sunbot's own strategies."
 )
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
 #: Seconds a ``suggest`` may take.
 SUGGEST_S = 10.0
 
@@ -150,7 +152,17 @@ def create_server(
 def _tools(mcp: FastMCP[Session], state: Host) -> None:
     readonly = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
 
-    @mcp.tool(annotations=readonly)
+    def tool(annotations: ToolAnnotations | None = None) -> Callable[[_Fn], _Fn]:
+        """Register a tool, its docstring made one paragraph (a host shows it as is)."""
+
+        def add(fn: _Fn) -> _Fn:
+            text = " ".join(inspect.cleandoc(fn.__doc__ or "").split())
+            mcp.add_tool(fn, description=text, annotations=annotations)
+            return fn
+
+        return add
+
+    @tool(readonly)
     async def list_games(
         ctx: Context[Any, Session, Any], server: _Server = EMBEDDED
     ) -> Annotated[CallToolResult, GameList]:
@@ -197,7 +209,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         text = "\n".join([f"Games on {server}:", *(_entry_line(g) for g in games)])
         return _result(out, text + "\n")
 
-    @mcp.tool(annotations=readonly)
+    @tool(readonly)
     async def rules(
         ctx: Context[Any, Session, Any],
         game: Annotated[str, Field(max_length=64, description="the game's slug")],
@@ -225,7 +237,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         out = Rules(slug=game, server=server, text=describe_spec(spec), spec=spec)
         return _result(out, f"{game} on {server}\n\n{out.text}")
 
-    @mcp.tool()
+    @tool()
     async def start_game(
         ctx: Context[Any, Session, Any],
         game: Annotated[str, Field(max_length=64, description="the game's slug (list_games)")],
@@ -281,7 +293,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         pos = position(started)
         return _result(pos, text_of(started, pos, f"Started game {started.id}."))
 
-    @mcp.tool(annotations=readonly)
+    @tool(readonly)
     async def observe(
         ctx: Context[Any, Session, Any], game: _Game
     ) -> Annotated[CallToolResult, Position]:
@@ -290,7 +302,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         pos = position(found)
         return _result(pos, text_of(found, pos))
 
-    @mcp.tool()
+    @tool()
     async def act(
         ctx: Context[Any, Session, Any],
         game: _Game,
@@ -345,7 +357,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         )  # fmt: skip
         return _result(outcome, text_of(found, pos, _note(outcome)))
 
-    @mcp.tool()
+    @tool()
     async def end_game(
         ctx: Context[Any, Session, Any], game: _Game
     ) -> Annotated[CallToolResult, Ended]:
@@ -358,7 +370,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
         resumable = found.kind != "match" and pos.status == "stopped"
         return _result(Ended(position=pos, resumable=resumable), text_of(found, pos))
 
-    @mcp.tool()
+    @tool()
     async def resume_game(
         ctx: Context[Any, Session, Any],
         game: _Game,
@@ -381,7 +393,7 @@ def _tools(mcp: FastMCP[Session], state: Host) -> None:
 
     if state.options.suggest:
 
-        @mcp.tool(annotations=readonly)
+        @tool(readonly)
         async def suggest(
             ctx: Context[Any, Session, Any], game: _Game
         ) -> Annotated[CallToolResult, Suggestion]:
