@@ -82,6 +82,7 @@ class AgentSeat:
         self._lock = threading.Lock()
         self._number = 0
         self._stopped = False
+        self._heard = time.monotonic()  # the client's last answer (or the seat's start)
         self.answered = 0
         self.missed = 0
 
@@ -98,7 +99,8 @@ class AgentSeat:
 
         Raises:
             DecisionTimeout: ``deadline`` passed first (the caller plays its fallback).
-            Stopped: the game was stopped, or ``idle_s`` passed (``on_idle`` was called).
+            Stopped: the game was stopped, or ``idle_s`` passed since the client last
+                answered (``on_idle`` was called).
         """
         with self._lock:
             if self._stopped:
@@ -106,15 +108,15 @@ class AgentSeat:
             self._number += 1
             number = self._number
         self._on_turn(Turn(number, observation, list(legal_actions), deadline))
-        idle_at = time.monotonic() + self.idle_s
+        idle_at = self._heard + self.idle_s
         while True:
             now = time.monotonic()
-            if deadline is not None and now >= deadline:
-                self.missed += 1
-                raise DecisionTimeout(f"decision {number}: the beat's clock ran out")
             if now >= idle_at:
                 self._on_idle()
                 raise Stopped(f"no action in {self.idle_s:g} s")
+            if deadline is not None and now >= deadline:
+                self.missed += 1
+                raise DecisionTimeout(f"decision {number}: the beat's clock ran out")
             limit = idle_at if deadline is None else min(idle_at, deadline)
             try:
                 item = self._answers.get(timeout=min(_POLL_S, max(limit - now, 0.0)))
@@ -125,6 +127,7 @@ class AgentSeat:
             answered, action = item
             if answered == number:  # an answer to an earlier decision is stale: dropped
                 self.answered += 1
+                self._heard = time.monotonic()
                 return action
 
     def last_decision(self) -> dict[str, Any]:

@@ -109,6 +109,8 @@ class McpGame:
         self._loop = asyncio.get_running_loop()
         self.bridge = AgentSeat(label, self._turn_from_thread, self._idle_from_thread, idle_s)
         self.turn: Turn | None = None
+        #: the last decision's observation (a match seat's view while it waits)
+        self.seen: Any = None
         self.position: Answer | None = None
         self.step = 0
         self.sent = 0
@@ -232,6 +234,7 @@ class McpGame:
         if self.finished:
             return
         self.turn = turn
+        self.seen = turn.observation
         self._changed.set()
 
     def _idle_from_thread(self) -> None:

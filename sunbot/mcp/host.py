@@ -13,7 +13,6 @@ be one of those names before it is read (no path from a client is ever used as o
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import re
@@ -365,10 +364,3 @@ class Host:
         self._register(session, game)
         await game.wait(self.options.act_wait_s)
         return game
-
-    async def stop_all(self) -> None:
-        """Stop every running game (the server is stopping)."""
-        games = list(self.live.values())
-        for game in games:
-            game.stop("the server stopped")
-        await asyncio.gather(*(g.wait_stopped(STOP_WAIT_S) for g in games))

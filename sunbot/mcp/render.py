@@ -50,7 +50,7 @@ def position(game: McpGame) -> Position:
     if turn is not None:
         observation, legal = turn.observation, turn.legal_actions
     elif match:
-        observation, legal = _final_data(game), []
+        observation, legal = _final_data(game) or game.seen, []
     else:
         observation = pos.observation if pos is not None else None
         legal = [] if game.finished or pos is None else pos.legal_actions

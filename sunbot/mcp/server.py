@@ -21,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
+import math
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, TypeVar
@@ -93,6 +96,30 @@ def _game(session: Session, game_id: str) -> McpGame:
         raise ToolError(str(exc)) from None
 
 
+class _Once(logging.Filter):
+    """Let a log message through once a minute per text template: the SDK warns on every
+    call of an unknown tool, and a client repeating one would fill the host's log (rich
+    formatting each line costs more than answering the call)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._last: dict[str, float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        key = str(record.msg)
+        if now - self._last.get(key, -math.inf) < 60:
+            return False
+        self._last[key] = now
+        return True
+
+
+def _quiet_repeats() -> None:
+    sdk = logging.getLogger("mcp.server.lowlevel.server")
+    if not any(isinstance(f, _Once) for f in sdk.filters):
+        sdk.addFilter(_Once())
+
+
 class _McpServer(FastMCP[Session]):
     """FastMCP whose tool errors are one line each: an argument that fails its schema is
     named with what it should be (never echoed: it may be a megabyte), any other error
@@ -125,6 +152,7 @@ def create_server(
         ValueError: options the SDK refuses.
     """
     state = Host(options)
+    _quiet_repeats()
 
     @asynccontextmanager
     async def lifespan(_: FastMCP[Session]) -> AsyncIterator[Session]:
