@@ -82,7 +82,7 @@ class AgentSeat:
         self._lock = threading.Lock()
         self._number = 0
         self._stopped = False
-        self._heard = time.monotonic()  # the client's last answer (or the seat's start)
+        self._heard: float | None = None  # the client's last answer, or its first question
         self.answered = 0
         self.missed = 0
 
@@ -108,6 +108,8 @@ class AgentSeat:
             self._number += 1
             number = self._number
         self._on_turn(Turn(number, observation, list(legal_actions), deadline))
+        if self._heard is None:
+            self._heard = time.monotonic()
         idle_at = self._heard + self.idle_s
         while True:
             now = time.monotonic()

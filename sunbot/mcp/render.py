@@ -12,6 +12,7 @@ from sunbot import views
 from sunbot._text.terminal import outside, tidy
 from sunbot.mcp.game import McpGame
 from sunbot.mcp.models import Checks, Position
+from sunbot.runs.seats import seat_score
 from sunbot.views.text import plain_text
 
 __all__ = ["MAX_LISTED", "position", "replay_uri", "text_of"]
@@ -63,8 +64,9 @@ def position(game: McpGame) -> Position:
         result = {k: game.result[k] for k in _RESULT_FIELDS if k in game.result}
     elif game.finished and game.error is not None:
         result = {"endedBy": "error", "error": game.error}
-    if match:
-        score = game.summary.score if game.summary is not None else None
+    if match:  # our seat's score: the seats ranked below it (the summary's is our best seat's)
+        ranks = game.summary.ranks if game.summary is not None else None
+        score = seat_score(game.seat or 0, ranks) if ranks else None
         over = game.summary is not None and game.summary.game_over
     else:
         score = pos.score if pos is not None else None

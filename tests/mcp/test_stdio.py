@@ -19,7 +19,7 @@ from tests.mcp.scenario import every_kind
 
 async def test_an_assistant_plays_every_kind_of_game_over_stdio(tmp_path: Path) -> None:
     with LoopbackServer(create_unseen_app()) as unseen:
-        params = stdio_server(tmp_path, "--suggest", "--server", unseen.url, "--beat-ms", "400")
+        params = stdio_server(tmp_path, "--suggest", "--server", unseen.url, "--beat-ms", "600")
         async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
             await client.initialize()
             await every_kind(client, unseen.url, tmp_path / "transcripts", suggest=True)
