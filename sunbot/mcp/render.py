@@ -64,6 +64,7 @@ def position(game: McpGame) -> Position:
         result = {k: game.result[k] for k in _RESULT_FIELDS if k in game.result}
     elif game.finished and game.error is not None:
         result = {"endedBy": "error", "error": game.error}
+    score: int | float | None
     if match:  # our seat's score: the seats ranked below it (the summary's is our best seat's)
         ranks = game.summary.ranks if game.summary is not None else None
         score = seat_score(game.seat or 0, ranks) if ranks else None
