@@ -69,6 +69,8 @@ def position(game: McpGame) -> Position:
         ranks = game.summary.ranks if game.summary is not None else None
         score = seat_score(game.seat or 0, ranks) if ranks else None
         over = game.summary is not None and game.summary.game_over
+        if result is not None and "score" in result:
+            result["score"] = score
     else:
         score = pos.score if pos is not None else None
         over = bool(pos is not None and pos.game_over)

@@ -129,3 +129,29 @@ def test_beyond_loopback_a_token_is_required(tmp_path: Path) -> None:
         env={"SUNBOT_MCP_TOKEN": ""},
     )  # fmt: skip
     assert result.exit_code == 2 and "give a bearer token" in result.output
+
+
+async def test_megabyte_arguments_pass_and_an_oversized_body_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SUNBOT_STATE_DIR", str(tmp_path / "state"))
+    with serving(McpOptions(transcripts=tmp_path / "transcripts")) as url:
+        auth = {"Authorization": f"Bearer {TOKEN}", **_ACCEPT}
+        async with httpx.AsyncClient(timeout=30) as raw:
+            big = {**_INIT, "params": {**_INIT["params"], "junk": "x" * (3 << 20)}}
+            refused = await raw.post(url, json=big, headers=auth)
+            assert refused.status_code == 413
+        async with (
+            httpx.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60) as h,
+            streamable_http_client(url, http_client=h) as (read, write, _),
+            ClientSession(read, write) as client,
+        ):
+            await client.initialize()
+            result = await client.call_tool("start_game", {"game": "x" * (1 << 20)})
+            assert result.isError
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert text == (
+                "bad arguments for start_game: game: String should have at most 64 characters"
+            )
+            pos = position_of(await client.call_tool("start_game", {"game": "naptuft"}))
+            assert pos["status"] == "your-turn"
