@@ -311,7 +311,7 @@ def test_one_console_factory_and_one_exit_code_enum() -> None:
     # the documented codes (README, docs/transcripts.md): 128 + the signal for a stop
     assert [(e.name, int(e)) for e in Exit] == [
         ("OK", 0), ("ERROR", 1), ("USAGE", 2), ("DIVERGED", 3), ("CUT", 4), ("CORRUPT", 5),
-        ("INTERRUPTED", 130), ("TERMINATED", 143),
+        ("SPEND_CAP", 6), ("INTERRUPTED", 130), ("TERMINATED", 143),
     ]  # fmt: skip
 
 

@@ -30,10 +30,13 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import resource_tracker
+from multiprocessing.util import Finalize
 from typing import Any, Literal
 
 from sunbot.bench.jobs import Job, Result, run_chunk
 
+log = logging.getLogger(__name__)
 Backend = Literal["local", "ray"]
 BACKENDS: tuple[str, ...] = ("local", "ray")
 #: Chunks in flight per worker.
@@ -150,10 +153,41 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
+def _stop_resource_tracker() -> None:
+    """Stop multiprocessing's resource tracker and wait for it to exit.
+
+    A spawned pool's locks start that helper process; left alone it exits only once it
+    notices this process is gone, after it, so a command that has exited still has a
+    process in its group for a while (a timing tool or a container sees it). Run as the
+    last of multiprocessing's own exit finalizers, after the locks are released.
+    """
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)  # CPython's own (3.8+), not a public API
+    if stop is not None:
+        try:
+            stop()
+        except Exception:  # pragma: no cover - never fail an exit over a helper process
+            log.debug("the resource tracker did not stop", exc_info=True)
+
+
+_TRACKER_STOP: list[Finalize] = []
+
+
+def _stop_tracker_at_exit() -> None:
+    """Have :func:`_stop_resource_tracker` run at exit (once)."""
+    if not _TRACKER_STOP:
+        _TRACKER_STOP.append(Finalize(None, _stop_resource_tracker, exitpriority=-100))
+
+
 def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
-    """Run ``jobs`` on a pool of ``workers`` spawned processes; yield results as they finish."""
+    """Run ``jobs`` on a pool of ``workers`` spawned processes; yield results as they finish.
+
+    No process of the pool outlives the command: the workers are joined (or killed, when
+    stopped early) before this returns, and the resource tracker is stopped at exit.
+    """
     if not jobs:
         return
+    _stop_tracker_at_exit()
     ctx = multiprocessing.get_context("spawn")
     workers = max(1, min(workers, len(jobs)))  # never more processes than jobs
     pool = ProcessPoolExecutor(
