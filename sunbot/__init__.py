@@ -26,17 +26,12 @@ Layers: ``docs/architecture.md``; writing a bot: ``docs/writing-a-bot.md``.
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from sunbot import _compat
+from sunbot._version import __version__
 
 _compat.install()  # old module paths (sunbot.runner, ...) for one release, with a warning
-
-try:
-    __version__ = version("sunbot")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0.0.0+local"
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot import engines, observations, strategies

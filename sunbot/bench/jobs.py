@@ -27,9 +27,9 @@ import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
-import sunbot
 from sunbot import strategies
 from sunbot._text.safe import clip, describe
+from sunbot._version import __version__
 from sunbot.bench.engine_match import HOUSE as HOUSE  # re-exported: the table's names
 from sunbot.bench.engine_match import MATCH_SEATS as MATCH_SEATS
 from sunbot.bench.engine_match import MAX_MATCH_BEATS as MAX_MATCH_BEATS
@@ -280,7 +280,7 @@ def _timed_out(job: Job, wall_s: float) -> Result:
         error=f"timed out after {job.timeout_s:g} s (--job-timeout)", steps=0, refused=0,
         decisions=0, seat=None, rank=None, table=",".join(table_of(job)) if match else "",
         seating=_seating_of(job) if match else "", lineup=",".join(job.lineup), win_share=None,
-        decision_p50_ms=None, decision_p95_ms=None, wall_s=wall_s, version=sunbot.__version__,
+        decision_p50_ms=None, decision_p95_ms=None, wall_s=wall_s, version=__version__,
     )  # fmt: skip
 
 
@@ -340,7 +340,7 @@ def _played(info: GameInfo | None, job: Job) -> Result:
         decision_p50_ms=p50,
         decision_p95_ms=p95,
         wall_s=time.perf_counter() - started,
-        version=sunbot.__version__,
+        version=__version__,
         timeouts=tally.timeouts,
         tokens=int(tokens) if agent.get("kind") == "llm" else None,
         cost_usd=agent.get("costUsd") if agent.get("kind") == "llm" else None,

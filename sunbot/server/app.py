@@ -24,8 +24,8 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-import sunbot
 import sunbot.server.openapi as openapi
+from sunbot._version import __version__
 from sunbot.engines import IllegalAction
 from sunbot.games import (
     LOCAL_CHOICES,
@@ -125,7 +125,7 @@ def state_mark(game: GameInfo) -> str:
 
 @functools.cache
 def _mark(engine_ref: str, check_ref: str | None) -> str:
-    digest = hashlib.sha256(sunbot.__version__.encode())
+    digest = hashlib.sha256(__version__.encode())
     refs = [engine_ref, *([check_ref] if check_ref else [])]
     for ref in refs:
         module = importlib.import_module(ref.partition(":")[0])
@@ -179,7 +179,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     codec = codec or TokenCodec()
     app = FastAPI(
         title="sunbot local Gameboard server",
-        version=sunbot.__version__,
+        version=__version__,
         description="Gameboard-compatible local server for the sunbot engines.",
         default_response_class=JSONResponse,
     )

@@ -27,9 +27,9 @@ try:  # POSIX: one writer per transcript
 except ImportError:  # pragma: no cover - Windows: no lock
     fcntl = None  # type: ignore[assignment]
 
-import sunbot
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import scrub
+from sunbot._version import __version__
 from sunbot.transcripts.bounds import (
     DEFAULT_MAX_TRANSCRIPT_MB,
     MAX_LINE_BYTES,
@@ -306,7 +306,7 @@ class TranscriptWriter:
                 "seed": seed,
                 "strategy": strategy,
                 "server": server,
-                "sunbotVersion": sunbot.__version__,
+                "sunbotVersion": __version__,
                 "startedAt": datetime.now(UTC).isoformat(),
                 "cap": cap,
                 "serverIdentity": identity,
