@@ -34,6 +34,10 @@ class Stepper:
         mirror: with a server, recompute every answer with our engine; the findings on the
             latest answer are :attr:`found`.
 
+    With the engine, an answer's ``observation`` is the engine state itself, hidden fields
+    included (no copy per step): the environment hands it to its codec only, which reads
+    the published fields alone. A server's answers are what the server published.
+
     A server stepper owns one event loop (``asyncio.Runner``), so it cannot be used from
     inside a running loop (a notebook cell): run the environment in a plain script or a
     thread.
@@ -48,8 +52,8 @@ class Stepper:
         self._runner: asyncio.Runner | None = None
         self._drive: Callable[[Any], Any] = drive
         self.backend: Backend
-        if server is None:
-            self.backend = EngineBackend(game)
+        if server is None:  # the encoder reads the published fields of the engine state
+            self.backend = EngineBackend(game, observe=False)
         else:
             self.backend = _server_backend(server)
             self._runner = asyncio.Runner()

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
+from gymnasium.utils import seeding
 
 from sunbot.envs.backends import Action, Answer, Observation, Stepper
 from sunbot.games import GameInfo, get_game
@@ -106,6 +107,10 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         mirror: with a server, recompute every answer with our engine; divergences are in
             ``info["divergences"]``.
 
+    Gymnasium's generator (``np_random``) is made from the seed :meth:`reset` was given at
+    its first use, not at every reset: it is the same generator, and an episode that never
+    draws from it (a reset with a seed does not) does not pay for making it.
+
     Raises:
         KeyError: unknown game. ``ValueError``: a bad ``server`` or ``cap``.
     """
@@ -123,6 +128,8 @@ class SunbotEnv(gym.Env[Any, np.int64]):
     ) -> None:
         if cap is not None and cap < 1:
             raise ValueError(f"the cap must be at least 1, got {cap}")
+        self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None
         self.game: GameInfo = get_game(slug)
         self.codec = codec
         self.cap = cap
@@ -130,8 +137,22 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         self.action_space = gym.spaces.Discrete(codec.n_actions)
         self.backend = Stepper(self.game, server, mirror=mirror)
         self._answer: Answer | None = None
+        self._ended = False  # over or capped: step() refuses until reset()
+        self._legal: list[Action] | None = None  # the legal actions self._mask is of
         self._mask: Mask = np.zeros(codec.n_actions, dtype=np.int8)
         self.seed_played: int | None = None
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """gymnasium's generator, made at first use from the seed of the last seeded reset
+        (``None`` before any)."""
+        if self._rng is None and self._rng_seed is not None:
+            self._rng = seeding.np_random(self._rng_seed)[0]
+        return self._rng
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._rng, self._rng_seed = value, None
 
     def _info(self, answer: Answer) -> dict[str, Any]:
         info: dict[str, Any] = {
@@ -141,24 +162,43 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         }
         if answer.refused is not None:
             info["refused"] = answer.refused
-        if self.backend.found:
-            info["divergences"] = list(self.backend.found)
+        found = self.backend.found
+        if found:
+            info["divergences"] = list(found)
         return info
 
     def _capped(self, observation: Observation) -> bool:
         return self.game.cap_action(observation, self.cap) is not None
 
+    def _take(self, answer: Answer) -> bool:
+        """Hold ``answer`` as the position and its mask (worked out again only when the
+        legal actions differ from the last ones); whether the cap truncates it."""
+        self._answer = answer
+        legal = answer.legal_actions
+        if legal != self._legal:
+            self._mask = mask_of(self.codec, legal)
+            self._legal = legal
+        capped = self._capped(answer.observation)
+        self._ended = answer.game_over or capped
+        return capped
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[EncodedObs, dict[str, Any]]:
         """Start a run: the game's init for ``seed`` (or for a seed drawn from
-        ``np_random``). Returns ``(observation, info)``."""
-        super().reset(seed=seed)
+        ``np_random``). Returns ``(observation, info)``.
+
+        Raises:
+            gymnasium.error.Error: ``seed`` is not an integer >= 0 (gymnasium's rule).
+        """
+        if type(seed) is int and seed >= 0:  # gymnasium's generator is made at first use
+            self._rng, self._rng_seed, self._np_random_seed = None, seed, seed
+        else:
+            super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(0, 2**31))
         self.seed_played = game_seed
         answer = self.backend.init(game_seed)
-        self._answer = answer
-        self._mask = mask_of(self.codec, answer.legal_actions)
+        self._take(answer)
         return self.codec.encode(answer.observation), self._info(answer)
 
     def step(self, action: np.int64 | int) -> tuple[EncodedObs, float, bool, bool, dict[str, Any]]:
@@ -171,19 +211,19 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         prev = self._answer
         if prev is None:
             raise RuntimeError("call reset() before step()")
-        if prev.game_over or self._capped(prev.observation):
+        if self._ended:
             raise RuntimeError("the run is over: call reset()")
         i = int(action)
         if not 0 <= i < self.codec.n_actions:
             raise ValueError(f"action must be an index 0..{self.codec.n_actions - 1}, got {i}")
         answer = self.backend.act(self.codec.action(i))
-        self._answer = answer
         if answer.refused is None:
-            self._mask = mask_of(self.codec, answer.legal_actions)
+            capped = self._take(answer)
+        else:  # the position is unchanged: so are its mask and its cap
+            self._answer, capped = answer, False
         reward = float(answer.score - prev.score)
-        truncated = not answer.game_over and self._capped(answer.observation)
         obs = self.codec.encode(answer.observation)
-        return obs, reward, answer.game_over, truncated, self._info(answer)
+        return obs, reward, answer.game_over, capped and not answer.game_over, self._info(answer)
 
     def action_masks(self) -> Mask:
         """The current action mask (1 = legal), as sb3-contrib's MaskablePPO asks for it."""

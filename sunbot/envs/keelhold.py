@@ -150,27 +150,54 @@ def _cuts(*sizes: int) -> list[slice]:
 
 
 _KEYS = ("hold", "queue", "hatches", "bays", "status", "terms")
-#: Where each key's values sit in the flat buffer :meth:`KeelholdCodec.encode` fills.
-_HOLD, _QUEUE, _HATCHES, _BAYS, _STATUS, _TERMS = _cuts(
-    HATCHES * MAX_SLOTS * 3, MAX_QUEUE * 3, HATCHES * 3, 2 * HATCHES, 8, 2 * N_TERMS
+#: Where each key's values sit in the ``int32`` buffer :class:`KeelholdCodec` keeps (``bays``,
+#: ``int8``, has a buffer of its own).
+_HOLD, _QUEUE, _HATCHES, _STATUS, _TERMS = _cuts(
+    HATCHES * MAX_SLOTS * 3, MAX_QUEUE * 3, HATCHES * 3, 8, 2 * N_TERMS
 )
-#: Packs the flat buffer (every key's values, in order) as native int32.
-_PACK = struct.Struct(f"={_TERMS.stop}i")
-#: The flat buffer's bounds, for one clip per step (``bays`` is 0/1 already).
+_SLOT = 3 * MAX_SLOTS  # values of one hatch
+_INT32 = 4  # bytes
+#: The buffer's bounds, for one clip per observation.
 _FLAT_LOW = np.concatenate([
     BOUNDS["hold"][0].ravel(), BOUNDS["queue"][0].ravel(), BOUNDS["hatches"][0].ravel(),
-    np.zeros(2 * HATCHES, np.int32), BOUNDS["status"][0], BOUNDS["terms"][0].ravel(),
+    BOUNDS["status"][0], BOUNDS["terms"][0].ravel(),
 ])  # fmt: skip
 _FLAT_HIGH = np.concatenate([
     BOUNDS["hold"][1].ravel(), BOUNDS["queue"][1].ravel(), BOUNDS["hatches"][1].ravel(),
-    np.ones(2 * HATCHES, np.int32), BOUNDS["status"][1], BOUNDS["terms"][1].ravel(),
+    BOUNDS["status"][1], BOUNDS["terms"][1].ravel(),
 ])  # fmt: skip
+#: Packers of each part, as native int32 (``bays``: int8) into the buffers.
+_PACK_HATCH = struct.Struct(f"={_SLOT}i")
+_PACK_QUEUE = struct.Struct(f"={MAX_QUEUE * 3}i")
+_PACK_HATCHES = struct.Struct(f"={HATCHES * 3}i")
+_PACK_STATUS = struct.Struct("=8i")
+_PACK_TERMS = struct.Struct(f"={2 * N_TERMS}i")
+#: A value no part of an observation equals: the part is encoded afresh.
+_UNSEEN: Any = object()
+#: ``safeBays`` / ``listingBays`` as our engine lists them (ascending, no repeats) -> the
+#: seven 0/1 flags; any other list is worked out bay by bay.
+_BAY_FLAGS: dict[tuple[int, ...], bytes] = {
+    tuple(b for b in range(HATCHES) if m >> b & 1): bytes(m >> b & 1 for b in range(HATCHES))
+    for m in range(2**HATCHES)
+}
+#: How many ``params`` objects' rows of ``terms`` the codec remembers (the voyage's, the
+#: next one's, which becomes the voyage's at port, and the opening voyage's).
+_TERM_ROWS_KEPT = 4
 
 
 def _open_by_rule(voyage: int) -> range:
     """The hatches the rule text opens: five on voyage 1, all seven after (and when the
     server does not say which voyage it is)."""
     return range(1, 6) if voyage == 1 else range(HATCHES)
+
+
+def _bay_flags(bays: Any) -> bytes:
+    """Seven 0/1 flags: hatch ``b`` is in ``bays``."""
+    try:
+        flags = _BAY_FLAGS.get(tuple(bays))
+    except TypeError:  # not a list of numbers: the test below says what is wrong
+        flags = None
+    return flags if flags is not None else bytes(1 if b in bays else 0 for b in range(HATCHES))
 
 
 def _terms_row(p: dict[str, Any]) -> list[int]:
@@ -183,16 +210,46 @@ def _terms_row(p: dict[str, Any]) -> list[int]:
 
 
 class KeelholdCodec:
-    """Fixed-shape encoding of Keelhold observations (module docstring) and its 9 actions."""
+    """Fixed-shape encoding of Keelhold observations (module docstring) and its 9 actions.
+
+    The codec keeps the last encoding in its own buffers and the parts of the observation
+    it came from (a hatch, the queue, the hatches' arms and jams, the safe bays, the terms):
+    a part equal to the last one is not encoded again (a placement changes one hatch and
+    the queue; the terms change once a voyage). So an observation must not be changed in
+    place after it was encoded (no backend does: the engine is pure, answers are parsed
+    afresh). The arrays returned are copies of the buffers, the caller's to keep or change.
+    """
 
     n_actions = len(ACTIONS)
     #: Clip every value into its bound (v1); the v0 encoding (:mod:`sunbot.envs.legacy`) does not.
     clip = True
 
     def __init__(self) -> None:
-        self._last_params: dict[str, Any] | None = None
-        self._last_next: dict[str, Any] | None = None
-        self._last_terms: list[int] = []
+        self._ints = np.zeros(_TERMS.stop, np.int32)
+        self._bays = np.zeros((2, HATCHES), np.int8)
+        #: the buffers as bytes, for ``struct.pack_into``
+        self._raw = self._ints.data.cast("B")
+        self._bays_raw = self._bays.data.cast("B")
+        ints = self._ints
+        self._hold = ints[_HOLD].reshape(HATCHES, MAX_SLOTS, 3)
+        self._queue = ints[_QUEUE].reshape(MAX_QUEUE, 3)
+        self._hatches = ints[_HATCHES].reshape(HATCHES, 3)
+        self._status = ints[_STATUS]
+        self._terms_view = ints[_TERMS].reshape(2, N_TERMS)
+        self._forget()
+
+    def _forget(self) -> None:
+        """Encode every part afresh next time (after a failed encoding)."""
+        #: per hatch: the hatch last encoded, and its rush crates' (buffer index, due)
+        self._seen_hold: list[Any] = [_UNSEEN] * HATCHES
+        self._rush: list[list[tuple[int, int]]] = [[] for _ in range(HATCHES)]
+        self._turn: Any = _UNSEEN
+        self._seen_queue: Any = _UNSEEN
+        self._seen_hatches: Any = _UNSEEN
+        self._seen_bays: Any = _UNSEEN
+        self._seen_listing: Any = _UNSEEN
+        self._seen_terms: Any = _UNSEEN
+        self._term_rows: list[tuple[Any, list[int]]] = []
 
     def observation_space(self) -> gym.spaces.Dict:
         """The ``Dict`` space of the module docstring, with the bounds of :data:`BOUNDS`."""
@@ -205,92 +262,139 @@ class KeelholdCodec:
     def encode(self, observation: Observation) -> EncodedObs:
         """The arrays of the module docstring from a wire observation (``rng`` ignored).
 
-        All integer fields are written into one flat list, packed into one buffer, clipped
-        into the bounds and cut into views (one conversion per step: the encoding is on the
-        training hot path, and packing with ``struct`` takes half the time of ``np.array``
-        on a list).
+        The parts that differ from the last observation's are written into the codec's
+        buffers (packed with ``struct``), the buffer is clipped into the bounds (one pass)
+        and each key is a copy of its part: the encoding is on the training hot path.
 
         Raises:
-            ValueError: a hatch holds more than 8 crates or the queue more than 4.
+            ValueError: a hatch holds more than 8 crates or the queue more than 4, the hold
+                has not 7 hatches, a field is missing, of the wrong type or beyond int32.
         """
         try:
-            flat = self._flat(observation)
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"not a Keelhold observation: missing or bad {exc}") from None
-        try:
-            arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
-        except struct.error as exc:  # a value beyond int32
-            raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
+            self._write(observation)
+        except BaseException as exc:  # the buffers hold a part-written encoding: forget it
+            self._forget()
+            if isinstance(exc, (KeyError, TypeError, IndexError, AttributeError)):
+                raise ValueError(f"not a Keelhold observation: missing or bad {exc}") from None
+            if isinstance(exc, (struct.error, OverflowError)):  # a value beyond int32
+                raise ValueError(f"a Keelhold field does not fit 32 bits: {exc}") from None
+            raise
         if self.clip:  # two ufuncs: a third of np.clip's time on this small buffer
-            np.minimum(arr, _FLAT_HIGH, out=arr)
-            np.maximum(arr, _FLAT_LOW, out=arr)
+            ints = self._ints
+            np.minimum(ints, _FLAT_HIGH, out=ints)
+            np.maximum(ints, _FLAT_LOW, out=ints)
         return {
-            "hold": arr[_HOLD].reshape(HATCHES, MAX_SLOTS, 3),
-            "queue": arr[_QUEUE].reshape(MAX_QUEUE, 3),
-            "hatches": arr[_HATCHES].reshape(HATCHES, 3),
-            "bays": arr[_BAYS].astype(np.int8).reshape(2, HATCHES),
-            "status": arr[_STATUS],
-            "terms": arr[_TERMS].reshape(2, N_TERMS),
+            "hold": self._hold.copy(),
+            "queue": self._queue.copy(),
+            "hatches": self._hatches.copy(),
+            "bays": self._bays.copy(),
+            "status": self._status.copy(),
+            "terms": self._terms_view.copy(),
         }
 
-    def _flat(self, o: Observation) -> list[int]:
-        """Every key's values in order (the rule text's fields; the others with fallbacks)."""
+    def _write(self, o: Observation) -> None:
+        """Write the parts of ``o`` that differ from the last observation's into the buffers
+        (the rule text's fields; the others with fallbacks)."""
+        ints = self._ints
         turn = int(o["turn"])
-        flat: list[int] = []
-        add = flat.extend
-        for i, hatch in enumerate(o["hold"]):
-            if len(hatch) > MAX_SLOTS:
-                raise ValueError(f"hold[{i}] has {len(hatch)} crates; this encoding holds 8")
-            for c in hatch:
+        hold = o["hold"]
+        if len(hold) != HATCHES:
+            raise ValueError(f"hold has {len(hold)} hatches; Keelhold has {HATCHES}")
+        seen, rush = self._seen_hold, self._rush
+        for b in range(HATCHES):
+            hatch = hold[b]
+            if hatch == seen[b]:
+                continue
+            n = len(hatch)
+            if n > MAX_SLOTS:
+                raise ValueError(f"hold[{b}] has {n} crates; this encoding holds 8")
+            at = b * _SLOT
+            values: list[int] = []
+            rushing: list[tuple[int, int]] = []
+            for k, c in enumerate(hatch):
                 cargo, due = c["cargo"], c.get("due")
-                add(
-                    (
-                        c["weight"],
-                        1 if cargo is None else 2 + cargo,
-                        -1 if due is None else due - turn,
-                    )
-                )
-            add(_EMPTY_SLOT * (MAX_SLOTS - len(hatch)))
+                if due is None:
+                    values += (c["weight"], 1 if cargo is None else 2 + cargo, -1)
+                else:
+                    values += (c["weight"], 1 if cargo is None else 2 + cargo, due - turn)
+                    rushing.append((at + 3 * k + 2, due))
+            values += _EMPTY_SLOT * (MAX_SLOTS - n)
+            _PACK_HATCH.pack_into(self._raw, at * _INT32, *values)
+            seen[b], rush[b] = hatch, rushing
+        if turn != self._turn:  # a placed rush crate's dueIn counts down with the turn
+            for rushing in rush:
+                for i, due in rushing:
+                    ints[i] = due - turn
+            self._turn = turn
         queue = o["queue"]
-        if len(queue) > MAX_QUEUE:
-            raise ValueError(f"queue has {len(queue)} crates; this encoding holds 4")
-        for c in queue:
-            cargo = c["cargo"]
-            add((c["weight"], 1 if cargo is None else 2 + cargo, c.get("rushWindow") or 0))
-        add(_EMPTY_QUEUE * (MAX_QUEUE - len(queue)))
+        if queue != self._seen_queue:
+            if len(queue) > MAX_QUEUE:
+                raise ValueError(f"queue has {len(queue)} crates; this encoding holds 4")
+            values = []
+            for c in queue:
+                cargo = c["cargo"]
+                values += (c["weight"], 1 if cargo is None else 2 + cargo, c.get("rushWindow") or 0)
+            values += _EMPTY_QUEUE * (MAX_QUEUE - len(queue))
+            _PACK_QUEUE.pack_into(self._raw, _QUEUE.start * _INT32, *values)
+            self._seen_queue = queue
         params = o["params"]
         voyage = o.get("voyage", 0)
-        open_bays = params.get("openBays") or _open_by_rule(voyage)
-        jam = o["jammedUntil"]
-        arms = o.get("arms") or arms_for(params.get("conditions") or [])
-        for b, arm in enumerate(arms):
-            add((arm, max(0, jam[b] - turn), 1 if b in open_bays else 0))
+        self._write_hatches(o, params, voyage, turn)
         safe, listing = o["safeBays"], o["listingBays"]
-        add([1 if b in safe else 0 for b in range(HATCHES)])
-        add([1 if b in listing else 0 for b in range(HATCHES)])
+        if safe != self._seen_bays or listing != self._seen_listing:
+            self._bays_raw[:HATCHES] = _bay_flags(safe)
+            self._bays_raw[HATCHES:] = _bay_flags(listing)
+            self._seen_bays, self._seen_listing = safe, listing
         cos, start = o.get("castOffSafe"), o.get("voyageStartTurn")
-        add(
-            (
-                PHASES[o["phase"]],
-                voyage,
-                -1 if start is None else turn - start,
-                o["trim"],
-                1 if o["listing"] else 0,
-                o.get("chain", 0),
-                o.get("lotsShipped", 0),
-                -1 if cos is None else int(cos),
-            )
+        _PACK_STATUS.pack_into(
+            self._raw,
+            _STATUS.start * _INT32,
+            PHASES[o["phase"]],
+            voyage,
+            -1 if start is None else turn - start,
+            o["trim"],
+            1 if o["listing"] else 0,
+            o.get("chain", 0),
+            o.get("lotsShipped", 0),
+            -1 if cos is None else int(cos),
         )
-        add(self._terms(params, o["next"]))
-        return flat
+        nxt = o["next"]
+        terms = (params, nxt)
+        if terms != self._seen_terms:  # once a voyage (and at a squall: the wind turns)
+            row = self._terms_row
+            _PACK_TERMS.pack_into(self._raw, _TERMS.start * _INT32, *row(params), *row(nxt))
+            self._seen_terms = terms
 
-    def _terms(self, params: dict[str, Any], nxt: dict[str, Any]) -> list[int]:
-        """``terms`` rows; they change once a voyage (and at a squall), so the last pair
-        is kept and reused while both objects compare equal."""
-        if params != self._last_params or nxt != self._last_next:
-            self._last_params, self._last_next = params, nxt
-            self._last_terms = [*_terms_row(params), *_terms_row(nxt)]
-        return self._last_terms
+    def _terms_row(self, p: dict[str, Any]) -> list[int]:
+        """One row of ``terms``, remembered for the last few ``params`` objects."""
+        for seen, row in self._term_rows:
+            if p == seen:
+                return row
+        row = _terms_row(p)
+        self._term_rows = [(p, row), *self._term_rows[: _TERM_ROWS_KEPT - 1]]
+        return row
+
+    def _write_hatches(
+        self, o: Observation, params: dict[str, Any], voyage: Any, turn: int
+    ) -> None:
+        """``hatches``: arms, turns still jammed and open flags; they change with the voyage
+        and, while a hatch is jammed, with the turn."""
+        jam = o["jammedUntil"]
+        arms_given, open_given = o.get("arms"), params.get("openBays")
+        conditions = params.get("conditions")
+        jammed = max(jam, default=0) > turn
+        key = (arms_given, open_given, conditions, voyage, jam, turn if jammed else None)
+        if key == self._seen_hatches:
+            return
+        open_bays = open_given or _open_by_rule(voyage)
+        arms = arms_given or arms_for(conditions or [])
+        if len(arms) != HATCHES:
+            raise ValueError(f"arms has {len(arms)} hatches; Keelhold has {HATCHES}")
+        values: list[int] = []
+        for b, arm in enumerate(arms):
+            values += (arm, max(0, jam[b] - turn), 1 if b in open_bays else 0)
+        _PACK_HATCHES.pack_into(self._raw, _HATCHES.start * _INT32, *values)
+        self._seen_hatches = key
 
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""

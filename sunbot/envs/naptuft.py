@@ -74,7 +74,14 @@ for _key, _low in _LOW.items():
     _CUTS[_key] = slice(_at, _at + _low.size)
 _FLAT_LOW = np.concatenate([v.ravel() for v in _LOW.values()])
 _FLAT_HIGH = np.concatenate([v.ravel() for v in _HIGH.values()])
-_PACK = struct.Struct(f"={_FLAT_LOW.size}i")
+#: ``needs``, ``clock``, ``wish`` and ``status``: the values that change with every care.
+_MOVING = _CUTS["status"].stop
+_PACK_MOVING = struct.Struct(f"={_MOVING}i")
+_PACK_FORECAST = struct.Struct(f"={_FLAT_LOW.size - _MOVING}i")
+_INT32 = 4  # bytes
+_NO_WISH = (0,) * (WISH_SLOTS + 2)
+#: A value no part of an observation equals: the part is encoded afresh.
+_UNSEEN: Any = object()
 
 
 def _cares(names: list[str] | None) -> list[int]:
@@ -99,13 +106,32 @@ def _descriptor(d: dict[str, Any]) -> list[int]:
 
 
 class NaptuftCodec:
-    """Fixed-shape encoding of Naptuft observations (module docstring) and its 6 actions."""
+    """Fixed-shape encoding of Naptuft observations (module docstring) and its 6 actions.
+
+    The codec keeps the last encoding in its own buffer, and the wish and the forecast it
+    came from: an equal wish or forecast (the forecast changes once a day) is not encoded
+    again. So an observation must not be changed in place after it was encoded (no backend
+    does). The arrays returned are copies, the caller's to keep or change.
+    """
 
     n_actions = len(ACTIONS)
 
     #: Clip every value into its bound (v1: ``day``, ``wishStreak``, a foreign pressure);
     #: the v0 encoding (:mod:`sunbot.envs.legacy`) does not.
     clip = True
+
+    def __init__(self) -> None:
+        self._ints = np.zeros(_FLAT_LOW.size, np.int32)
+        self._raw = self._ints.data.cast("B")  # for ``struct.pack_into``
+        self._views = [(key, self._ints[cut].reshape(_SHAPES[key])) for key, cut in _CUTS.items()]
+        self._forget()
+
+    def _forget(self) -> None:
+        """Encode every part afresh next time (after a failed encoding)."""
+        self._seen_wish: Any = _UNSEEN
+        self._wish_row: tuple[int, ...] | list[int] = _NO_WISH
+        self._seen_forecast: Any = _UNSEEN
+        self._seen_next: Any = _UNSEEN
 
     def observation_space(self) -> gym.spaces.Dict:
         """The ``Dict`` space of the module docstring, with the bounds of :data:`BOUNDS`."""
@@ -117,38 +143,53 @@ class NaptuftCodec:
 
         Raises:
             ValueError: a need outside 0..100, a wish of more than four cares, fewer or more
-                than three forecast windows.
+                than three forecast windows, a value beyond int32.
         """
-        o = observation
-        needs = [int(o["needs"][n]) for n in NEEDS]
+        try:
+            self._write(observation)
+        except BaseException as exc:  # the buffer holds a part-written encoding: forget it
+            self._forget()
+            if isinstance(exc, struct.error):  # a value beyond int32, or not an integer
+                raise ValueError(f"a Naptuft field does not fit 32 bits: {exc}") from None
+            raise
+        ints = self._ints
+        if self.clip:  # one buffer, one clip, copies of its parts
+            np.minimum(ints, _FLAT_HIGH, out=ints)
+            np.maximum(ints, _FLAT_LOW, out=ints)
+        return {key: view.copy() for key, view in self._views}
+
+    def _write(self, o: Observation) -> None:
+        """Write ``o``'s values into the buffer: the forecast only when it changed."""
+        have = o["needs"]
+        needs = [int(have[n]) for n in NEEDS]
         if not all(0 <= v <= 100 for v in needs):
             raise ValueError(f"needs outside 0..100: {needs}")
         wish = o.get("wish")
-        wish_row = (
-            [*_cares(wish["actions"]), int(wish.get("progress", 0)), 1]
-            if wish
-            else [0] * (WISH_SLOTS + 2)
-        )
-        forecast = o["forecast"]
-        if len(forecast) != 3:
-            raise ValueError(f"forecast has {len(forecast)} windows; the rules show 3")
-        rows = [_descriptor(d) for d in forecast] + [_descriptor(o["nextWindow"])]
+        if wish != self._seen_wish:
+            self._wish_row = (
+                (*_cares(wish["actions"]), int(wish.get("progress", 0)), 1) if wish else _NO_WISH
+            )
+            self._seen_wish = wish
+        forecast, nxt = o["forecast"], o["nextWindow"]
+        if forecast != self._seen_forecast or nxt != self._seen_next:
+            if len(forecast) != 3:
+                raise ValueError(f"forecast has {len(forecast)} windows; the rules show 3")
+            rows = [_descriptor(d) for d in forecast] + [_descriptor(nxt)]
+            _PACK_FORECAST.pack_into(self._raw, _MOVING * _INT32, *(v for row in rows for v in row))
+            self._seen_forecast, self._seen_next = forecast, nxt
         last = o.get("lastCare")
-        flat = [
+        _PACK_MOVING.pack_into(
+            self._raw,
+            0,
             *needs,
-            *(o["day"], o["moment"], o["window"], PHASES[o["phase"]]),
-            *wish_row,
-            *(o["wishStreak"], _CARE_CODE.get(str(last), 0)),
-            *(v for row in rows for v in row),
-        ]
-        try:  # one buffer, one clip, views into it (as the Keelhold encoding does)
-            arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
-        except struct.error as exc:  # a value beyond int32, or not an integer
-            raise ValueError(f"a Naptuft field does not fit 32 bits: {exc}") from None
-        if self.clip:
-            np.minimum(arr, _FLAT_HIGH, out=arr)
-            np.maximum(arr, _FLAT_LOW, out=arr)
-        return {key: arr[cut].reshape(_SHAPES[key]) for key, cut in _CUTS.items()}
+            o["day"],
+            o["moment"],
+            o["window"],
+            PHASES[o["phase"]],
+            *self._wish_row,
+            o["wishStreak"],
+            _CARE_CODE.get(str(last), 0),
+        )
 
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""

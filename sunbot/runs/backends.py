@@ -113,15 +113,22 @@ class EngineBackend:
     ``observation`` is the engine's ``observation`` except for games without hidden state,
     whose state is handed as is (no copy per step): Keelhold's then still carries ``rng``,
     which its served observation leaves out and which no strategy or encoder reads.
+
+    Args:
+        game: the game's entry.
+        observe: ``False`` hands the engine state as the observation for a game with hidden
+            state too (Naptuft's deck seed and cursor), skipping a copy per step: only for a
+            reader that takes nothing but the published fields, such as an environment's
+            encoder; never for a strategy, which would see what the rules hide.
     """
 
     trusted = True
     label = "engine"
 
-    def __init__(self, game: GameInfo) -> None:
+    def __init__(self, game: GameInfo, *, observe: bool = True) -> None:
         self.game = game
         self.engine = game.engine
-        self._state_is_observation = not game.hidden
+        self._state_is_observation = not game.hidden or not observe
 
     @property
     def retries(self) -> int:
