@@ -73,6 +73,15 @@ def mcp_command(
     max_requests: Annotated[
         int, typer.Option(min=1, max=100_000_000, help="Tool calls one session may make.")
     ] = 100_000,
+    max_live: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=10_000,
+            help="Games running at once over all sessions (each holds a thread); a start"
+            " past it is refused until one ends.",
+        ),
+    ] = 32,
     idle: Annotated[
         float,
         typer.Option(
@@ -103,6 +112,7 @@ def mcp_command(
         servers=tuple(server or ()),
         budget=Budget(games=max_games, steps=max_steps, requests=max_requests),
         suggest=suggest,
+        max_live=max_live,
         idle_s=idle,
         beat_ms=beat_ms,
     )
@@ -114,5 +124,6 @@ def mcp_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     check_port(host, port)
-    err_console.print(f"sunbot mcp: streamable HTTP on http://{host}:{port}/mcp", highlight=False)
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL is bracketed
+    err_console.print(f"sunbot mcp: streamable HTTP on http://{shown}:{port}/mcp", highlight=False)
     run_http(options, host=host, port=port, token=token)

@@ -33,6 +33,7 @@ from sunbot.cli.replay_page import after_run, page_after_run
 from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
+from sunbot.html import is_replay_page
 from sunbot.runs.summary import RunSummary, result_record
 from sunbot.spend import meter as spending
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB, MAX_UNKNOWN_FIELD_BYTES
@@ -311,6 +312,8 @@ def play_command(
         raise fail(f"--html {html} is a folder: give the page's file path")
     if html is not None and not html.parent.is_dir():
         raise fail(f"--html {html}: no folder {html.parent} (create it first)")
+    if html is not None and html.exists() and not is_replay_page(html):
+        raise fail(f"--html {html} exists and is not a replay page: choose another path")
     if resume is not None:
         given = [
             name
@@ -475,6 +478,13 @@ def _resume_run(
         writer.close()
         raise fail(str(exc)) from None
     recorded = str(head["strategy"])
+    if recorded.startswith("mcp:"):  # an assistant's moves: only its MCP session can go on
+        writer.close()
+        raise fail(
+            f"this run was played over MCP by {recorded[4:]!r}: continue it from an MCP"
+            " client with sunbot mcp's resume_game tool (its game id is the file's name"
+            " without .jsonl)"
+        )
     if strategy is not None and strategy != recorded:
         writer.close()
         raise fail("--resume continues the recorded run with its own strategy: drop --strategy")

@@ -33,6 +33,18 @@ from sunbot.config.secrets import SECRET_NAMES
 RESERVED = ("secrets",)
 #: A URL with a password in it (``scheme://user:password@host``).
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@")
+#: A URL query parameter that carries a credential (``?api_key=...``, ``&token=...``).
+_URL_CREDENTIAL = re.compile(
+    r"[?&](?:api[_-]?key|key|token|access[_-]?token|secret|password|sig|signature)=[^&\s]+",
+    re.IGNORECASE,
+)
+#: A credential written out in a value: an Authorization header's bearer or basic
+#: credential, or an API key in the common ``sk-...`` form.
+_CREDENTIAL_TEXT = re.compile(
+    r"\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}", re.IGNORECASE
+)
+#: Option keys whose value is a secret (``sunbot mcp --token``): never written in the file.
+_SECRET_KEYS = re.compile(r"(?:^|-)(?:token|password|secret|api-key)$")
 
 
 @dataclass(frozen=True)
@@ -121,14 +133,30 @@ def _hint(key: str, known: Iterable[str]) -> str:
 
 
 def _no_inline_secret(config: ConfigText, section: str | None, key: str, value: Any) -> None:
-    """Refuse a URL carrying a password: the file holds no secret."""
-    texts = value if isinstance(value, list) else [value]
-    if any(isinstance(t, str) and _URL_PASSWORD.search(t) for t in texts):
+    """Refuse a secret written in the file: an option that is a secret (``token``), a URL
+    carrying a password or a credential parameter, a bearer credential or an API key in a
+    value. The file holds no secret: secrets come from the environment or ``[secrets]``."""
+    if _SECRET_KEYS.search(normal(key)):
+        raise config.error(
+            section,
+            key,
+            "a secret, and the file holds none: set it in the environment (the option's"
+            " variable, e.g. SUNBOT_MCP_TOKEN) or point at it from [secrets]",
+        )
+    texts = [t for t in (value if isinstance(value, list) else [value]) if isinstance(t, str)]
+    if any(_URL_PASSWORD.search(t) for t in texts):
         raise config.error(
             section,
             key,
             "a password in a URL is a secret, and the file holds none: give this URL on the"
             " command line",
+        )
+    if any(_URL_CREDENTIAL.search(t) or _CREDENTIAL_TEXT.search(t) for t in texts):
+        raise config.error(
+            section,
+            key,
+            "this value carries a credential (a key, token or bearer in it), and the file"
+            " holds no secret: pass it through the environment instead",
         )
 
 

@@ -24,8 +24,9 @@ from sunbot._text.safe import remember
 from sunbot.config.file import ConfigText
 
 #: The environment variables a config file may point at: a model's API key, the local
-#: server's Fernet keys (one a line in a file, comma-separated in the variable).
-SECRET_NAMES = ("OPENAI_API_KEY", "SUNBOT_SERVER_KEYS")
+#: server's Fernet keys (one a line in a file, comma-separated in the variable), the bearer
+#: token of ``sunbot mcp --http``.
+SECRET_NAMES = ("OPENAI_API_KEY", "SUNBOT_SERVER_KEYS", "SUNBOT_MCP_TOKEN")
 #: Largest secret file read, in bytes.
 MAX_SECRET_BYTES = 64 * 1024
 

@@ -9,6 +9,6 @@ document around the ``assets/`` scripts.
 
 from __future__ import annotations
 
-from sunbot.html.page import replay_page, write_replay_page
+from sunbot.html.page import is_replay_page, replay_page, write_replay_page
 
-__all__ = ["replay_page", "write_replay_page"]
+__all__ = ["is_replay_page", "replay_page", "write_replay_page"]

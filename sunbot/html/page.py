@@ -13,6 +13,7 @@ import base64
 import hashlib
 import html
 import json
+import re
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
@@ -31,6 +32,10 @@ _ESCAPES = {
     "\u2028": "\\u2028",
     "\u2029": "\\u2029",
 }
+#: Bidirectional controls (embeddings, overrides, isolates, marks): text a server or a
+#: player chose must not reorder what the page shows around it, so each is drawn as
+#: U+FFFD, as in the terminal.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 _BODY = """<body>
 <header><h1 id="title">sunbot replay</h1><dl id="meta"></dl><p id="cut"></p></header>
@@ -86,8 +91,10 @@ def _asset(name: str) -> str:
 
 
 def embed_json(value: Any) -> str:
-    """``value`` as JSON safe inside a ``<script>`` element (no ``<``, ``>`` or ``&``)."""
+    """``value`` as JSON safe inside a ``<script>`` element (no ``<``, ``>`` or ``&``),
+    every bidirectional control drawn as U+FFFD."""
     text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    text = _BIDI.sub("\ufffd", text)
     for raw, escaped in _ESCAPES.items():
         text = text.replace(raw, escaped)
     return text
@@ -195,6 +202,17 @@ def replay_page(t: Transcript, extra: Sequence[Divergence] = (), *, rechecked: b
     )
 
 
+def is_replay_page(path: Path) -> bool:
+    """Whether ``path`` holds a page :func:`replay_page` wrote: its first 4 KiB open with
+    the doctype and hold the page's title (``sunbot replay · ...``)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"<!doctype html>") and b"<title>sunbot replay" in head
+
+
 def write_replay_page(
     t: Transcript,
     out: Path,
@@ -203,19 +221,22 @@ def write_replay_page(
     *,
     rechecked: bool = False,
 ) -> int:
-    """Write :func:`replay_page` of ``t`` to ``out`` (replacing an older page); returns the
-    bytes written. ``source``: the transcript's own path, which is never overwritten;
-    ``extra``, ``rechecked``: as :func:`replay_page`.
+    """Write :func:`replay_page` of ``t`` to ``out`` (replacing an older replay page, never
+    another file); returns the bytes written. ``source``: the transcript's own path, which
+    is never overwritten; ``extra``, ``rechecked``: as :func:`replay_page`.
 
     Raises:
-        ValueError: ``out`` is the transcript or a directory, or its folder does not exist
-        (it is never created: a mistyped path fails instead of growing folders).
+        ValueError: ``out`` is the transcript, a directory or an existing file that is not
+        a replay page, or its folder does not exist (it is never created: a mistyped path
+        fails instead of growing folders).
         KeyError: the game has no replay page. OSError: ``out`` cannot be written.
     """
     if source is not None and out.exists() and out.resolve() == source.resolve():
         raise ValueError(f"{out} is the transcript; choose another --html path")
     if out.is_dir():
         raise ValueError(f"{out} is a directory; --html needs a file path")
+    if out.exists() and not is_replay_page(out):
+        raise ValueError(f"{out} exists and is not a replay page; choose another --html path")
     if not out.parent.is_dir():
         raise ValueError(f"no folder {out.parent} (create it first)")
     # a lone surrogate a server sent (UTF-8 cannot hold it) becomes its backslash-u escape,

@@ -77,6 +77,8 @@ class McpOptions:
         servers: Gameboard servers (URLs) a client may name besides the embedded one.
         budget: per session.
         suggest: offer the ``suggest`` tool (a sunbot strategy's move).
+        max_live: games running at once over every session (each holds a thread while it
+            runs); a start or resume past it is refused until one ends.
         idle_s: a decision waits this long for the client; then the game is stopped.
         act_wait_s: ``act`` waits at most this long for what the action led to.
         beat_ms: a Harvest Watch beat's length on the embedded server, milliseconds.
@@ -87,6 +89,7 @@ class McpOptions:
     servers: tuple[str, ...] = ()
     budget: Budget = field(default_factory=Budget)
     suggest: bool = False
+    max_live: int = 32
     idle_s: float = 600.0
     act_wait_s: float = 30.0
     beat_ms: int = 60_000
@@ -169,6 +172,11 @@ class Session:
         live = sum(not g.finished for g in self.games.values())
         if live >= MAX_LIVE:
             raise ValueError(f"{live} games are running in this session: end one first")
+        limit = self.host.options.max_live
+        if len(self.host.live) >= limit:
+            raise ValueError(
+                f"this server runs {limit} games at once, its limit: end one or try again later"
+            )
 
     async def close(self) -> None:
         """Stop this session's running games (their client is gone) and wait for their

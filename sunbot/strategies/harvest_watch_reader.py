@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
@@ -101,6 +102,18 @@ HOUSE_PAIR = 2
 WILD = 0.5
 #: Our store (tenths) at or below which the endgame simulation decides.
 ENDGAME = 30
+
+
+#: Unicode categories never passed on in our speech: controls, format characters (bidi
+#: overrides), surrogates, private use, unassigned, line and paragraph separators.
+_UNSPOKEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
+
+def _plain(text: str) -> bool:
+    """Whether words others said are fit for us to say: no control or format character
+    (terminal escapes, bidi overrides) and no markup (``<``, ``>``, ``&``). Words of
+    another player are outside text; we never pass on what could act on a reader's screen."""
+    return not any(c in "<>&" or unicodedata.category(c) in _UNSPOKEN for c in text)
 
 
 def _form(text: str, seat: int, food: float) -> str:
@@ -245,7 +258,7 @@ class Foresight(Adaptive):
         if len(forms) != 1:
             return None
         form = forms.pop()
-        if "coalition" in form:
+        if "coalition" in form or not _plain(form):
             return None
         text = form.replace("{seat}", str(me)).replace("{food}", f"{foods[me]:.1f}")
         return text[: hw.SPEECH_MAX]

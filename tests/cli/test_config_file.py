@@ -55,6 +55,11 @@ def here(tmp_path, monkeypatch):
         ('OPENAI_API_KEY = "sk-1"\n', ["sunbot.toml:1: OPENAI_API_KEY:", "secrets go in [secrets]"]),
         ('[secrets]\nOPENAI_API_KEY = "sk-1"\n', ["sunbot.toml:2: [secrets] OPENAI_API_KEY:", "never written in the file"]),
         ('server = "https://me:hunter22@gb.example"\n', ["sunbot.toml:1: server: a password in a URL"]),
+        ('[mcp]\ntoken = "hunter22-hunter22-x"\n', ["sunbot.toml:2: [mcp] token: a secret", "SUNBOT_MCP_TOKEN"]),
+        ('token = "hunter22-hunter22-x"\n', ["sunbot.toml:1: token: a secret"]),
+        ('[play]\nllm-url = "http://h/v1?api_key=hunter22"\n', ["sunbot.toml:2: [play] llm-url:", "carries a credential"]),
+        ('[play]\nstrategy = "exec:curl -H \'Authorization: Bearer hunter22hunter22\' x"\n', ["sunbot.toml:2: [play] strategy:", "carries a credential"]),
+        ('[bench]\nstrategy = ["random", "exec:bot --key sk-hunter22hunter22hunter22"]\n', ["sunbot.toml:2: [bench] strategy:", "carries a credential"]),
     ],
 )  # fmt: skip
 def test_a_wrong_key_or_value_is_one_line_naming_file_line_and_key(here, text, needles):

@@ -113,6 +113,12 @@ def test_hostile_text_cannot_close_the_data_script(tmp_path: Path) -> None:
 
 def test_embed_json_escapes_markup() -> None:
     assert embed_json({"a": "</script>&"}) == '{"a":"\\u003c/script\\u003e\\u0026"}'
+
+
+def test_embed_json_draws_bidi_controls_as_replacement_characters() -> None:
+    """A speech with a right-to-left override must not reorder the page around it."""
+    text = embed_json({"speech": "I farm\u202egnilaets\u2066x\u2069"})
+    assert json.loads(text) == {"speech": "I farm\ufffdgnilaets\ufffdx\ufffd"}
     assert json.loads(embed_json({"a": "</script>&"})) == {"a": "</script>&"}
 
 
@@ -144,6 +150,22 @@ def test_replay_html_never_overwrites_the_transcript(tmp_path: Path, target: str
     assert result.exit_code == 2
     assert "cannot write the replay page" in result.output
     assert src.read_bytes() == GOLDEN["keelhold"].read_bytes()
+
+
+def test_replay_html_replaces_an_older_page_and_never_another_file(tmp_path: Path) -> None:
+    out = tmp_path / "k.html"
+    args = ["replay", str(GOLDEN["keelhold"]), "--html", str(out)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    first = out.read_bytes()
+    again = CliRunner().invoke(app, args)  # an older replay page is replaced
+    assert again.exit_code == 0, again.output
+    assert out.read_bytes() == first
+    other = tmp_path / "notes.txt"
+    other.write_text("keep me\n")
+    result = CliRunner().invoke(app, ["replay", str(GOLDEN["keelhold"]), "--html", str(other)])
+    assert result.exit_code == 2
+    assert "exists and is not a replay page" in result.output
+    assert other.read_text() == "keep me\n"
 
 
 def test_a_match_with_three_seats_keeps_each_seat_apart(three_seats: Path) -> None:

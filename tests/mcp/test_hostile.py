@@ -226,3 +226,24 @@ async def test_end_game_stops_it_and_a_finished_game_is_not_resumed(tmp_path: Pa
         assert done["status"] == "over"  # end-run
         text = error_of(await client.call_tool("resume_game", {"game": pos["game"]}))
         assert "finished run" in text
+
+
+async def test_games_running_at_once_are_capped_over_every_session(tmp_path: Path) -> None:
+    """Each running game holds a thread: the server-wide cap (--max-live) refuses a start
+    in any session past it, and a game ended makes room again."""
+    server = create_server(McpOptions(transcripts=tmp_path / "transcripts", max_live=2))
+    async with (
+        create_connected_server_and_client_session(server) as one,
+        create_connected_server_and_client_session(server) as two,
+    ):
+        first = position_of(await one.call_tool("start_game", {"game": "naptuft", "seed": 1}))
+        position_of(await two.call_tool("start_game", {"game": "naptuft", "seed": 2}))
+        text = error_of(await two.call_tool("start_game", {"game": "naptuft", "seed": 3}))
+        assert "runs 2 games at once, its limit" in text
+        await one.call_tool("end_game", {"game": first["game"]})
+        for _ in range(100):  # the ended game's task finishes within a few loop turns
+            third = await two.call_tool("start_game", {"game": "naptuft", "seed": 3})
+            if not third.isError:
+                break
+            await asyncio.sleep(0.05)
+        assert position_of(third)["status"] == "your-turn"

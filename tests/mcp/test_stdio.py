@@ -7,8 +7,10 @@ from pathlib import Path
 
 from mcp import ClientSession
 from mcp.client.stdio import stdio_client
+from typer.testing import CliRunner
 
 import sunbot
+from sunbot.cli import app
 from sunbot.testing.unseen import create_unseen_app
 from sunbot.transcripts.jsonl import read_transcript
 from sunbot.transcripts.resume import load_resume
@@ -47,6 +49,10 @@ async def test_a_client_that_disconnects_mid_game_leaves_a_whole_resumable_trans
     assert cut.error is None and len(cut.steps) == 4
     assert cut.result is not None and cut.result["endedBy"] == "interrupted"
     assert load_resume(path).last_index == 4
+    # the command line cannot play the assistant's part: it says where the run goes on
+    said = CliRunner().invoke(app, ["play", "--resume", str(path)])
+    assert said.exit_code == 2 and "resume_game tool" in said.output
+    assert read_transcript(path).steps == cut.steps
 
     params = stdio_server(tmp_path)  # a new session picks it up where it stopped
     async with stdio_client(params) as (read, write), ClientSession(read, write) as client:

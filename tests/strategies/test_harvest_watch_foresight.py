@@ -142,6 +142,20 @@ def test_it_speaks_like_a_table_that_all_says_the_same():
     assert bot.choose(*hw_args(d)) == {"speech": "Seat 0: I keep watch."}
 
 
+@pytest.mark.parametrize(
+    "words", ["I keep \x1b]0;pwned\x07watch.", "I keep <script>x</script>", "I keep \u202ewatch."]
+)
+def test_it_never_passes_on_words_that_could_act_on_a_screen(words):
+    """Other players' words are outside text: with escapes, markup or bidi overrides in
+    them, it says its own words, not theirs."""
+    bot = Foresight(random.Random(0))
+    said = {str(i): f"Seat {i}: {words}" for i in range(1, 6)} | {"0": "x"}
+    bot.choose(*hw_args(data({"speeches1": said, "day": 2}, phase="speech2")))
+    d = data({"day": 3, "foods": [3.0] * 6}, phase="speech1")
+    speech = bot.choose(*hw_args(d))["speech"]
+    assert words[7:] not in speech and all(c not in speech for c in "\x1b\x07<>\u202e")
+
+
 def play(table: list[str], seed: int) -> tuple[list[int], list[dict]]:
     """One engine match of ``foresight`` in seat 0 against ``table``; its action commands."""
     bots = {0: Foresight(random.Random(seed))}
