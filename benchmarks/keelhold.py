@@ -2,6 +2,7 @@
 
     python benchmarks/keelhold.py                       # all sections, seeds 1-50
     python benchmarks/keelhold.py --seeds 50 --max-voyages 0 --workers 2   # uncapped runs
+    python benchmarks/keelhold.py --compare planner-v2,planner --first 7001 --seeds 40 --workers 2
 
 1. Engine placements per second (``step`` including safeBays/listingBays), on the
    first-safe line of play.
@@ -12,6 +13,12 @@
    bay existed, and the decision time (mean and p95 over every choice). The default
    ``planner`` is printed next to ``clairvoyant``, a reference that reads the local
    server's cursor (NOT playable against a live server), as a ratio.
+
+4. ``--compare OLD,NEW`` (instead of 1-3): both strategies on the same seeds, each seed's
+   pair in one process with the order alternated by seed parity (so both see the same load):
+   per strategy the runs that reached the cap, the voyages and causes of the others, the
+   mean score and the decision time (wall clock and CPU), then NEW / OLD mean score and
+   decision p95. ``planner-v2`` is the default before the long-horizon hold terms.
 
 The default planner's runs last hundreds of voyages (up to the rules' 20,000-placement
 guard), so runs are capped by default: at the port of voyage ``--max-voyages`` the run ends
@@ -83,6 +90,7 @@ class Run:
     cause: str | None
     unsafe: bool
     decisions: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
 
 
 def strategy_run(job: tuple[str, int, int]) -> Run:
@@ -93,17 +101,20 @@ def strategy_run(job: tuple[str, int, int]) -> Run:
     s = kh.init(seed)
     unsafe = False
     times: list[float] = []
+    cpu: list[float] = []
     while not kh.is_over(s):
         if cap and s["phase"] == "port" and s["voyage"] >= cap:
             s = kh.step(s, {"type": "END_RUN"})
             break
-        t0 = time.perf_counter()
-        a = bot.choose(kh.observation(s), kh.legal_actions(s))
+        observation, legal = kh.observation(s), kh.legal_actions(s)
+        t0, c0 = time.perf_counter(), time.process_time()
+        a = bot.choose(observation, legal)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         if a["type"] == "PLACE" and s["safeBays"] and a["bay"] not in s["safeBays"]:
             unsafe = True
         s = kh.step(s, a)
-    return Run(s["voyage"], s["score"], s["cause"], unsafe, times)
+    return Run(s["voyage"], s["score"], s["cause"], unsafe, times, cpu)
 
 
 def p95(values: list[float]) -> float:
@@ -129,6 +140,56 @@ def summarize(name: str, rows: list[Run], cap: int) -> str:
     )
 
 
+def _pair(job: tuple[str, str, int, int]) -> dict[str, Run]:
+    """One seed of :func:`compare`: both strategies, the order alternated by seed parity."""
+    old, new, seed, cap = job
+    order = (old, new) if seed % 2 else (new, old)
+    return {name: strategy_run((name, seed, cap)) for name in order}
+
+
+def _compare_line(name: str, rows: list[Run], cap: int) -> str:
+    made = [bool(cap) and r.cause == "ended" and r.voyage == cap for r in rows]
+    others = ", ".join(f"v{r.voyage} {r.cause}" for r, m in zip(rows, made, strict=True) if not m)
+    times = [t for r in rows for t in r.decisions]
+    cpu = [t for r in rows for t in r.cpu]
+    return (
+        f"  {name:12s} reached voyage {cap}'s port: {sum(made)}/{len(rows)}  "
+        f"mean score {statistics.mean(r.score for r in rows):13,.0f}  "
+        f"decision mean {1000 * statistics.mean(times or [0.0]):.2f} ms "
+        f"p95 {1000 * p95(times):.2f} ms (CPU p95 {1000 * p95(cpu):.2f} ms)"
+        + (f"\n  {'':12s} the others ended at: {others}" if others else "")
+    )
+
+
+def compare(old: str, new: str, seeds: range, cap: int, workers: int) -> None:
+    """``old`` and ``new`` on the same seeds (see the module docstring, section 4)."""
+    runs: dict[str, list[Run]] = {old: [], new: []}
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        jobs = [(old, new, seed, cap) for seed in seeds]
+        for seed, pair in zip(seeds, pool.map(_pair, jobs), strict=True):
+            for name in (old, new):
+                runs[name].append(pair[name])
+            a, b = pair[old], pair[new]
+            print(
+                f"  seed {seed}: {old} v{a.voyage} {a.cause} {a.score:,}  "
+                f"{new} v{b.voyage} {b.cause} {b.score:,}",
+                flush=True,
+            )
+    for name in (old, new):
+        print(_compare_line(name, runs[name], cap))
+    a_scores, b_scores = ([r.score for r in runs[k]] for k in (old, new))
+    ahead = sum(y > x for x, y in zip(a_scores, b_scores, strict=True))
+    ta, tb = ([t for r in runs[k] for t in r.decisions] for k in (old, new))
+    ca, cb = ([t for r in runs[k] for t in r.cpu] for k in (old, new))
+    print(
+        f"{new} / {old}: mean score "
+        f"{statistics.mean(b_scores) / statistics.mean(a_scores):.3f} ({new} ahead on "
+        f"{ahead}/{len(a_scores)} seeds), decision p95 {p95(tb) / p95(ta):.2f} "
+        f"(CPU p95 {p95(cb) / p95(ca):.2f})  [{time.perf_counter() - t0:.0f} s wall]"
+    )
+
+
 @app.command()
 def main(
     seeds: int = 50,
@@ -138,8 +199,25 @@ def main(
     workers: int = typer.Option(1, min=1, help="processes for the strategy runs"),
     baselines: bool = typer.Option(True, help="also play safe-greedy, first-safe, random"),
     sections: str = typer.Option("engine,server,strategies", help="comma-separated subset"),
+    first: int = typer.Option(1, help="the first seed: seeds FIRST..FIRST+SEEDS-1"),
+    compare_names: str = typer.Option(
+        "",
+        "--compare",
+        help="OLD,NEW: play both on the same seeds and print NEW / OLD (e.g. "
+        "planner-v2,planner); nothing else is measured then",
+    ),
 ) -> None:
     """Print the Keelhold benchmark figures."""
+    if compare_names:
+        pair = [n.strip() for n in compare_names.split(",")]
+        if len(pair) != 2 or not all(pair):
+            raise typer.BadParameter("--compare takes two names: OLD,NEW")
+        cap_text = f"capped at voyage {max_voyages}" if max_voyages else "uncapped"
+        print(
+            f"Keelhold, {pair[1]} vs {pair[0]} on seeds {first}-{first + seeds - 1} ({cap_text}):"
+        )
+        compare(pair[0], pair[1], range(first, first + seeds), max_voyages, workers)
+        return
     wanted = set(sections.split(","))
     if "engine" in wanted:
         n, spent = engine_speed(range(1, engine_seeds + 1))
@@ -156,13 +234,13 @@ def main(
     if "strategies" not in wanted:
         return
     cap_text = f"capped at voyage {max_voyages}" if max_voyages else "uncapped"
-    print(f"strategies on seeds 1-{seeds} ({cap_text}):")
+    print(f"strategies on seeds {first}-{first + seeds - 1} ({cap_text}):")
     names = [DEFAULT, REFERENCE, *(BASELINES if baselines else ())]
     results: dict[str, list[Run]] = {}
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name in names:
-            jobs = [(name, seed, max_voyages) for seed in range(1, seeds + 1)]
+            jobs = [(name, seed, max_voyages) for seed in range(first, first + seeds)]
             results[name] = list(pool.map(strategy_run, jobs))
             print(summarize(name, results[name], max_voyages), flush=True)
     mine, ref = results[DEFAULT], results[REFERENCE]

@@ -244,6 +244,7 @@ GAMES: dict[str, GameInfo] = {
             "first-safe": "sunbot.strategies.keelhold:FirstSafe",
             "random": "sunbot.strategies.baselines:RandomLegal",
             "clairvoyant": "sunbot.strategies.keelhold_clairvoyant:Clairvoyant",
+            "planner-v2": "sunbot.strategies.keelhold_planner:PlannerV2",
         },
         env_id="sunbot/Keelhold-v1",
         env_ref="sunbot.envs.keelhold:KeelholdEnv",

@@ -6,7 +6,7 @@ player can see (``queue[1]``, ``queue[2]``: depth up to the queue's length), on 
 the shown ``next`` terms and goes on placing the visible crates in the next voyage, so a port
 call is valued by the hold it carries, not as a flat bonus. A line where a crate finds no
 safe bay ends the run and is worth :data:`DEAD`. Each line is worth the points it pays
-(divided by the multiplier M at the time) plus :class:`~strategies.keelhold_eval.Evaluator`'s
+(divided by the multiplier M at the time) plus :class:`~sunbot.strategies.keelhold_eval.Evaluator`'s
 value of the hold it leaves.
 
 It reads only what the rules publish (spec "State"): never ``rng``, so it plays the same
@@ -17,11 +17,13 @@ many of the next crate's possible weights would find a safe bay.
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from sunbot.engines import keelhold_fast as kf
 
 from . import Action, Observation
 from .keelhold_eval import DEFAULT_WEIGHTS, Evaluator, Weights
+from .keelhold_hold import DEFAULT_HOLD_WEIGHTS, HoldEvaluator, HoldWeights
 
 CAST_OFF: Action = {"type": "CAST_OFF"}
 END_RUN: Action = {"type": "END_RUN"}
@@ -29,21 +31,37 @@ END_RUN: Action = {"type": "END_RUN"}
 DEAD = -1e6
 
 
+class LeafEvaluator(Protocol):
+    """What the search asks of a leaf evaluation (both evaluators answer it)."""
+
+    def clear(self) -> None:
+        """Drop per-decision caches."""
+
+    def value(self, s: kf.FastState) -> float:
+        """Worth of position ``s`` at M = 1, without the points already paid."""
+        ...
+
+
 class Planner:
     """Depth-limited search over the visible queue that keeps going through port calls.
 
     ``depth``: how many visible crates to place (capped by the queue's length);
-    ``weights``: the leaf evaluation's weights.
+    ``weights``: the leaf evaluation's weights
+    (:class:`~sunbot.strategies.keelhold_hold.HoldWeights`: the default values the hold over
+    many voyages, dead hatches and rush crates that will turn into ballast included).
     """
 
     game = "keelhold"
 
     def __init__(
-        self, rng: random.Random, depth: int = 3, weights: Weights = DEFAULT_WEIGHTS
+        self,
+        rng: random.Random,
+        depth: int = 3,
+        weights: HoldWeights = DEFAULT_HOLD_WEIGHTS,
     ) -> None:
         self.rng = rng
         self.depth = depth
-        self.eval = Evaluator(weights)
+        self.eval: LeafEvaluator = HoldEvaluator(weights)
 
     def choose(self, observation: Observation, legal_actions: list[Action]) -> Action:
         """At port: CAST_OFF when the crate in hand has a safe bay after it, else END_RUN.
@@ -126,3 +144,18 @@ class Planner:
     def _leaf(self, s: kf.FastState, queue: list[kf.Crate], index: int) -> float:
         """Worth of a line's last position; ``queue[index:]`` are crates it did not place."""
         return self.eval.value(s)
+
+
+class PlannerV2(Planner):
+    """``planner-v2``: the default planner as it was before the long-horizon hold terms
+    (the same search, :class:`~sunbot.strategies.keelhold_eval.Evaluator`'s leaf); the yardstick
+    of ``benchmarks/keelhold.py --compare``.
+
+    ``weights``: :class:`~sunbot.strategies.keelhold_eval.Weights` of its leaf evaluation.
+    """
+
+    def __init__(
+        self, rng: random.Random, depth: int = 3, weights: Weights = DEFAULT_WEIGHTS
+    ) -> None:
+        super().__init__(rng, depth=depth)
+        self.eval = Evaluator(weights)

@@ -66,7 +66,7 @@ def test_play_summary_has_a_yardstick_row() -> None:
 
 def test_keelhold_yardstick_at_the_default_cap() -> None:
     assert yardstick("keelhold", 30, "voyage") == (
-        "planner averages 1.08 M capped at voyage 30 over seeds 1-20; safe-greedy 282 k"
+        "planner averages 1.09 M capped at voyage 30 over seeds 1-20; safe-greedy 282 k"
     )
 
 

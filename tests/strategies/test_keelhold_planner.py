@@ -12,7 +12,7 @@ from sunbot.engines import keelhold as kh
 from sunbot.engines import keelhold_fast as kf
 from sunbot.strategies.keelhold import SafeGreedy
 from sunbot.strategies.keelhold_clairvoyant import future_crates
-from sunbot.strategies.keelhold_planner import Planner
+from sunbot.strategies.keelhold_planner import Planner, PlannerV2
 from tests.engines.keelhold_helpers import build, crate
 
 
@@ -76,19 +76,21 @@ def _survivors(s: dict, bay: int) -> list[int]:
     return out
 
 
-def test_lookahead_avoids_the_trap_one_ply_greedy_walks_into():
+@pytest.mark.parametrize("planner", [Planner, PlannerV2])
+def test_lookahead_avoids_the_trap_one_ply_greedy_walks_into(planner):
     """Greedy keeps the trim at -3 by using the keel (hatch 3); then ``c1 w4`` is safe only
     on the keel again (hatch 0 ends at -15, hatch 1 at -11, hatch 6 at +9), which fills it,
-    and the second ``c1 w4`` has no safe bay: the run ends (noSafeStow). The planner fills
-    hatch 1 instead (trim -7) and keeps the keel and hatch 6 for the next crates."""
+    and the second ``c1 w4`` has no safe bay: the run ends (noSafeStow). Both planners keep
+    the keel for later: ``planner-v2`` fills hatch 1 (trim -7, then the keel or hatch 6 are
+    safe), the default hatch 6 (trim +3, then hatch 1 or the keel)."""
     s = _trap()
     assert s["trim"] == -3 and s["safeBays"] == [1, 3, 6]
     greedy = SafeGreedy(random.Random(0)).choose(kh.observation(s), kh.legal_actions(s))
-    planned = Planner(random.Random(0)).choose(_without_rng(s), kh.legal_actions(s))
+    planned = planner(random.Random(0)).choose(_without_rng(s), kh.legal_actions(s))
     assert greedy == {"type": "PLACE", "bay": 3}
     assert _survivors(s, 3) == []
-    assert planned == {"type": "PLACE", "bay": 1}
-    assert _survivors(s, 1) == [3, 6]
+    assert planned == {"type": "PLACE", "bay": 1 if planner is PlannerV2 else 6}
+    assert _survivors(s, 1) == [3, 6] and _survivors(s, 6) == [1, 3]
 
 
 def test_port_decision_follows_cast_off_safety():
