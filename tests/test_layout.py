@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import logging
 import re
 import sys
 from collections.abc import Iterator
@@ -269,7 +270,15 @@ def test_the_import_contracts_hold(monkeypatch: pytest.MonkeyPatch) -> None:
     checks in CI, checked by the default test run too."""
     cli = pytest.importorskip("importlinter.cli", reason="pip install '.[test]'")
     monkeypatch.chdir(ROOT)
-    assert cli.lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+    # import-linter configures logging with dictConfig, which disables every logger that
+    # exists already: put them back, or later tests in this process hear no warning
+    loggers = [v for v in logging.root.manager.loggerDict.values() if isinstance(v, logging.Logger)]
+    disabled = [lg.disabled for lg in loggers]
+    try:
+        assert cli.lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+    finally:
+        for lg, was in zip(loggers, disabled, strict=True):
+            lg.disabled = was
 
 
 #: The console factories: the command line's (every terminal console), and the recording
