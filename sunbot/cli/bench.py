@@ -49,7 +49,6 @@ import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable
-from sunbot.agents.spec import parse_price
 from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
@@ -65,6 +64,17 @@ from sunbot.bench.jobs import (
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.store import RunMismatch, Store, after_failure, export_csv
 from sunbot.cli.console import Exit, make_console
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrice,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.games import GameInfo, generic_game, get_game
@@ -281,13 +291,14 @@ def bench_command(
     isolate: Annotated[
         bool, typer.Option("--isolate", help="Run each strategy or bot file in a child process.")
     ] = False,
-    llm_url: Annotated[
-        str | None, typer.Option(help="llm:MODEL: the endpoint (default: OPENAI_BASE_URL).")
-    ] = None,
-    llm_price: Annotated[
-        str | None,
-        typer.Option(metavar="IN,OUT", help="llm:MODEL: USD per million input, output tokens."),
-    ] = None,
+    llm_url: LlmUrl = None,
+    llm_price: LlmPrice = None,
+    llm_prompt: LlmPrompt = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
     llm_concurrency: Annotated[
         int,
         typer.Option(
@@ -341,7 +352,15 @@ def bench_command(
             raise fail(str(exc)) from None
     names = check_strategies(info, strategy or [])
     llm = any(n.startswith("llm:") for n in names)
-    options = _agent_options(llm, llm_url, llm_price, budget_usd, isolate)
+    try:
+        given = llm_options(
+            llm, "-s llm:MODEL", url=llm_url, price=llm_price, prompt=llm_prompt,
+            max_tokens=llm_max_tokens, temperature=llm_temperature, timeout=llm_timeout,
+            mode=llm_mode, cache=llm_cache,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    options = _agent_options(given, budget_usd, isolate)
     if llm:  # the endpoint's concurrency: one model call per job at a time
         workers = llm_concurrency if workers is None else min(workers, llm_concurrency)
     tables = _tables(info, table or [], seating)
@@ -503,23 +522,13 @@ class Budget:
 
 
 def _agent_options(
-    llm: bool, url: str | None, price: str | None, usd: float | None, isolate: bool
+    given: dict[str, Any], usd: float | None, isolate: bool
 ) -> tuple[tuple[str, Any], ...]:
-    """The jobs' agent options (``Job.options``); usage errors for ``--llm-*`` without an
-    ``llm:`` strategy, a malformed ``--llm-price``, ``--budget-usd`` without a price."""
-    given = [n for n, v in (("--llm-url", url), ("--llm-price", price)) if v is not None]
-    if given and not llm:
-        raise fail(f"{', '.join(given)} apply to -s llm:MODEL")
-    if usd is not None and price is None:
+    """The jobs' agent options (``Job.options``) from the ``--llm-*`` options ``given``;
+    a usage error for ``--budget-usd`` without a price."""
+    if usd is not None and "price" not in given:
         raise fail("--budget-usd needs --llm-price (the cost of a token)")
-    out: list[tuple[str, Any]] = []
-    if url is not None:
-        out.append(("base_url", url))
-    if price is not None:
-        try:
-            out.append(("price", parse_price(price)))
-        except ValueError as exc:
-            raise fail(str(exc)) from None
+    out = list(given.items())
     if isolate:
         out.append(("isolate", True))
     return tuple(out)
