@@ -247,5 +247,7 @@ def test_the_health_gate_fails_a_model_whose_answers_do_not_fit(tmp_path):
     assert good.exit_code == 0, good.output
     assert "NOT fit" not in good.output and "model health" in good.output
     game = unbounded.games[0]  # no threshold: the rates are shown, the gate is not applied
-    assert unbounded.fit and game.health["care"]["fallback"] == game.health["care"]["decisions"] == 6
+    assert (
+        unbounded.fit and game.health["care"]["fallback"] == game.health["care"]["decisions"] == 6
+    )
     assert game.health_rows()[0]["unparsable"] == 1.0

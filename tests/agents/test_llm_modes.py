@@ -61,7 +61,9 @@ def test_the_llm_options_reach_the_request_from_the_command_line(endpoint, tmp_p
 
 
 def test_llm_options_without_an_llm_strategy_are_a_usage_error():
-    result = CliRunner().invoke(cli, ["play", "naptuft", "--llm-mode", "tools", "--llm-timeout", "5"])
+    result = CliRunner().invoke(
+        cli, ["play", "naptuft", "--llm-mode", "tools", "--llm-timeout", "5"]
+    )
     assert result.exit_code == 2
     assert "--llm-timeout, --llm-mode apply to --strategy llm:MODEL" in result.output
 
