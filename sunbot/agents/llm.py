@@ -176,6 +176,8 @@ class LLMStrategy:
         cache: a folder (``--llm-cache DIR``) or a cache object
             (:mod:`sunbot.agents.llm_cache`): an answer to the same request (endpoint,
             model, parameters, messages) is taken from it at 0 tokens, a new one kept in it.
+        variant: a label kept in the cache key (a bench's null variant asks what its twin
+            asks, and must not be answered from the twin's answers).
 
     Raises:
         ValueError: a bad argument or prompt template (one line).
@@ -206,6 +208,7 @@ class LLMStrategy:
         price: tuple[float, float] | None = None,
         fallback: Fallback | None = None,
         cache: str | Path | Cache | None = None,
+        variant: str | None = None,
     ) -> None:
         if not model or not isinstance(model, str):
             raise ValueError("model: give a model name")
@@ -233,7 +236,7 @@ class LLMStrategy:
             raise ImportError(_INSTALL) from None
         self.model, self.game, self.timeout_s = model, game, timeout_s
         self.max_attempts, self.structured, self.rng = max_attempts, structured, rng
-        self.mode, self.max_tokens = mode, (max_tokens or None)
+        self.mode, self.max_tokens, self.variant = mode, (max_tokens or None), variant
         self.price, self.fallback = price, fallback
         self._cache: Cache | None = DecisionCache(cache) if isinstance(cache, str | Path) else cache
         key = api_key or os.environ.get("OPENAI_API_KEY") or "unused"
@@ -366,7 +369,7 @@ class LLMStrategy:
             extra = json.dumps([rf, offered]) if rf is not None or offered is not None else ""
             key = request_key(
                 endpoint=self.endpoint_id, model=self.model, params=self.params,
-                messages=messages, response_format=rf, tools=offered,
+                messages=messages, response_format=rf, tools=offered, variant=self.variant,
             )  # fmt: skip
             rec["attempts"] += 1
             self._tally.counts["calls"] += 1

@@ -40,9 +40,12 @@ def request_key(
     messages: list[dict[str, Any]],
     response_format: dict[str, Any] | None = None,
     tools: list[dict[str, Any]] | None = None,
+    variant: str | None = None,
 ) -> str:
     """The cache key of one chat request: the SHA-256 (64 hex digits) of its parts as
-    canonical JSON (sorted keys). ``endpoint`` is the URL without credentials or query."""
+    canonical JSON (sorted keys). ``endpoint`` is the URL without credentials or query;
+    ``variant`` a label that keeps two strategies asking the same from sharing answers (a
+    bench's null variant)."""
     body = {
         "v": KEY_VERSION,
         "endpoint": endpoint,
@@ -52,6 +55,8 @@ def request_key(
         "responseFormat": response_format,
         "tools": tools,
     }
+    if variant is not None:
+        body["variant"] = variant
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", errors="replace")).hexdigest()
 

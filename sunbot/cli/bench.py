@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.markup import escape
+from rich.text import Text
 
 import sunbot
 from sunbot import strategies
@@ -299,6 +300,22 @@ def bench_command(
     llm_timeout: LlmTimeout = None,
     llm_mode: LlmModeOption = None,
     llm_cache: LlmCache = None,
+    llm_variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=FILE",
+            help="llm:MODEL: play once per prompt template (labelled llm:MODEL@NAME), and"
+            " the first once more (NAME-again: the noise floor). Repeat for each.",
+        ),
+    ] = None,
+    max_fallback_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            max=1,
+            help="Exit 1 when a model's fallback decisions pass this share in any phase.",
+        ),
+    ] = None,
     llm_concurrency: Annotated[
         int,
         typer.Option(
@@ -361,6 +378,17 @@ def bench_command(
     except ValueError as exc:
         raise fail(str(exc)) from None
     options = _agent_options(given, budget_usd, isolate)
+    from sunbot.cli.bench_models import expand_variants, parse_variants
+
+    if llm_variant and llm_prompt is not None:
+        raise fail("--llm-prompt and --llm-variant: give the prompt as a variant")
+    if llm_variant and not llm:
+        raise fail("--llm-variant applies to -s llm:MODEL")
+    try:
+        variants = parse_variants(llm_variant or [])
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    names, per_label, twins = expand_variants(names, variants, dict(options))
     if llm:  # the endpoint's concurrency: one model call per job at a time
         workers = llm_concurrency if workers is None else min(workers, llm_concurrency)
     tables = _tables(info, table or [], seating)
@@ -395,7 +423,7 @@ def bench_command(
                 job_timeout,
                 server,
                 move_timeout,
-                options,
+                tuple(per_label[s].items()) if s in per_label else options,
             )
             for seed in seed_list.values  # seed by seed: a bench cut short stays paired
             for s in names
@@ -463,6 +491,10 @@ def bench_command(
         meta |= _whole_run_meta(whole, names, seed_list.text)
     shown = _Shown(fmt, wide, talk)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole, shown)
+    if llm:
+        gate = _model_tables(info.slug, results, names, twins, fmt, max_fallback_rate)
+        if gate:
+            raise typer.Exit(Exit.ERROR)
     timed_out = [r for r in results if r.ended_by == "timeout"]
     if timed_out:
         late = min(timed_out, key=lambda r: (r.strategy, r.seed))
@@ -484,6 +516,35 @@ def bench_command(
         raise typer.Exit(Exit.ERROR)
     if timed_out:
         raise typer.Exit(Exit.ERROR)
+
+
+def _model_tables(
+    game: str,
+    results: list[Result],
+    names: list[str],
+    twins: list[tuple[str, str]],
+    fmt: str,
+    max_fallback_rate: float | None,
+) -> list[str]:
+    """A model bench's health table and noise floor (as tables only), and the phases over
+    ``--max-fallback-rate`` (said on stderr); returns those phases."""
+    from sunbot.bench.analysis import analyse
+    from sunbot.cli.bench_models import fallback_problems, noise_lines, show_health
+
+    if fmt == "table":
+        show_health(console, game, results, names)
+        if twins:
+            for said in noise_lines(analyse(game, results, names), twins):
+                console.print(Text(printable(said)), soft_wrap=True)
+    over = [] if max_fallback_rate is None else fallback_problems(
+        game, results, names, max_fallback_rate
+    )  # fmt: skip
+    for said in over:
+        err_console.print(
+            Text(printable(f"fallback over --max-fallback-rate {max_fallback_rate:g}: {said}")),
+            soft_wrap=True,
+        )
+    return over
 
 
 class Budget:

@@ -54,6 +54,17 @@ from sunbot.bench.tournament import (
 )
 from sunbot.cli.bench import BackendName, fail, option_parser, plural
 from sunbot.cli.console import Exit
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrice,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GameInfo, get_game
 
@@ -159,6 +170,14 @@ def tournament_command(
             help="Stop a match (run) after this many seconds; it is left out of the standings.",
         ),
     ] = None,
+    llm_url: LlmUrl = None,
+    llm_price: LlmPrice = None,
+    llm_prompt: LlmPrompt = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -186,6 +205,16 @@ def tournament_command(
         )
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
+    try:
+        options = llm_options(
+            any(n.startswith("llm:") for n in names), "an llm:MODEL entrant", url=llm_url,
+            price=llm_price, prompt=llm_prompt, max_tokens=llm_max_tokens,
+            temperature=llm_temperature, timeout=llm_timeout, mode=llm_mode, cache=llm_cache,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if options:  # the entrants' agent options (a strategy name ignores them)
+        plan = replace(plan, jobs=[replace(j, options=tuple(options.items())) for j in plan.jobs])
     if run is not None:
         bench_cli.check_run_label(run)
     bench_cli.ensure_out_dir(out)
