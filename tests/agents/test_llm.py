@@ -43,14 +43,22 @@ class Checked:
     def __init__(self, inner: LLMStrategy) -> None:
         self.inner, self.records = inner, []
 
-    def on_start(self, game, seed, *, cap=None):
-        self.inner.on_start(game, seed, cap=cap)
+    blocking = True
+
+    def on_start(self, game, seed, *, cap=None, spec=None):
+        self.inner.on_start(game, seed, cap=cap, spec=spec)
 
     def choose(self, observation, legal_actions):
         action = self.inner.choose(observation, legal_actions)
         assert action in legal_actions
         self.records.append(self.inner.last_decision())
         return action
+
+    def last_decision(self):  # the transcript's records, as the model's own
+        return self.inner.last_decision()
+
+    def totals(self):
+        return self.inner.totals()
 
 
 def _start(game: str) -> tuple[dict, list]:
