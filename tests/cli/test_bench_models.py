@@ -37,7 +37,9 @@ def test_cost_and_health_beside_the_score(tmp_path: Path) -> None:
     assert "model health (share of decisions)" in text and "unparsable" in text
     rows = [r for r in _rows(tmp_path) if r["strategy"] == "llm:flaky"]
     health = [json.loads(r["health"]) for r in rows]
-    assert all(h["care"]["decisions"] == int(r["decisions"]) for h, r in zip(health, rows))
+    assert all(
+        h["care"]["decisions"] == int(r["decisions"]) for h, r in zip(health, rows, strict=True)
+    )
     tokens = sum(int(r["tokens"]) for r in rows)
     usd = sum(float(r["cost_usd"]) for r in rows)
     score = sum(float(r["score"]) for r in rows)
