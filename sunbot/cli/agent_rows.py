@@ -41,15 +41,19 @@ def usage_line(agent: dict[str, Any]) -> str | None:
 
 def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
     """Rows ``model``, ``model answers`` (a model's calls, tokens, re-asks, fallbacks and
-    cost), ``model usage`` (:func:`usage_line`, when there is one) and ``decision time``
+    cost; its decisions the move clock cut, a match's missed beats, beside its own late
+    ones), ``model usage`` (:func:`usage_line`, when there is one) and ``decision time``
     (p50/p95/max ms of a clocked or external bot; the percentiles left out when unknown,
     as over several seats); ``{}`` for ``{}``."""
     rows: dict[str, str] = {}
     if agent.get("kind") == "llm":
         rows["model"] = model_line(agent)
+        clock = agent.get("clock")
+        missed = int(clock.get("timeouts") or 0) if isinstance(clock, dict) else 0
+        late = f"{agent.get('late', 0)} late" + (f" ({missed} past the clock)" if missed else "")
         rows["model answers"] = (
             f"{agent.get('reasks', 0)} re-asked · {agent.get('fallbacks', 0)} fallbacks · "
-            f"{agent.get('late', 0)} late · {agent.get('errors', 0)} errors"
+            f"{late} · {agent.get('errors', 0)} errors"
         )
         if (usage := usage_line(agent)) is not None:
             rows["model usage"] = usage

@@ -356,6 +356,9 @@ def play_command(
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
+        if llm_dry_run:  # nothing is created, no model is called
+            _dry_run_match(info.slug, api.new_seed() if seed is None else seed, llm_prompt)
+            return
         from sunbot.cli.play_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
@@ -413,9 +416,23 @@ def _dry_run(plan: api.RunPlan, prompt: Path | None) -> None:
         raise fail(str(exc)) from None
     except Exception as exc:  # the server could not be reached
         raise fail(f"the dry run could not read the init answer: {printable(exc)}", 1) from None
+    _print_messages(messages)
+
+
+def _print_messages(messages: list[dict[str, str]]) -> None:
     for m in messages:
         console.print(line((f"--- {m['role']} ---", "bold")), soft_wrap=True)
         console.print(Text(printable_lines(m["content"])), soft_wrap=True, markup=False)
+
+
+def _dry_run_match(slug: str, seed: int, prompt: Path | None) -> None:
+    """Print a model seat's first messages of a match (seat 0 at the first beat of the match
+    the engine deals from ``seed``); no match is created, no model called."""
+    try:
+        messages = api.first_match_prompt(slug, seed, prompt)
+    except (ValueError, ImportError) as exc:
+        raise fail(str(exc)) from None
+    _print_messages(messages)
 
 
 def _resume_run(
