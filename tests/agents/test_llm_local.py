@@ -127,3 +127,28 @@ def test_the_health_gate_fails_a_mismatched_prompt_and_passes_the_default(
     good = CliRunner().invoke(cli, args)  # the repeat of the seed comes from the cache
     assert good.exit_code == 0, good.output
     assert "fit to bench" in good.output
+
+
+def test_a_real_model_plays_a_harvest_watch_seat_on_beats_long_enough(local_model, tmp_path):
+    # issue 34: 10-20 s beats were shorter than a CPU model's decision (20 and 24 of 24
+    # missed); a local match now gives each beat the model's call limit and 2 s more
+    bot = _bot(local_model, "harvest-watch", timeout_s=45)
+    path = tmp_path / "match.jsonl"
+    run = sunbot.play("harvest-watch", seed=3, strategy=bot, transcript=path)
+    bot.close()
+    agent = run.agent
+    assert run.error is None and run.ended_by == "rules" and run.refused == 0, run
+    decisions, missed = agent["decisions"], agent["clock"]["timeouts"]
+    assert decisions >= 3 and missed <= max(1, agent["clock"]["decisions"] // 4), agent
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    said = [  # the model's own speeches (a fallback sends the rules' default, "…")
+        a["speech"]
+        for x in lines
+        if x["type"] == "command" and not (x.get("agent") or {}).get("fallback", True)
+        for a in x.get("actions") or []
+        if isinstance(a, dict) and "speech" in a
+    ]
+    assert all(s.strip(" .…") and "<untrusted" not in s for s in said), said
+    health = from_transcript(path)
+    assert {r["phase"] for r in health.rows()} >= {"speech1", "action"}
+    assert sum(r["decisions"] for r in health.rows()) == decisions
