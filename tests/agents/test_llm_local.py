@@ -145,7 +145,7 @@ def test_a_real_model_plays_a_harvest_watch_seat_on_beats_long_enough(local_mode
         a["speech"]
         for x in lines
         if x["type"] == "command" and not (x.get("agent") or {}).get("fallback", True)
-        for a in x.get("actions") or []
+        for a in (x.get("body") or {}).get("actions") or []
         if isinstance(a, dict) and "speech" in a
     ]
     assert all(s.strip(" .…") and "<untrusted" not in s for s in said), said
