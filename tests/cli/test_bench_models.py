@@ -46,6 +46,8 @@ def test_cost_and_health_beside_the_score(tmp_path: Path) -> None:
     decisions = sum(int(r["decisions"]) for r in rows)
     assert f"{tokens / decisions:,.0f}" in text and f"{usd / decisions:,.6f}" in text
     assert f"{score / usd:,.1f}" in text  # the mean score over the mean cost of a run
+    report = next(tmp_path.glob("*/report.html")).read_text()
+    assert "Model health (share of decisions)" in report and "score per USD" in report
 
 
 def test_a_cost_is_unknown_without_a_price_for_every_row() -> None:
