@@ -116,6 +116,30 @@ class RunSummary:
         )
 
 
+@dataclass(repr=False)
+class MatchSummary(RunSummary):
+    """How a match went (Harvest Watch): a :class:`RunSummary` whose match fields
+    (``match_id``, ``ranks``, ``seats``, ``outcome``) are filled, plus the match mirror's
+    ``beats_checked`` (beats whose resolution it recomputed) and ``nights_undecided``
+    (nights it could not decide from one seat's views), ``result``: the transcript's
+    ``result`` record as written (``docs/transcripts.md``), ``final_view``: the last view
+    read (its seat token redacted), and ``transcript_error``: why the transcript could not
+    be written whole (a full disk), ``None`` when it was."""
+
+    beats_checked: int = 0
+    nights_undecided: int = 0
+    result: dict[str, Any] = field(default_factory=dict)
+    final_view: dict[str, Any] | None = None
+    transcript_error: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"MatchSummary(game={self.game!r}, seed={self.seed!r}, strategy={self.strategy!r}, "
+            f"score={self.score!r}, ranks={self.ranks!r}, ended_by={self.ended_by!r}, "
+            f"divergences={len(self.divergences)})"
+        )
+
+
 #: Unknown field paths a result line lists (a server may send thousands of names).
 MAX_LISTED = 100
 
