@@ -10,7 +10,7 @@ bench workers can share one folder.
 
 :class:`RecordedCalls` is the cache a transcript holds: each decision's calls as the run
 recorded them (answers, and calls that got none). ``sunbot replay --rerun`` plays the run
-again from it (:mod:`sunbot.agents.llm_replay`): the same prompts find the same answers,
+again from it (:mod:`sunbot.rerun.llm`): the same prompts find the same answers,
 so the same actions are played and no endpoint is called.
 """
 
@@ -138,7 +138,7 @@ class RecordedCalls:
             ``error``.
         follow: when a key is not found, answer with the call the run made at the same
             decision and attempt (the same game path under a changed prompt, whose prompts
-            :func:`sunbot.agents.llm_replay.rerun` compares); ``False``: a miss.
+            :func:`sunbot.rerun.llm.rerun` compares); ``False``: a miss.
         offline: a miss raises :class:`CacheMiss` (no endpoint may be asked) instead of
             returning ``None``; :attr:`missed_at` keeps where.
     """

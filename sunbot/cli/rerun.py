@@ -1,5 +1,5 @@
 """``sunbot replay --rerun``: a model's run played again from its transcript
-(:mod:`sunbot.agents.llm_replay`), and what changed decision by decision."""
+(:mod:`sunbot.rerun.llm`), and what changed decision by decision."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def rerun_command(file: Path, prompt: Path | None, url: str | None, as_json: boo
     rerun differs or stopped, 2 when the file holds no model run to play again."""
     import json
 
-    from sunbot.agents.llm_replay import CannotRerun, rerun
+    from sunbot.rerun.llm import CannotRerun, rerun
 
     try:
         report = rerun(file, prompt=prompt, base_url=url)
@@ -43,7 +43,7 @@ def rerun_command(file: Path, prompt: Path | None, url: str | None, as_json: boo
 
 
 def _print(report: object) -> None:
-    from sunbot.agents.llm_replay import RerunReport
+    from sunbot.rerun.llm import RerunReport
 
     assert isinstance(report, RerunReport)
     r = report

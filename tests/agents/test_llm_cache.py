@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 import sunbot
 from sunbot.agents.llm import LLMStrategy
 from sunbot.agents.llm_cache import DecisionCache, request_key
-from sunbot.agents.llm_replay import CannotRerun, rerun
 from sunbot.cli import app as cli
+from sunbot.rerun.llm import CannotRerun, rerun
 from sunbot.testing.llm_endpoint import create_llm_app, running
 
 

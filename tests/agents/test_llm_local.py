@@ -18,9 +18,9 @@ from typer.testing import CliRunner
 import sunbot
 from sunbot.agents.health import from_transcript
 from sunbot.agents.llm import LLMStrategy
-from sunbot.agents.llm_replay import rerun
 from sunbot.cli import app as cli
 from sunbot.observations.harvest_watch import legal_actions as hw_legal
+from sunbot.rerun.llm import rerun
 from tests.agents.test_llm import Checked, _start
 from tests.strategies.test_harvest_watch import data
 

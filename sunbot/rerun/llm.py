@@ -1,4 +1,4 @@
-"""A model's game played again from its transcript: ``sunbot replay --rerun``.
+"""A model's game played again from its transcript, through the API: ``sunbot replay --rerun``.
 
 A transcript of an ``llm:MODEL`` run keeps, for every decision, each call's cache key,
 prompt (by message id, each text once), answer and verdict, and its result line keeps the
