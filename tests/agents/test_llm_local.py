@@ -134,7 +134,7 @@ def test_the_health_gate_fails_a_mismatched_prompt_and_passes_the_default(
 def test_a_real_model_plays_a_harvest_watch_seat_on_beats_long_enough(local_model, tmp_path):
     # issue 34: 10-20 s beats were shorter than a CPU model's decision (20 and 24 of 24
     # missed); a local match now gives each beat the model's call limit and 2 s more
-    bot = _bot(local_model, "harvest-watch", timeout_s=300)
+    bot = _bot(local_model, "harvest-watch", timeout_s=TIMEOUT_S)
     path = tmp_path / "match.jsonl"
     run = sunbot.play("harvest-watch", seed=3, strategy=bot, transcript=path)
     bot.close()
