@@ -1,10 +1,13 @@
-"""Whether a command can listen where it was asked to (``sunbot serve``, ``sunbot llm serve``)."""
+"""Whether a server command can listen where it is told (``sunbot serve``, ``sunbot mcp``,
+``sunbot llm serve``)."""
 
 from __future__ import annotations
 
 import socket
 
 from sunbot.cli.play import fail
+
+__all__ = ["check_port"]
 
 
 def check_port(host: str, port: int) -> None:
@@ -23,6 +26,3 @@ def check_port(host: str, port: int) -> None:
                 f"cannot listen on {host}:{port}: {exc.strerror or exc}"
                 " (another server there? pick --port)"
             ) from None
-
-
-__all__ = ["check_port"]

@@ -227,9 +227,11 @@ async def play_seat(
     missed: set[int] = set()  # rounds whose decision ran out of time or was given up
     decider = Decider(strategy, move_timeout_s=move_timeout)
     clocked = move_timeout is not None or decider.blocking
+    seen: SeatView | None = None  # the latest view (on_end gets its data on an error)
     try:
         view = await backend.view()
         for _ in range(MAX_SEAT_REQUESTS):
+            seen = view
             res.last = view.raw
             emit(seat, "view", view.raw)
             if view.finished:
@@ -294,7 +296,7 @@ async def play_seat(
         res.exception = exc
         res.error = describe(exc)
         res.error_traceback = traceback_text(traceback.format_exc())
-        _notify_end(strategy, _last_data(res.last), res)
+        _notify_end(strategy, seen.data if seen is not None else None, res)
         return res
     finally:
         backend.leave(res.exception)
@@ -303,13 +305,6 @@ async def play_seat(
         except Exception:  # the match is over for this seat: its result still stands
             log.warning("seat %d: the strategy's close() failed", seat, exc_info=True)
         res.agent = _agent_totals(strategy, decider, clocked)
-
-
-def _last_data(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    from sunbot.client.matches import observation_of
-
-    data = last.get("data") if last else None
-    return observation_of(data) if isinstance(data, dict) else None
 
 
 def _agent_totals(strategy: MatchStrategy, decider: Any, clocked: bool) -> dict[str, Any]:
