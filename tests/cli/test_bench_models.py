@@ -68,6 +68,7 @@ def test_max_fallback_rate_fails_a_bench_whose_model_falls_back(tmp_path: Path) 
     with running(create_llm_app()) as url:
         res = runner.invoke(
             app, ["bench", "naptuft", "-s", "llm:malformed", "--seeds", "1", "--cap", "days=1",
+                  "--workers", "1",
                   "--llm-url", url, "--llm-mode", "text", "--max-fallback-rate", "0.1",
                   "--out", str(tmp_path)],
         )  # fmt: skip
@@ -84,7 +85,8 @@ def test_prompt_variants_run_with_a_null_twin_that_shows_the_noise_floor(tmp_pat
     short.write_text(default.replace("Your last decisions", "Recent decisions"))
     with running(create_llm_app()) as url:
         res = runner.invoke(
-            app, ["bench", "naptuft", "-s", "llm:legal", "--seeds", "1-3", "--cap", "days=1",
+            app, ["bench", "naptuft", "-s", "llm:legal", "--seeds", "1-2", "--cap", "days=1",
+                  "--workers", "1",
                   "--llm-url", url, "--llm-variant", f"base={resources.files('sunbot') / 'agents' / 'prompts' / 'default.j2'}",
                   "--llm-variant", f"short={short}", "--llm-cache", str(tmp_path / "cache"),
                   "--out", str(tmp_path / "o")],
@@ -107,7 +109,8 @@ def test_prompt_variants_run_with_a_null_twin_that_shows_the_noise_floor(tmp_pat
 def test_a_tournament_shows_each_model_entrants_cost_beside_its_rank(tmp_path: Path) -> None:
     with running(create_llm_app()) as url:
         args = ["tournament", "naptuft", "-s", "llm:legal", "-s", "balancer", "--seeds", "1-2",
-                "--cap", "days=1", "--llm-url", url, "--llm-price", "1,4", "--out", str(tmp_path)]  # fmt: skip
+                "--cap", "days=1", "--llm-url", url, "--llm-price", "1,4", "--workers", "1",
+                "--out", str(tmp_path)]  # fmt: skip
         shown = runner.invoke(app, [*args, "--run", "t1"])
         as_json = runner.invoke(app, [*args, "--run", "t1", "--resume", "--json"])
     assert shown.exit_code == 0, shown.output
