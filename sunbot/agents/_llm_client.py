@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import openai
@@ -24,6 +24,10 @@ from sunbot._text.safe import clip, scrub
 MAX_RETRIES = 2
 #: Largest answer body read, in bytes; a longer one is a failed call (not held in memory).
 MAX_BODY_BYTES = 16 << 20
+#: Tool calls of one answer kept (``tools`` mode reads the first; more are re-asked).
+TOOL_CALLS_KEPT = 8
+#: Characters of one tool call's arguments kept.
+TOOL_ARGUMENTS_MAX = 20_000
 #: The longest backoff the SDK sleeps between attempts when no Retry-After is given, for
 #: ``MAX_RETRIES`` retries (0.5 s, then 1 s).
 _BACKOFF_MAX_S = 1.0
@@ -33,13 +37,16 @@ Kind = Literal["late", "format", "fatal", "failed"]
 
 class EndpointError(Exception):
     """A call that gave no answer. ``kind``: ``late`` (out of time), ``format`` (the
-    endpoint refused ``response_format``), ``fatal`` (authentication, unknown model, bad
-    request: asking again cannot help), ``failed`` (anything else, after the SDK's
-    retries). The message is one line without the API key."""
+    endpoint refused ``response_format`` or ``tools``), ``fatal`` (authentication, unknown
+    model, bad request: asking again cannot help), ``failed`` (anything else, after the
+    SDK's retries). ``sent``: the request went out (the endpoint may have read the prompt
+    and written part of an answer before the call was cut: its tokens are charged). The
+    message is one line without the API key."""
 
-    def __init__(self, kind: Kind, message: str) -> None:
+    def __init__(self, kind: Kind, message: str, sent: bool = False) -> None:
         super().__init__(message)
         self.kind: Kind = kind
+        self.sent = sent
 
 
 class _OutOfTime(openai.OpenAIError):
@@ -76,7 +83,8 @@ def _bounded_body(http: Any, inner: Any, endpoint: Endpoint) -> Any:
 @dataclass
 class Reply:
     """One chat answer: the message's text, the reasoning text if any, the endpoint's
-    token counts (``None`` when it sent no ``usage``), seconds spent, finish reason."""
+    token counts (``None`` when it sent no ``usage``), seconds spent, finish reason, a
+    refusal, and the tool calls as ``(name, arguments text)`` pairs (``tools`` mode)."""
 
     text: str
     reasoning: str | None
@@ -85,6 +93,45 @@ class Reply:
     latency_s: float
     finish_reason: str | None
     refusal: str | None
+    tool_calls: list[tuple[str, str]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The reply as a JSON object (the decision cache's and the transcript's form)."""
+        return {
+            "text": self.text,
+            "reasoning": self.reasoning,
+            "promptTokens": self.prompt_tokens,
+            "completionTokens": self.completion_tokens,
+            "latencyMs": round(self.latency_s * 1000, 3),
+            "finish": self.finish_reason,
+            "refusal": self.refusal,
+            "toolCalls": [list(c) for c in self.tool_calls],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Reply:
+        """A reply from :meth:`to_json`'s form.
+
+        Raises:
+            ValueError: ``data`` is not that form.
+        """
+        try:
+            calls = [(str(n), str(a)) for n, a in data.get("toolCalls") or []]
+            text, reasoning = data["text"], data.get("reasoning")
+            if not isinstance(text, str) or not isinstance(reasoning, str | None):
+                raise TypeError("text")
+            return cls(
+                text=text,
+                reasoning=reasoning,
+                prompt_tokens=_count(data.get("promptTokens")),
+                completion_tokens=_count(data.get("completionTokens")),
+                latency_s=float(data.get("latencyMs") or 0) / 1000,
+                finish_reason=_text_or_none(data.get("finish")),
+                refusal=_text_or_none(data.get("refusal")),
+                tool_calls=calls,
+            )
+        except (AttributeError, KeyError, TypeError, ValueError):
+            raise ValueError("not a recorded chat answer") from None
 
 
 def _retry_wait(response: Any) -> float:
@@ -126,6 +173,7 @@ def _deadline_transport(endpoint: Endpoint) -> Any:
                 k: left if limits.get(k) is None else min(limits[k], left)
                 for k in ("connect", "read", "write", "pool")
             }
+            endpoint._sent = True  # from here the endpoint may read the prompt
             try:
                 response = self.inner.handle_request(request)
             except http.TimeoutException as exc:
@@ -175,6 +223,9 @@ class Endpoint:
         self.model = model
         self._key = api_key
         self._deadline = math.inf
+        #: whether the current call's request went out (set by the deadline transport; a
+        #: client given from outside has none, so its requests count as sent)
+        self._sent = client is not None
         self.params = {k: v for k, v in (params or {}).items() if v is not None}
         self.owned = client is None
         if client is None:
@@ -189,7 +240,8 @@ class Endpoint:
         self.client = client
 
     def _message(self, exc: BaseException) -> str:
-        text = f"{type(exc).__name__}: {exc}"
+        name = type(exc).__name__  # our own (private) errors say what happened by themselves
+        text = str(exc) if name.startswith("_") else f"{name}: {exc}"
         status = getattr(exc, "status_code", None)
         if status is not None and str(status) not in text:
             text = f"HTTP {status} {text}"
@@ -201,8 +253,10 @@ class Endpoint:
         *,
         deadline: float,
         response_format: dict[str, Any] | None = None,
+        tools: list[dict[str, Any]] | None = None,
     ) -> Reply:
-        """One chat completion that ends by ``deadline`` (a ``time.monotonic()`` value).
+        """One chat completion that ends by ``deadline`` (a ``time.monotonic()`` value);
+        ``tools``: the functions the model must call one of (``tool_choice`` required).
 
         Raises:
             EndpointError: no usable answer (see its ``kind``).
@@ -213,14 +267,18 @@ class Endpoint:
         extra: dict[str, Any] = dict(self.params)
         if response_format is not None:
             extra["response_format"] = response_format
+        if tools is not None:
+            extra["tools"], extra["tool_choice"] = tools, "required"
+        shaped = response_format is not None or tools is not None
         self._deadline = deadline
+        self._sent = not self.owned
         start = time.monotonic()
         try:
             answer = self.client.chat.completions.create(
                 model=self.model, messages=messages, timeout=remaining, **extra
             )
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-            kind: Kind = "format" if response_format is not None else "fatal"
+            kind: Kind = "format" if shaped else "fatal"
             raise EndpointError(kind, self._message(exc)) from None
         except (
             openai.AuthenticationError,
@@ -229,10 +287,12 @@ class Endpoint:
         ) as exc:
             raise EndpointError("fatal", self._message(exc)) from None
         except (openai.APITimeoutError, _OutOfTime) as exc:
-            raise EndpointError("late", self._message(exc)) from None
+            said = f"no answer within {deadline - start:.3g} s ({self._message(exc)})"
+            raise EndpointError("late", said, self._sent) from None
         except openai.OpenAIError as exc:
             late = time.monotonic() >= deadline
-            raise EndpointError("late" if late else "failed", self._message(exc)) from None
+            kind = "late" if late else "failed"
+            raise EndpointError(kind, self._message(exc), self._sent and late) from None
         except (ValueError, RecursionError) as exc:  # a body that is not JSON (or not UTF-8)
             raise EndpointError("failed", f"the answer is not JSON: {self._message(exc)}") from None
         finally:
@@ -262,16 +322,27 @@ def _reply(answer: Any, latency_s: float) -> Reply:
             reasoning = value
             break
     usage = getattr(answer, "usage", None)
+    calls: list[tuple[str, str]] = []
+    for call in (getattr(message, "tool_calls", None) or [])[:TOOL_CALLS_KEPT]:
+        function = getattr(call, "function", None)
+        called, arguments = getattr(function, "name", None), getattr(function, "arguments", None)
+        if isinstance(called, str) and isinstance(arguments, str | None):
+            calls.append((called[:200], (arguments or "")[:TOOL_ARGUMENTS_MAX]))
     return Reply(
         text=text if isinstance(text, str) else str(text),
         reasoning=reasoning,
         prompt_tokens=_count(getattr(usage, "prompt_tokens", None)),
         completion_tokens=_count(getattr(usage, "completion_tokens", None)),
         latency_s=latency_s,
-        finish_reason=choices[0].finish_reason if choices else None,
-        refusal=getattr(message, "refusal", None),
+        finish_reason=_text_or_none(choices[0].finish_reason if choices else None),
+        refusal=_text_or_none(getattr(message, "refusal", None)),
+        tool_calls=calls,
     )
 
 
 def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None

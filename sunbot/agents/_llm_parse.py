@@ -31,10 +31,30 @@ SCAN_MAX = 20_000
 TEXT_LIMITS = {"speech": SPEECH_MAX, "diary": DIARY_MAX}
 #: Characters shared with the system prompt that make a text answer a leak.
 LEAK_WINDOW = 40
+#: Actions read from one answer at most (an answer naming two different ones is re-asked).
+CANDIDATES_MAX = 16
+#: What a text beat's answer may not be: the placeholders of our prompts and of the
+#: platform's example command, folded (lower case, letters and digits only).
+PLACEHOLDERS = frozenset(
+    {"", "text", "speech", "diary", "your words", "your note", "your text", "your speech",
+     "your diary", "your own words", "words", "note", "untrusted"}
+)  # fmt: skip
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _INDEX = re.compile(r"[\s*#(\[]*(\d{1,4})[\s*.)\]]*")
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the judge made of one answer: ``action`` (the legal action, or ``None``),
+    ``reason`` (why it was not accepted), ``outcome``: ``ok``, ``unparsable`` (no action
+    could be read) or ``illegal`` (an action was read, but it is not one legal action:
+    outside the grammar or the list, two different ones, a placeholder text)."""
+
+    action: Any
+    reason: str | None
+    outcome: str
 
 
 @dataclass(frozen=True)
@@ -90,32 +110,44 @@ def _balanced(text: str, start: int) -> str | None:
     return None
 
 
-def extract(text: str) -> tuple[str, Any] | None:
-    """The action a model's text proposes: ``("index", n)`` (a 1-based number into the
-    numbered list), ``("json", value)`` (a fenced ``json`` block that parses, else the first
-    balanced ``{...}`` object that parses), or ``None``. Only the first
-    :data:`SCAN_MAX` characters are read."""
+def candidates(text: str) -> list[tuple[str, Any]]:
+    """Every action a model's text proposes, in order: ``[("index", n)]`` for a bare
+    number (1-based, into the numbered list), else ``("json", value)`` for each fenced
+    ``json`` block that parses and each balanced ``{...}`` object that parses (objects
+    side by side, not those inside another; at most :data:`CANDIDATES_MAX`). Only the first
+    :data:`SCAN_MAX` characters are read, without ``<think>`` blocks."""
     text, _ = split_thinking(text[:SCAN_MAX])
     stripped = text.strip()
     if (m := _INDEX.fullmatch(stripped)) is not None:
-        return "index", int(m.group(1))
+        return [("index", int(m.group(1)))]
+    found: list[tuple[str, Any]] = []
     for block in _FENCE.findall(text):
         try:
-            return "json", json.loads(block)
+            value = json.loads(block)
         except ValueError:
             continue
+        if not isinstance(value, list):  # a fenced list's objects are found one by one below
+            found.append(("json", value))
     tries = 0
     start = text.find("{")
-    while start != -1 and tries < 50:
+    while start != -1 and tries < 50 and len(found) < CANDIDATES_MAX:
         tries += 1
         candidate = _balanced(text, start)
         if candidate is not None:
             try:
-                return "json", json.loads(candidate)
+                found.append(("json", json.loads(candidate)))
+                start = text.find("{", start + len(candidate))
+                continue
             except ValueError:
                 pass
         start = text.find("{", start + 1)
-    return None
+    return found
+
+
+def extract(text: str) -> tuple[str, Any] | None:
+    """The first action a model's text proposes (:func:`candidates`), or ``None``."""
+    found = candidates(text)
+    return found[0] if found else None
 
 
 def _canonical(value: Any) -> str:
@@ -163,57 +195,84 @@ class Judge:
     def judge(
         self, text: str, legal_actions: list[Any], system_prompt: str
     ) -> tuple[Any, str | None]:
-        """``(action, None)`` with the legal action ``text`` proposes, or ``(None, reason)``.
+        """``(action, None)`` with the legal action ``text`` proposes, or ``(None, reason)``
+        (:meth:`verdict` without the outcome)."""
+        v = self.verdict(text, legal_actions, system_prompt)
+        return v.action, v.reason
 
-        The action returned is a copy of an element of ``legal_actions``, except on a text
-        beat (:func:`text_command`), where it is ``{key: text}`` with the text on one line,
-        cut to the rules' limit, and refused when it repeats the system prompt.
+    def verdict(self, text: str, legal_actions: list[Any], system_prompt: str) -> Verdict:
+        """The :class:`Verdict` on the answer ``text``.
+
+        The action is a copy of an element of ``legal_actions``, except on a text beat
+        (:func:`text_command`), where it is ``{key: text}`` with the text on one line, cut to
+        the rules' limit, and refused when it is a placeholder (the platform's example, one
+        of :data:`PLACEHOLDERS`, an ``<untrusted ...>`` marker) or repeats the system
+        prompt. An answer that names two different actions is refused (a model that echoes
+        the numbered list has chosen nothing).
         """
-        found = extract(text)
-        if found is None:
+        found = candidates(text)
+        if not found:
             where = "in the answer"
             if len(text) > SCAN_MAX:  # the reason the model reads must say what was read
                 where = f"in the answer's first {SCAN_MAX:,} characters (of {len(text):,})"
-            return None, f"no JSON action and no action number found {where}"
-        kind, value = found
+            return Verdict(None, f"no JSON action and no action number found {where}", "unparsable")
+        kind, value = found[0]
         if kind == "index":
             if not 1 <= value <= len(legal_actions):
-                return None, f"{value} is not a number from 1 to {len(legal_actions)}"
-            return copy.deepcopy(legal_actions[value - 1]), None
+                reason = f"{value} is not a number from 1 to {len(legal_actions)}"
+                return Verdict(None, reason, "illegal")
+            return Verdict(copy.deepcopy(legal_actions[value - 1]), None, "ok")
+        values = [_unwrap(v) for k, v in found]
+        distinct = list({_canonical(v): v for v in values}.values())
+        if len(distinct) > 1:
+            shown = ", ".join(_clip(v, 80) for v in distinct[:3])
+            more = "" if len(distinct) <= 3 else f" and {len(distinct) - 3} more"
+            reason = (
+                f"the answer names {len(distinct)} different actions ({shown}{more}); "
+                "answer with exactly one"
+            )
+            return Verdict(None, reason, "illegal")
+        value = values[0]
         if isinstance(value, int) and not isinstance(value, bool):
-            return self.judge(str(value), legal_actions, system_prompt)
-        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("action"), dict):
-            value = value["action"]  # the structured-output wrapper
+            return self.verdict(str(value), legal_actions, system_prompt)
         if not isinstance(value, dict):
-            return None, "the answer is not a JSON object"
+            return Verdict(None, "the answer is not a JSON object", "unparsable")
         text_cmd = text_command(self.game, legal_actions)
         if text_cmd is not None:
-            return self._text(value, text_cmd, system_prompt)
+            return self._text(value, text_cmd, system_prompt, legal_actions[0])
         error = self._grammar_error(value)
         if error is not None:
-            return None, f"{_clip(value)} does not fit the action grammar: {error}"
+            reason = f"{_clip(value)} does not fit the action grammar: {error}"
+            return Verdict(None, reason, "illegal")
         wanted = _canonical(value)
         for action in legal_actions:
             if _canonical(action) == wanted:
-                return copy.deepcopy(action), None
-        return None, f"{_clip(value)} is not one of the legal actions"
+                return Verdict(copy.deepcopy(action), None, "ok")
+        return Verdict(None, f"{_clip(value)} is not one of the legal actions", "illegal")
 
     def _text(
-        self, value: dict[str, Any], cmd: TextCommand, system_prompt: str
-    ) -> tuple[Any, str | None]:
+        self, value: dict[str, Any], cmd: TextCommand, system_prompt: str, example: Any
+    ) -> Verdict:
         said = value.get(cmd.key)
         if set(value) != {cmd.key} or not isinstance(said, str):
-            return None, f'on this beat answer {{"{cmd.key}": "text"}} and nothing else'
+            reason = f'on this beat answer {{"{cmd.key}": "text"}} and nothing else'
+            return Verdict(None, reason, "illegal")
         flat = " ".join(_speakable(said).split())[: cmd.max].strip()
         if not flat:
-            return None, f"the {cmd.key} is empty"
+            return Verdict(None, f"the {cmd.key} is empty", "illegal")
+        shown = example.get(cmd.key) if isinstance(example, dict) else None
+        if is_placeholder(flat, shown if isinstance(shown, str) else None):
+            reason = f"the {cmd.key} is a placeholder, not your words: write what you say"
+            return Verdict(None, reason, "illegal")
         if leaks(flat, system_prompt):
-            return None, f"the {cmd.key} repeats your instructions; write your own words"
+            reason = f"the {cmd.key} repeats your instructions; write your own words"
+            return Verdict(None, reason, "illegal")
         action = {cmd.key: flat}
         error = self._grammar_error(action)
         if error is not None:
-            return None, f"the {cmd.key} does not fit the command grammar: {error}"
-        return action, None
+            reason = f"the {cmd.key} does not fit the command grammar: {error}"
+            return Verdict(None, reason, "illegal")
+        return Verdict(action, None, "ok")
 
     def _grammar_error(self, value: Any) -> str | None:
         """Why ``value`` does not fit the served grammar, or ``None`` (it fits, there is no
@@ -242,6 +301,29 @@ def _speakable(text: str) -> str:
     """``text`` without :data:`_UNSPEAKABLE` characters (whitespace kept, to be flattened):
     a speech or diary goes to every seat's screen as it is sent."""
     return "".join(c for c in text if c.isspace() or unicodedata.category(c) not in _UNSPEAKABLE)
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
+
+
+def is_placeholder(text: str, example: str | None = None) -> bool:
+    """Whether a speech or diary ``text`` is a placeholder rather than words: only
+    punctuation (``…``), one of :data:`PLACEHOLDERS`, the platform's example text
+    ``example``, an ``<untrusted ...>`` marker of our prompts, or a whole text in angle
+    brackets (``<your words here>``, a template's slot)."""
+    stripped = text.strip()
+    if "<untrusted" in text.lower() or (stripped.startswith("<") and stripped.endswith(">")):
+        return True
+    folded = _fold(text)
+    return folded in PLACEHOLDERS or (example is not None and folded == _fold(example))
+
+
+def _unwrap(value: Any) -> Any:
+    """The action inside the structured-output wrapper ``{"action": {...}}``."""
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("action"), dict):
+        return value["action"]
+    return value
 
 
 def _clip(value: Any, limit: int = 200) -> str:
@@ -286,6 +368,12 @@ def _any_of(schema: Any) -> Any:
     return schema
 
 
+def text_schema(cmd: TextCommand) -> dict[str, Any]:
+    """The JSON Schema of a text beat's words: a string of 1 to the rules' limit of
+    characters (a grammar built from it ends the model's text there)."""
+    return {"type": "string", "minLength": 1, "maxLength": cmd.max}
+
+
 def action_schema(
     game: str, legal_actions: list[Any], grammar: dict[str, Any] | None
 ) -> tuple[dict[str, Any], bool] | None:
@@ -299,7 +387,7 @@ def action_schema(
     if cmd is not None:
         inner = {
             "type": "object",
-            "properties": {cmd.key: {"type": "string"}},
+            "properties": {cmd.key: text_schema(cmd)},
             "required": [cmd.key],
             "additionalProperties": False,
         }

@@ -33,8 +33,8 @@ DEPTH_MAX = 12
 
 BLOCKS = ("system", "turn", "reask")
 _DEFAULT_REASK = (
-    "That answer was not accepted: {{ reason }}. Answer again with exactly one action "
-    "from the list, as a JSON object (or its number in the list)."
+    "That answer was not accepted: {{ reason }}. Answer again with exactly one action, "
+    "as a JSON object{% if not text_command %} (or its number in the list){% endif %}."
 )
 #: A string that reads as an identifier or a number, not as free text (kept in place).
 _TOKEN = re.compile(r"[A-Za-z0-9_.:+#/-]{0,40}")
@@ -274,6 +274,17 @@ def _game_facts(game: str) -> tuple[str, str | None]:
     return info.name, info.cap_field
 
 
+#: Observation fields that say how much time is left, not what the game is: left out of the
+#: prompt, so the same position gives the same prompt (and the decision cache's key).
+CLOCK_FIELDS = ("remainMs", "deadlineMs")
+
+
+def _without_clock(observation: Any) -> Any:
+    if isinstance(observation, dict) and any(k in observation for k in CLOCK_FIELDS):
+        return {k: v for k, v in observation.items() if k not in CLOCK_FIELDS}
+    return observation
+
+
 class Prompter:
     """The messages of one run's decisions: the system prompt (rendered once, so it stays
     the same for the whole run) and each turn's user message.
@@ -305,8 +316,13 @@ class Prompter:
 
     def system(self, example: Any) -> str:
         """The system prompt; ``example`` (an action shown as the answer's form) is used on
-        the first call only."""
+        the first call only, and not when it is a text beat's placeholder command (a model
+        shown ``{"speech": "…"}`` as the form says ``…``): the template gets ``None``."""
         if self._system is None:
+            from sunbot.agents._llm_parse import text_command
+
+            if text_command(self.game, [example]) is not None:
+                example = None
             self._system = self.templates.render("system", {**self._base(), "example": example})
         return self._system
 
@@ -322,11 +338,19 @@ class Prompter:
         """The user message of one decision."""
         from sunbot.agents._llm_parse import text_command
 
-        clean, untrusted = split_untrusted(observation)
+        text_cmd = text_command(self.game, legal_actions)
+        shown = _without_clock(observation)
+        if text_cmd is not None and isinstance(shown, dict) and "schema" in shown:
+            # the platform's example command ({"speech": "…"}) is a placeholder that models
+            # copied (or its untrusted marker); the turn says the beat's shape itself
+            shown = {k: v for k, v in shown.items() if k != "schema"}
+        clean, untrusted = split_untrusted(shown)
         shown_obs = dumps(clean)
         if len(shown_obs) > OBSERVATION_MAX:
             clean = shown_obs[:OBSERVATION_MAX] + f"… ({len(shown_obs) - OBSERVATION_MAX} more)"
-        shown = legal_actions[:LEGAL_SHOWN]  # the server's list, as JSON (one line each)
+        # the server's list, as JSON (one line each); a text beat's "list" is one
+        # placeholder command, which a model copies instead of writing: not shown
+        listed = [] if text_cmd is not None else legal_actions[:LEGAL_SHOWN]
         return self.templates.render(
             "turn",
             {
@@ -334,9 +358,9 @@ class Prompter:
                 "example": legal_actions[0] if legal_actions else {},
                 "observation": clean,
                 "untrusted": untrusted,
-                "legal_actions": shown,
-                "legal_count": len(legal_actions),
-                "text_command": text_command(self.game, legal_actions),
+                "legal_actions": listed,
+                "legal_count": 0 if text_cmd is not None else len(legal_actions),
+                "text_command": text_cmd,
                 "history": history,
                 "step": step,
                 "score": score_of(observation),
@@ -344,6 +368,8 @@ class Prompter:
             },
         )
 
-    def reask(self, reason: str) -> str:
-        """The user message asking again after an answer that was not accepted."""
-        return self.templates.render("reask", {**self._base(), "reason": reason})
+    def reask(self, reason: str, text_command: Any = None) -> str:
+        """The user message asking again after an answer that was not accepted
+        (``text_command``: the beat's, on a speech or diary beat)."""
+        variables = {**self._base(), "reason": reason, "text_command": text_command}
+        return self.templates.render("reask", variables)

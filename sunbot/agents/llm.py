@@ -17,6 +17,7 @@ dry run); :func:`parse_llm_spec` reads the command line's ``llm:MODEL``. Guide:
 from __future__ import annotations
 
 import collections
+import json
 import logging
 import math
 import os
@@ -28,9 +29,18 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sunbot._text.safe import remember, scrub
-from sunbot.agents._llm_parse import Judge, action_schema, response_format, split_thinking
+from sunbot.agents._llm_parse import (
+    Judge,
+    Verdict,
+    action_schema,
+    response_format,
+    split_thinking,
+    text_command,
+)
 from sunbot.agents._llm_prompt import HistoryEntry, Prompter, Templates, history_entry
 from sunbot.agents._llm_records import RECORD_MAX, Tally, new_record
+from sunbot.agents.health import phase_of
+from sunbot.agents.llm_cache import Cache, DecisionCache, request_key
 
 log = logging.getLogger("sunbot.agents.llm")
 
@@ -42,9 +52,24 @@ MIN_CALL_S = 0.25
 #: down, or never finishing one) before ``choose`` raises; not on a Harvest Watch beat.
 MAX_FAILED_DECISIONS = 3
 STRUCTURED = ("auto", "json_schema", "off")
+#: How a decision is asked: ``structured`` (a JSON Schema of the answer, where the endpoint
+#: supports it), ``text`` (plain text, read by the parser), ``tools`` (each kind of legal
+#: action a function the model calls).
+MODES = ("structured", "text", "tools")
+#: Tokens an answer may take unless told otherwise: an action is 10-40, a speech at most
+#: about 70; the bound ends a model that would otherwise write until the call's timeout.
+DEFAULT_MAX_TOKENS = 256
+#: The first call of a run may take this many times ``timeout_s``: the endpoint reads the
+#: whole system prompt then (later calls reuse it from its prompt cache).
+COLD_START_FACTOR = 2.0
 _INSTALL = "LLMStrategy needs the openai and jinja2 packages: pip install 'sunbot[llm]'"
 
 Fallback = Callable[[dict[str, Any], list[Any]], Any]
+
+
+def _calls_text(reply: Any) -> str:
+    """A reply's tool calls as text, for the re-ask's copy of the answer."""
+    return "; ".join(f"called {name}({arguments})" for name, arguments in reply.tool_calls)
 
 
 class LLMError(RuntimeError):
@@ -127,22 +152,32 @@ class LLMStrategy:
             ``OPENAI_BASE_URL``, else the SDK's default.
         api_key: ``None``: ``OPENAI_API_KEY``, else the placeholder ``"unused"`` (local
             endpoints need none). Never recorded, logged or shown.
-        temperature, max_tokens, seed, reasoning_effort: request fields, sent when given.
-        timeout_s: seconds one call may take, SDK retries included. An observation with
-            ``remainMs`` (a Harvest Watch beat's time left) bounds the whole decision, all
-            its calls, by ``min(timeout_s, remainMs / 1000 - BEAT_MARGIN_S)``; a decision
-            that runs out of time falls back and counts as ``late``.
+        temperature, seed, reasoning_effort: request fields, sent when given.
+        max_tokens: the answer's bound in tokens (default :data:`DEFAULT_MAX_TOKENS`;
+            ``None`` or 0: not sent, the endpoint's own).
+        timeout_s: seconds one call may take, SDK retries included (the run's first call:
+            :data:`COLD_START_FACTOR` times as long). An observation with ``remainMs`` (a
+            Harvest Watch beat's time left) bounds the whole decision, all its calls, by
+            ``min(timeout_s, remainMs / 1000 - BEAT_MARGIN_S)``; a decision that runs out
+            of time falls back and counts as ``late``.
         prompt: a template file or folder (``docs/guide-llm.md``); ``None``: the default.
         history: past decisions shown each turn (0: none).
         max_attempts: calls per decision (the first and the re-asks), at least 1.
-        structured: ``auto`` (structured output, dropped for the run when the endpoint
-            refuses it), ``json_schema`` (always), ``off`` (plain text).
+        mode: one of :data:`MODES`: ``structured`` (the default), ``text`` or ``tools``
+            (an endpoint that refuses tools stops the run with a one-line error).
+        structured: in ``structured`` mode, ``auto`` (dropped for the run when the
+            endpoint refuses it) or ``json_schema`` (always); ``off`` is ``mode="text"``.
         rng: the run's generator (accepted for the registry; the model makes the choices).
         client: an ``openai.OpenAI`` to use instead of building one.
         price: USD per million prompt and completion tokens, for ``costUsd``.
         fallback: ``fallback(observation, legal_actions)`` for a decision without an
             accepted answer; ``None`` (or an answer of it that is not legal): the first
             legal action.
+        cache: a folder (``--llm-cache DIR``) or a cache object
+            (:mod:`sunbot.agents.llm_cache`): an answer to the same request (endpoint,
+            model, parameters, messages) is taken from it at 0 tokens, a new one kept in it.
+        variant: a label kept in the cache key (a bench's null variant asks what its twin
+            asks, and must not be answered from the twin's answers).
 
     Raises:
         ValueError: a bad argument or prompt template (one line).
@@ -159,23 +194,34 @@ class LLMStrategy:
         base_url: str | None = None,
         api_key: str | None = None,
         temperature: float | None = None,
-        max_tokens: int | None = None,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
         seed: int | None = None,
         reasoning_effort: str | None = None,
         timeout_s: float = 60.0,
         prompt: str | Path | None = None,
         history: int = 8,
         max_attempts: int = 3,
+        mode: str = "structured",
         structured: str = "auto",
         rng: random.Random | None = None,
         client: Any = None,
         price: tuple[float, float] | None = None,
         fallback: Fallback | None = None,
+        cache: str | Path | Cache | None = None,
+        variant: str | None = None,
     ) -> None:
         if not model or not isinstance(model, str):
             raise ValueError("model: give a model name")
         if structured not in STRUCTURED:
             raise ValueError(f"structured must be one of {', '.join(STRUCTURED)}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if structured == "off":
+            mode = "text"
+        if max_tokens is not None and (isinstance(max_tokens, bool) or max_tokens < 0):
+            raise ValueError("max_tokens must be a whole number of tokens, at least 1")
+        if temperature is not None and not (math.isfinite(temperature) and 0 <= temperature <= 2):
+            raise ValueError("temperature must be a number from 0 to 2")
         if not (math.isfinite(timeout_s) and timeout_s > 0):
             raise ValueError("timeout_s must be a positive number of seconds")
         if max_attempts < 1 or history < 0:
@@ -190,16 +236,19 @@ class LLMStrategy:
             raise ImportError(_INSTALL) from None
         self.model, self.game, self.timeout_s = model, game, timeout_s
         self.max_attempts, self.structured, self.rng = max_attempts, structured, rng
+        self.mode, self.max_tokens, self.variant = mode, (max_tokens or None), variant
         self.price, self.fallback = price, fallback
+        self._cache: Cache | None = DecisionCache(cache) if isinstance(cache, str | Path) else cache
         key = api_key or os.environ.get("OPENAI_API_KEY") or "unused"
         remember(key)
         self._url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         params = {
             "temperature": temperature,
-            "max_tokens": max_tokens,
+            "max_tokens": self.max_tokens,
             "seed": seed,
             "reasoning_effort": reasoning_effort,
         }
+        self.params = {k: v for k, v in params.items() if v is not None}
         self._endpoint = Endpoint(
             model,
             base_url=self._url,
@@ -208,8 +257,10 @@ class LLMStrategy:
             client=client,
             params=params,
         )
+        #: the endpoint as the cache key names it (its URL without credentials or query)
+        self.endpoint_id = self._where()
         self._history: collections.deque[HistoryEntry] = collections.deque(maxlen=history)
-        self._schema_ok = structured != "off"
+        self._schema_ok = mode == "structured"
         self._reset(None, None)
 
     def __repr__(self) -> str:
@@ -235,7 +286,8 @@ class LLMStrategy:
         self._failed_in_row = 0
         self._step = 0
         self._record: dict[str, Any] | None = None
-        self._tally = Tally()
+        self._tally = Tally(self.max_tokens)
+        self._calls_in_run = 0
 
     def choose(self, observation: dict[str, Any], legal_actions: list[Any], /) -> Any:
         """Ask the model for one of ``legal_actions`` (see the class doc).
@@ -265,8 +317,10 @@ class LLMStrategy:
             last_error=self._last_error,
         )
         messages = [{"role": "system", "content": system}, {"role": "user", "content": turn}]
-        rec = new_record(self.model)
+        rec = new_record(self.model, phase_of(observation))
         deadline = start + self.timeout_s * self.max_attempts
+        if self._calls_in_run == 0:
+            deadline += self.timeout_s * (COLD_START_FACTOR - 1)
         remain = observation.get("remainMs") if isinstance(observation, dict) else None
         beat = isinstance(remain, int | float) and not isinstance(remain, bool)
         if isinstance(remain, int | float) and beat:
@@ -277,7 +331,7 @@ class LLMStrategy:
             rec["fallback"] = True
             self._tally.counts["fallbacks"] += 1
         self._last_error = rec["reason"] if rec["fallback"] else None
-        self._tally.counts["decisions"] += 1
+        self._tally.end_decision(self.game, rec)
         self._pending = (self._step, action, observation, rec["fallback"])
         self._record = rec
         log.debug("step %d: %d call(s), fallback %s", self._step, rec["attempts"], rec["fallback"])
@@ -285,7 +339,7 @@ class LLMStrategy:
 
     def _ask(
         self,
-        messages: list[dict[str, str]],
+        messages: list[dict[str, Any]],
         legal_actions: list[Any],
         system: str,
         deadline: float,
@@ -294,61 +348,128 @@ class LLMStrategy:
     ) -> Any:
         """The accepted action, or ``None`` (``rec`` says why). ``beat``: the decision is
         bound by a Harvest Watch beat's clock (``remainMs``)."""
-        from sunbot.agents._llm_client import EndpointError
+        from sunbot.agents._llm_client import EndpointError, Reply
+        from sunbot.agents._llm_tools import tool_set
 
-        narrowed = action_schema(self.game, legal_actions, self._judge.grammar)
+        narrowed = (
+            action_schema(self.game, legal_actions, self._judge.grammar)
+            if self.mode == "structured"
+            else None
+        )
+        tools = tool_set(self.game, legal_actions) if self.mode == "tools" else None
         while rec["attempts"] < self.max_attempts:
-            call_deadline = min(deadline, time.monotonic() + self.timeout_s)
+            limit = self.timeout_s * (COLD_START_FACTOR if self._calls_in_run == 0 else 1.0)
+            call_deadline = min(deadline, time.monotonic() + limit)
             if call_deadline - time.monotonic() < MIN_CALL_S:
                 rec["late"], rec["reason"] = True, "no time left for a call"
                 self._tally.counts["late"] += 1
                 return None
             rf = response_format(*narrowed) if narrowed and self._schema_ok else None
+            offered = tools.tools if tools is not None else None
+            extra = json.dumps([rf, offered]) if rf is not None or offered is not None else ""
+            key = request_key(
+                endpoint=self.endpoint_id, model=self.model, params=self.params,
+                messages=messages, response_format=rf, tools=offered, variant=self.variant,
+            )  # fmt: skip
             rec["attempts"] += 1
             self._tally.counts["calls"] += 1
-            try:
-                reply = self._endpoint.complete(
-                    messages, deadline=call_deadline, response_format=rf
-                )
-            except EndpointError as exc:
-                if exc.kind == "format" and self.structured == "auto":
-                    log.info("the endpoint refuses structured output; plain text from now on")
-                    self._schema_ok = False
-                    rec["attempts"] -= 1  # a probe of the endpoint, not a try of the model
-                    continue
-                rec["reason"] = str(exc)
-                if exc.kind in ("fatal", "format"):
-                    raise LLMError(f"{self.model} at {self._where()}: {exc}") from None
-                if exc.kind == "failed":
-                    self._tally.counts["errors"] += 1
-                if exc.kind == "late" or beat:  # on a beat, any call that gave nothing is late
-                    rec["late"] = True
-                    self._tally.counts["late"] += 1
-                self._failed_in_row += 1  # failed or late: an endpoint that never finishes
-                if not beat and self._failed_in_row >= MAX_FAILED_DECISIONS:
-                    raise LLMError(
-                        f"{self.model} at {self._where()}: {self._failed_in_row} decisions"
-                        f" in a row without an answer; last: {exc}"
-                    ) from None
-                return None
+            self._calls_in_run += 1
+            call = self._tally.call_record(messages, rec, key)
+            kept = self._cache.lookup(key, self._step, rec["attempts"]) if self._cache else None
+            reply: Reply | None = None
+            failure: EndpointError | None = None
+            if kept is not None and "error" in kept:  # a recorded call that got no answer
+                failure = EndpointError("late" if kept.get("late") else "failed",
+                                        str(kept["error"]))  # fmt: skip
+                self._tally.counts["cacheHits"] += 1
+            elif kept is not None:
+                try:
+                    reply = Reply.from_json(kept)
+                except ValueError:
+                    kept = None
+            if kept is None:
+                t0 = time.monotonic()
+                try:
+                    reply = self._endpoint.complete(
+                        messages, deadline=call_deadline, response_format=rf, tools=offered
+                    )
+                except EndpointError as exc:
+                    if (
+                        exc.kind == "format"
+                        and self.mode == "structured"
+                        and (self.structured == "auto")
+                    ):
+                        log.info("the endpoint refuses structured output; plain text from now on")
+                        self._schema_ok = False
+                        rec["attempts"] -= 1  # a probe of the endpoint, not a try of the model
+                        rec["calls"].pop()
+                        continue
+                    if exc.sent and exc.kind == "late":
+                        self._tally.add_cut(messages, rec, call, time.monotonic() - t0,
+                                            extra=extra)  # fmt: skip
+                    failure = exc
+                if reply is not None and self._cache is not None:
+                    self._cache.store(key, reply.to_json())
+            if failure is not None:
+                return self._failed(failure, rec, call, beat)
+            assert reply is not None
             self._failed_in_row = 0
-            self._tally.add_reply(reply, messages, rec)
+            self._tally.add_reply(reply, messages, rec, call, extra=extra, cached=kept is not None)
             text, _ = split_thinking(reply.text)
-            action, reason = self._judge.judge(text, legal_actions, system)
+            verdict = self._verdict(reply, text, tools, legal_actions, system)
             if reply.refusal:
-                action, reason = None, "the model refused to answer"
-            elif not text.strip() and reply.finish_reason == "length":
-                reason = "the answer was cut off before the action (max_tokens)"
-            if action is not None:
-                return action
-            rec["reason"] = reason
+                verdict = Verdict(None, "the model refused to answer", "refused")
+            elif verdict.action is None and reply.finish_reason == "length":
+                cut = f"the answer was cut off at max_tokens ({self.max_tokens or 'the endpoint'})"
+                verdict = Verdict(None, f"{cut}: {verdict.reason}", "truncated")
+            call["outcome"], call["reason"] = verdict.outcome, verdict.reason
+            if verdict.action is not None:
+                return verdict.action
+            rec["reason"] = verdict.reason
             if rec["attempts"] < self.max_attempts:
                 self._tally.counts["reasks"] += 1
+                said = text if text.strip() or not reply.tool_calls else _calls_text(reply)
+                cmd = text_command(self.game, legal_actions)
                 messages += [
-                    {"role": "assistant", "content": text[:RECORD_MAX]},
-                    {"role": "user", "content": self._prompter.reask(str(reason))},
+                    {"role": "assistant", "content": said[:RECORD_MAX]},
+                    {"role": "user", "content": self._prompter.reask(str(verdict.reason), cmd)},
                 ]
         return None
+
+    def _verdict(
+        self, reply: Any, text: str, tools: Any, legal_actions: list[Any], system: str
+    ) -> Verdict:
+        """The judge's verdict on a reply: its tool calls (``tools`` mode), else its text."""
+        if tools is None or not reply.tool_calls:
+            return self._judge.verdict(text, legal_actions, system)
+        read = [tools.action(name, arguments) for name, arguments in reply.tool_calls]
+        actions = {json.dumps(a, sort_keys=True): a for a, _ in read if a is not None}
+        if len(actions) > 1:
+            why = f"the answer calls {len(actions)} different actions; call exactly one"
+            return Verdict(None, why, "illegal")
+        if not actions:
+            return Verdict(None, read[0][1], "illegal")
+        return self._judge.verdict(json.dumps(next(iter(actions.values()))), legal_actions, system)
+
+    def _failed(self, exc: Any, rec: dict[str, Any], call: dict[str, Any], beat: bool) -> None:
+        """Record a call that got no answer (``exc``, an ``EndpointError``); raise
+        :class:`LLMError` when the endpoint cannot serve this run."""
+        rec["reason"] = str(exc)
+        call["reason"], call["outcome"] = str(exc), "failed"
+        call["error"], call["late"] = str(exc), exc.kind == "late" or beat
+        if exc.kind in ("fatal", "format"):
+            raise LLMError(f"{self.model} at {self._where()}: {exc}") from None
+        if exc.kind == "failed":
+            self._tally.counts["errors"] += 1
+        if exc.kind == "late" or beat:  # on a beat, any call that gave nothing is late
+            rec["late"], call["outcome"] = True, "late"
+            self._tally.counts["late"] += 1
+        self._failed_in_row += 1  # failed or late: an endpoint that never finishes
+        if not beat and self._failed_in_row >= MAX_FAILED_DECISIONS:
+            raise LLMError(
+                f"{self.model} at {self._where()}: {self._failed_in_row} decisions"
+                f" in a row without an answer; last: {exc}"
+            ) from None
 
     def _fall_back(self, observation: dict[str, Any], legal_actions: list[Any], system: str) -> Any:
         """The fallback's action when it gives a legal one, else the first legal action."""
@@ -384,13 +505,36 @@ class LLMStrategy:
     def totals(self) -> dict[str, Any]:
         """The run's counters: ``kind`` (``"llm"``), ``model``, ``calls``, ``decisions``,
         ``promptTokens``, ``completionTokens``, ``reasks``, ``fallbacks``, ``late``,
-        ``errors`` (calls that failed), ``latencyMs`` (sum over calls), ``structured``
-        (structured output still in use) and, with a ``price``, ``costUsd``."""
-        return self._tally.totals(self.model, self._schema_ok, self.price)
+        ``errors`` (calls that failed), ``latencyMs`` (sum over calls), ``usageRaised``,
+        ``usageCut`` and ``usageEstimated`` (calls whose ``usage`` was not believed, or
+        not given), ``cacheHits``, ``structured`` (structured output still in use),
+        ``mode``, ``health`` (per phase: :mod:`sunbot.agents.health`), ``request`` (what
+        the cache key holds besides the messages: ``endpoint``, ``params``; a rerun's
+        recipe) and, with a ``price``, ``costUsd``."""
+        out = self._tally.totals(
+            self.model, self._schema_ok and self.mode == "structured", self.price, self.game
+        )
+        out["mode"] = self.mode
+        out["request"] = {
+            "endpoint": self.endpoint_id,
+            "params": dict(self.params),
+            "maxAttempts": self.max_attempts,
+            "history": self._history.maxlen,
+            "timeoutS": self.timeout_s,
+        }
+        return out
 
     def close(self) -> None:
         """Close the connection pool (of a client this strategy built)."""
         self._endpoint.close()
 
 
-__all__ = ["LLMError", "LLMStrategy", "is_llm_spec", "parse_llm_spec", "render_prompt"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "MODES",
+    "LLMError",
+    "LLMStrategy",
+    "is_llm_spec",
+    "parse_llm_spec",
+    "render_prompt",
+]

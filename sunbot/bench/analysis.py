@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 import sunbot.bench.stats as stats
+from sunbot.bench.costs import COST_HEAD, cost_cells, cost_of
 from sunbot.bench.jobs import Result, group_of
 
 #: A table as text: its head and its rows, one string per cell.
@@ -157,7 +158,9 @@ def _mean_ci(s: stats.Summary) -> str:
 
 def summary_rows(a: Analysis) -> Rows:
     """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, capped and
-    errored runs, decision times; for matches also rank-1 rates, win share and mean rank."""
+    errored runs, decision times; for matches also rank-1 rates, win share and mean rank;
+    for a language model also tokens and USD per run and per decision and the score per USD
+    (:mod:`sunbot.bench.costs`)."""
     head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
     timeouts = any(s.timeouts for s in a.strategies)
     ended = "capped/errors/timeouts" if timeouts else "capped/errors"
@@ -168,7 +171,7 @@ def summary_rows(a: Analysis) -> Rows:
         head += ["mean rank"]
     model = any(r.tokens is not None for s in a.strategies for r in s.results)
     if model:
-        head += ["tokens/run", "USD/run"]
+        head += COST_HEAD
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -185,10 +188,7 @@ def summary_rows(a: Analysis) -> Rows:
             share = _pct(float(np.mean(shares))) if shares else "-"
             row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
         if model:
-            tokens = [r.tokens for r in s.results if r.tokens is not None]
-            costs = [r.cost_usd for r in s.results if r.cost_usd is not None]
-            row += [f"{np.mean(tokens):,.0f}" if tokens else "-"]
-            row += [f"{np.mean(costs):.4f}" if costs else "-"]
+            row += cost_cells(cost_of(s.results))
         rows.append(row)
     return head, rows
 

@@ -138,6 +138,9 @@ class Result:
             (``"1,3,3,2,5,6"``; 1 best, equal ranks a tie); ``""`` when the match did not
             finish, and for single-player games. With a default, as the fields above, so
             code that builds rows without it keeps working (the store adds the column).
+        health: a language-model agent's decisions per phase as compact JSON
+            (``{"care": {"decisions": 10, "illegal": 0, ..., "fallback": 1}}``,
+            :mod:`sunbot.agents.health`); ``""`` for other strategies.
     """
 
     game: str
@@ -167,6 +170,7 @@ class Result:
     tokens: int | None = None
     cost_usd: float | None = None
     ranks: str = ""
+    health: str = ""
 
     def to_row(self) -> dict[str, Any]:
         """The row as a dict, field order as declared (the store's column order)."""
@@ -344,7 +348,18 @@ def _played(info: GameInfo | None, job: Job) -> Result:
         timeouts=tally.timeouts,
         tokens=int(tokens) if agent.get("kind") == "llm" else None,
         cost_usd=agent.get("costUsd") if agent.get("kind") == "llm" else None,
+        health=_health(agent),
     )
+
+
+def _health(agent: dict[str, Any]) -> str:
+    """A model's per-phase health (``agent["health"]``) as compact JSON, else ``""``."""
+    health = agent.get("health") if agent.get("kind") == "llm" else None
+    if not isinstance(health, dict):
+        return ""
+    import json
+
+    return json.dumps(health, sort_keys=True, separators=(",", ":"))
 
 
 def _seating_of(job: Job) -> str:
@@ -370,12 +385,14 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 
 def _start(job: Job) -> strategies.Strategy:
-    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
+    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``. A job whose
+    options name an ``agent`` (a prompt variant's, labelled ``llm:MODEL@NAME``) builds
+    that agent text, with the other options."""
     from sunbot.agents.spec import create_agent
 
-    return create_agent(
-        job.game, job.strategy, random.Random(job.seed), seed=job.seed, **dict(job.options)
-    )
+    options = dict(job.options)
+    text = str(options.pop("agent", job.strategy))
+    return create_agent(job.game, text, random.Random(job.seed), seed=job.seed, **options)
 
 
 def _run_single(

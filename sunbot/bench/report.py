@@ -15,6 +15,7 @@ from pathlib import Path, PurePath
 
 from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.analysis import Analysis, num, pair_rows, summary_rows
+from sunbot.bench.costs import HEALTH_HEAD, health_rows
 from sunbot.bots import is_file_spec
 from sunbot.transcripts.jsonl import file_name_part
 
@@ -111,6 +112,9 @@ def report_page(
     ]
     if a.pairs:
         parts += ["<h2>Paired on the same seeds</h2>", html_table(*pair_rows(a))]
+    health = health_rows(a.game, [(s.name, s.results) for s in a.strategies])
+    if health:
+        parts += ["<h2>Model health (share of decisions)</h2>", html_table(HEALTH_HEAD, health)]
     for title, svg in figures(a):
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
     runs = sum(len(s.results) for s in a.strategies)

@@ -6,7 +6,7 @@ Table ``results``: the run label ``run``, every :class:`~sunbot.bench.jobs.Resul
 seating (checked by :meth:`Store.check_run`). A store written before tables existed is
 upgraded when opened: its Harvest Watch rows were five house bots seated as the server
 seats (``seating = "server"``); a column added later (``win_share``, ``ranks``) is added
-empty (NULL, ``""``) to the rows stored before it. Each row is committed as its job
+empty (NULL, ``""``) to the rows stored before it (``health`` too). Each row is committed as its job
 finishes (WAL journal), so an interrupted benchmark keeps every finished job and
 ``--resume`` runs only the missing ones; runs stay side by side for ``--compare``.
 """
@@ -46,6 +46,7 @@ _TYPES = {
     "seating": "TEXT NOT NULL DEFAULT ''",
     "lineup": "TEXT NOT NULL DEFAULT ''",
     "ranks": "TEXT NOT NULL DEFAULT ''",
+    "health": "TEXT NOT NULL DEFAULT ''",
     "win_share": "REAL",
     "timeouts": "INTEGER NOT NULL DEFAULT 0",
     "tokens": "INTEGER",

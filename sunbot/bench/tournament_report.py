@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sunbot._text.atomic_write import write_atomic
 from sunbot.bench.analysis import WLT, ci, num, wlt
+from sunbot.bench.costs import COST_HEAD, Cost, cost_cells
 from sunbot.bench.ratings import Crosstable, HeadToHead, PairedRank, Rating, leaderboard_order
 from sunbot.bench.report import html_table, page_head
 from sunbot.bench.tournament import MatchResult
@@ -28,16 +29,30 @@ def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.0f}%"
 
 
-def leaderboard_rows(ratings: Sequence[Rating]) -> tuple[list[str], list[list[str]]]:
+def leaderboard_rows(
+    ratings: Sequence[Rating], costs: Mapping[str, Cost] | None = None
+) -> tuple[list[str], list[list[str]]]:
     """The leaderboard as table text: head (rank, strategy, mu, sigma, ordinal, matches),
-    then one row per entrant by ordinal."""
+    then one row per entrant by ordinal; with ``costs`` (a language model's), its tokens
+    and USD per game and per decision beside the rating (:mod:`sunbot.bench.costs`)."""
     head = ["#", "strategy", "mu", "sigma", "ordinal (mu - 3 sigma)", "matches"]
     ordered = leaderboard_order(ratings)
     rows = [
         [str(i), r.strategy, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}", str(r.matches)]
         for i, r in enumerate(ordered, start=1)
     ]
-    return head, rows
+    return _with_costs(head, rows, [r.strategy for r in ordered], costs)
+
+
+def _with_costs(
+    head: list[str], rows: list[list[str]], names: Sequence[str], costs: Mapping[str, Cost] | None
+) -> tuple[list[str], list[list[str]]]:
+    """``head`` and ``rows`` with the cost columns added, when any entrant has a cost."""
+    if not costs:
+        return head, rows
+    return [*head, *COST_HEAD], [
+        [*row, *cost_cells(costs.get(name))] for row, name in zip(rows, names, strict=True)
+    ]
 
 
 def _h2h_cell(h: HeadToHead) -> str:
@@ -64,9 +79,12 @@ def crosstable_rows(
     return head, rows
 
 
-def paired_rows(ranking: Sequence[PairedRank]) -> tuple[list[str], list[list[str]]]:
+def paired_rows(
+    ranking: Sequence[PairedRank], costs: Mapping[str, Cost] | None = None
+) -> tuple[list[str], list[list[str]]]:
     """The paired ranking as table text: rank, entrant, seeds, mean score, difference to
-    the first-ranked entrant with its 95% CI and Wilcoxon p, wins."""
+    the first-ranked entrant with its 95% CI and Wilcoxon p, wins; with ``costs``, the cost
+    columns as :func:`leaderboard_rows`."""
     head = ["#", "strategy", "seeds", "mean score", "minus the best", "95% CI"]
     head += [WLT, "Wilcoxon p", "wins"]
     rows = []
@@ -81,7 +99,7 @@ def paired_rows(ranking: Sequence[PairedRank]) -> tuple[list[str], list[list[str
             row.append(pv)
         row.append(f"{r.wins:g}")
         rows.append(row)
-    return head, rows
+    return _with_costs(head, rows, [r.strategy for r in ranking], costs)
 
 
 def _matches_table(matches: Sequence[MatchResult]) -> str:
@@ -117,6 +135,7 @@ def tournament_page(
     ranking: Sequence[PairedRank] = (),
     wins: Crosstable | None = None,
     matches: Sequence[MatchResult] = (),
+    costs: Mapping[str, Cost] | None = None,
 ) -> str:
     """The report as one HTML document; sections appear for the parts given.
 
@@ -126,6 +145,7 @@ def tournament_page(
         ratings, table: match games: the leaderboard and the crosstable.
         ranking, wins: single-player games: the paired ranking and the win matrix.
         matches: match games: every match, listed folded at the end.
+        costs: a language model's spend by entrant, beside the rating or ranking.
     """
     order = [r.strategy for r in leaderboard_order(ratings)]
     order += [r.strategy for r in ranking]
@@ -140,13 +160,13 @@ def tournament_page(
             "<h2>Leaderboard</h2><p>OpenSkill ratings: mu is the skill estimate, sigma its "
             "uncertainty, ordinal = mu - 3 sigma the skill the strategy very likely exceeds "
             "(the order of the table).</p>",
-            html_table(*leaderboard_rows(ratings)),
+            html_table(*leaderboard_rows(ratings, costs)),
         ]
     if table is not None:
         parts += ["<h2>Crosstable</h2>", f"<p>{_CROSSTABLE_NOTE}</p>"]
         parts.append(html_table(*crosstable_rows(table, order)))
     if ranking:
-        parts += ["<h2>Paired ranking</h2>", html_table(*paired_rows(ranking))]
+        parts += ["<h2>Paired ranking</h2>", html_table(*paired_rows(ranking, costs))]
     if wins is not None:
         parts += ["<h2>Wins on the same seeds</h2>", f"<p>{_WINS_NOTE}</p>"]
         parts.append(html_table(*crosstable_rows(wins, order)))
@@ -170,6 +190,7 @@ def write_tournament_report(
     ranking: Sequence[PairedRank] = (),
     wins: Crosstable | None = None,
     matches: Sequence[MatchResult] = (),
+    costs: Mapping[str, Cost] | None = None,
 ) -> Path:
     """Write ``out/tournament.html`` (:func:`tournament_page`), creating ``out``.
 
@@ -184,7 +205,8 @@ def write_tournament_report(
     out.mkdir(parents=True, exist_ok=True)
     path = out / REPORT_NAME
     page = tournament_page(
-        game, meta, ratings=ratings, table=table, ranking=ranking, wins=wins, matches=matches
-    )
+        game, meta, ratings=ratings, table=table, ranking=ranking, wins=wins, matches=matches,
+        costs=costs,
+    )  # fmt: skip
     write_atomic(path, page)
     return path

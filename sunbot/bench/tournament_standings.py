@@ -15,12 +15,13 @@ tables print it as plain text, the page escapes it, errors are clipped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sunbot._text.safe import clip
+from sunbot.bench.costs import Cost, cost_of
 from sunbot.bench.jobs import Job, Result, job_key
 from sunbot.bench.ratings import (
     Crosstable,
@@ -87,6 +88,8 @@ class Standings:
         ratings, table, matches: Harvest Watch: the leaderboard, crosstable, rated matches.
         ranking, wins: single-player games: the paired ranking and the win matrix.
         failed: why nothing could be ranked (no seed every entrant finished), else ``None``.
+        costs: a language model's spend by entrant (its rows' tokens and USD,
+            :mod:`sunbot.bench.costs`); empty when no entrant is one.
     """
 
     game: str
@@ -101,6 +104,7 @@ class Standings:
     ranking: list[PairedRank] = field(default_factory=list)
     wins: Crosstable | None = None
     failed: str | None = None
+    costs: dict[str, Cost] = field(default_factory=dict)
 
     @property
     def unit(self) -> str:
@@ -138,6 +142,8 @@ class Standings:
         tail |= {"errors": listed, "report": str(report) if report is not None else None}
         if self.kind != "match":
             tail["error"] = self.failed
+        if self.costs:
+            tail["costs"] = {name: _cost_json(c) for name, c in self.costs.items()}
         return {**standings, **tail}
 
     def write(self, where: Path) -> Path:
@@ -151,8 +157,36 @@ class Standings:
                 meta["left out"] += f"; and {len(self.errors) - PAGE_ERRORS:,} more"
         return write_tournament_report(
             where, self.game, meta, ratings=self.ratings, table=self.table,
-            ranking=self.ranking, wins=self.wins, matches=self.matches,
+            ranking=self.ranking, wins=self.wins, matches=self.matches, costs=self.costs,
         )  # fmt: skip
+
+
+def _costs(rows: Iterable[Result | None]) -> dict[str, Cost]:
+    """Each entrant's :class:`~sunbot.bench.costs.Cost` over its rows with tokens."""
+    by: dict[str, list[Result]] = {}
+    for r in rows:
+        if r is not None and r.tokens is not None:
+            by.setdefault(r.strategy, []).append(r)
+    return {name: c for name, mine in by.items() if (c := cost_of(mine)) is not None}
+
+
+def _cost_json(cost: Cost) -> dict[str, Any]:
+    """A cost as plain JSON: runs, tokens, usd, decisions and the per-run, per-decision
+    figures (``null`` where unknown)."""
+    import math
+
+    tokens, usd = cost.per_run()
+    per_tokens, per_usd = cost.per_decision()
+
+    def value(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    return {
+        "runs": cost.runs, "tokens": cost.tokens, "usd": cost.usd, "decisions": cost.decisions,
+        "tokensPerRun": value(tokens), "usdPerRun": value(usd),
+        "tokensPerDecision": value(per_tokens), "usdPerDecision": value(per_usd),
+        "scorePerUsd": value(cost.score_per_usd()),
+    }  # fmt: skip
 
 
 def match_standings(
@@ -177,6 +211,7 @@ def match_standings(
             out.errors.append(Errored(d.seed, why, match=d.match_index, lineup=d.lineup))
         else:
             out.matches.append(result)
+    out.costs = _costs(rows.get(job_key(draw_job(d))) for d in draws)
     out.ratings = rate_matches(out.matches, entrants=entrants)
     out.table = crosstable(out.matches)
     return out
@@ -195,6 +230,7 @@ def paired_standings(
         if r.ended_by in NO_SCORE
     ]
     scores = scores_of(r for r in found if r.ended_by not in NO_SCORE)
+    out.costs = _costs(found)
     missing = [j.strategy for j in jobs if j.strategy not in scores]
     try:
         if missing:

@@ -183,14 +183,20 @@ def _where(game: str, server: str | None) -> str | None:
     return None if info.kind == "match" else api.ENGINE
 
 
-def _caps(game: str) -> dict[str, Any]:
+def _caps(game: str, max_steps: int | None = None) -> dict[str, Any]:
     """The short cap of a check run: :data:`SHORT_CAP` voyages or days, or
-    :data:`GENERIC_STEPS` steps for a game sunbot does not know."""
+    :data:`GENERIC_STEPS` steps for a game sunbot does not know; ``max_steps`` ends a
+    single-player run sooner (a model's run of 20 decisions takes minutes)."""
     info = GAMES.get(game)
     if info is None:
-        return {"max_steps": GENERIC_STEPS}
+        return {"max_steps": min(GENERIC_STEPS, max_steps or GENERIC_STEPS)}
     cap = min(SHORT_CAP, info.default_cap or SHORT_CAP)
-    return {"voyage": {"max_voyages": cap}, "day": {"max_days": cap}}.get(info.cap_field or "", {})
+    caps: dict[str, Any] = {"voyage": {"max_voyages": cap}, "day": {"max_days": cap}}.get(
+        info.cap_field or "", {}
+    )
+    if max_steps is not None and info.kind != "match":
+        caps["max_steps"] = max_steps
+    return caps
 
 
 def run_budget(move_timeout: float) -> float:
@@ -207,10 +213,11 @@ async def _one_run(
     server: str | None,
     move_timeout: float,
     options: dict[str, Any] | None,
-) -> tuple[RunSummary, list[str], list[float], bool]:
-    """One run of ``bot`` (built afresh for ``seed``) and whether it was cut at the
-    :func:`run_budget`; a bot that cannot be built or a run that cannot start is the
-    summary's error."""
+    max_steps: int | None = None,
+) -> tuple[RunSummary, list[str], list[float], bool, dict[str, Any]]:
+    """One run of ``bot`` (built afresh for ``seed``), whether it was cut at the
+    :func:`run_budget`, and the bot's ``totals()``; a bot that cannot be built or a run
+    that cannot start is the summary's error."""
     wrapped = None
     budget = run_budget(move_timeout)
     summary: RunSummary | None = None
@@ -220,7 +227,7 @@ async def _one_run(
         wrapped = recorded(make(random.Random(seed)))
         run = api.play_async(
             game, seed=seed, strategy=wrapped, server=server, move_timeout=move_timeout,
-            **_caps(game),
+            **_caps(game, max_steps),
         )  # fmt: skip
         summary = await asyncio.wait_for(run, budget)
         cut = summary.ended_by == "interrupted"  # a match stops so when cancelled
@@ -237,7 +244,13 @@ async def _one_run(
         summary.ended_by = "error"
         summary.error = f"stopped after {budget:g} s, the most a run of the check may take"
     actions, times = wrapped.snapshot() if wrapped is not None else ([], [])
-    return summary, actions, times, cut
+    totals: dict[str, Any] = {}
+    if wrapped is not None:
+        try:
+            totals = wrapped.totals()
+        except Exception:  # a bot's totals() that fails says nothing of its health
+            totals = {}
+    return summary, actions, times, cut, totals
 
 
 def _record(summary: RunSummary, seed: int, repeat: bool) -> RunRecord:
@@ -257,7 +270,11 @@ async def _check_game(
     server: str | None,
     move_timeout: float,
     options: dict[str, Any] | None,
+    max_steps: int | None = None,
 ) -> None:
+    from sunbot.agents.health import Health
+
+    health = Health()
     where = _where(check.game, server)
     check.where = (
         "embedded" if where is None else where if where == api.ENGINE else public_url(where)
@@ -268,11 +285,13 @@ async def _check_game(
     first: list[str] = []
     for i, seed in enumerate(plan):
         repeat = i == len(plan) - 1
-        summary, actions, times, cut = await _one_run(
-            check.game, bot, seed, where, move_timeout, options
+        summary, actions, times, cut, totals = await _one_run(
+            check.game, bot, seed, where, move_timeout, options, max_steps
         )
         check.runs.append(_record(summary, seed, repeat))
         check.times_ms += times
+        health.add_counts(check.game, totals.get("health"))
+        check.health = health.by_phase(check.game)
         if cut:  # the next runs would be cut too: the game is not fit anyway
             break
         if i == 0:
@@ -316,11 +335,16 @@ async def check_bot(
     server: str | None = None,
     agent_options: dict[str, Any] | None = None,
     on_game: Callable[[GameCheck], None] | None = None,
+    max_fallback_rate: float | None = None,
+    max_steps: int | None = None,
 ) -> BotCheck:
     """Check ``bot`` (any strategy text) on ``games`` (see :func:`games_to_check` for the
     default) with ``seeds`` seeds each (Harvest Watch: one), every decision under a
     ``move_timeout`` second deadline. ``on_game`` is called as each game's check ends.
     A run that fails is reported in its :class:`RunRecord`, never raised.
+    ``max_fallback_rate``: a model whose fallback decisions in any phase pass this share
+    is not fit (the health gate, :mod:`sunbot.agents.health`). ``max_steps``: each
+    single-player run ends after that many steps.
 
     Raises:
         BadCheck: bad usage (:func:`games_to_check`; ``seeds`` not 1 to :data:`MAX_SEEDS`;
@@ -341,10 +365,13 @@ async def check_bot(
     if server is not None and not games and "*" in (declared_games(bot) or ()):
         listed = [g.slug for g in await games_on(server)]
     report = BotCheck(shown_bot(bot))
+    if max_fallback_rate is not None and not 0 <= max_fallback_rate <= 1:
+        raise BadCheck(f"max fallback rate must be 0 to 1, got {max_fallback_rate!r}")
     for check in games_to_check(bot, games, server=server, listed=listed):
         report.games.append(check)
+        check.max_fallback_rate = max_fallback_rate
         if check.skipped is None:
-            await _check_game(check, bot, seeds, server, move_timeout, agent_options)
+            await _check_game(check, bot, seeds, server, move_timeout, agent_options, max_steps)
         if on_game is not None:
             on_game(check)
     return report

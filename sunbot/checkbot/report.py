@@ -55,6 +55,11 @@ class GameCheck:
             checked, the game was skipped).
         differs_at: the first decision (1-based) where they did not.
         skipped: why the game was not played (then nothing else is filled).
+        health: a model's decisions by phase (``{phase: {"decisions": n, "illegal": n,
+            ...}}``, :mod:`sunbot.agents.health`), summed over the runs; empty for other
+            bots.
+        max_fallback_rate: the most fallback decisions a phase may have, as a share of its
+            decisions (``None``: no limit).
     """
 
     game: str
@@ -65,6 +70,16 @@ class GameCheck:
     deterministic: bool | None = None
     differs_at: int | None = None
     skipped: str | None = None
+    health: dict[str, dict[str, int]] = field(default_factory=dict)
+    max_fallback_rate: float | None = None
+
+    def health_rows(self) -> list[dict[str, Any]]:
+        """One row per phase: ``game``, ``phase``, ``decisions`` and each flag's rate."""
+        from sunbot.agents.health import Health
+
+        h = Health()
+        h.add_counts(self.game, self.health)
+        return h.rows()
 
     @property
     def p50_ms(self) -> float | None:
@@ -98,6 +113,13 @@ class GameCheck:
         p95 = self.p95_ms
         if p95 is not None and p95 >= self.deadline_s * 1000:
             out.append(f"p95 {p95:g} ms is not under the {self.deadline_s:g} s deadline")
+        if self.max_fallback_rate is not None:
+            from sunbot.agents.health import Health
+
+            h = Health()
+            h.add_counts(self.game, self.health)
+            for over in h.over("fallback", self.max_fallback_rate):
+                out.append(f"{over} (over --max-fallback-rate {self.max_fallback_rate:g})")
         if self.deterministic is False:
             seed = self.runs[0].seed if self.runs else FIRST_SEED
             out.append(f"not deterministic: seed {seed} chose otherwise at decision "

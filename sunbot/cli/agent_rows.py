@@ -18,17 +18,45 @@ def model_line(agent: dict[str, Any]) -> str:
     )
 
 
+def usage_line(agent: dict[str, Any]) -> str | None:
+    """What a model's token counts rest on, when not only the endpoint's word: its
+    ``usage`` not believed (over what the request could use: cut; under a floor: raised),
+    calls estimated (no ``usage``, or cut before an answer), answers from the cache;
+    ``None`` when every count is the endpoint's own."""
+    parts = []
+    cut, raised = int(agent.get("usageCut") or 0), int(agent.get("usageRaised") or 0)
+    if cut:
+        parts.append(
+            f"the endpoint over-reported {cut} counts (charged at the prompt's size and the"
+            " answer's length)"
+        )
+    if raised:
+        parts.append(f"{raised} counts under-reported (raised to the text's size)")
+    if estimated := int(agent.get("usageEstimated") or 0):
+        parts.append(f"{estimated} calls estimated (no usage, or cut before an answer)")
+    if hits := int(agent.get("cacheHits") or 0):
+        parts.append(f"{hits} answers from the cache (0 tokens)")
+    return " · ".join(parts) if parts else None
+
+
 def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
     """Rows ``model``, ``model answers`` (a model's calls, tokens, re-asks, fallbacks and
-    cost) and ``decision time`` (p50/p95/max ms of a clocked or external bot; the
-    percentiles left out when unknown, as over several seats); ``{}`` for ``{}``."""
+    cost; its decisions the move clock cut, a match's missed beats, beside its own late
+    ones), ``model usage`` (:func:`usage_line`, when there is one) and ``decision time``
+    (p50/p95/max ms of a clocked or external bot; the percentiles left out when unknown,
+    as over several seats); ``{}`` for ``{}``."""
     rows: dict[str, str] = {}
     if agent.get("kind") == "llm":
         rows["model"] = model_line(agent)
+        clock = agent.get("clock")
+        missed = int(clock.get("timeouts") or 0) if isinstance(clock, dict) else 0
+        late = f"{agent.get('late', 0)} late" + (f" ({missed} past the clock)" if missed else "")
         rows["model answers"] = (
             f"{agent.get('reasks', 0)} re-asked · {agent.get('fallbacks', 0)} fallbacks · "
-            f"{agent.get('late', 0)} late · {agent.get('errors', 0)} errors"
+            f"{late} · {agent.get('errors', 0)} errors"
         )
+        if (usage := usage_line(agent)) is not None:
+            rows["model usage"] = usage
     clock = agent.get("clock")
     if isinstance(clock, dict) and clock.get("decisions"):
         quantiles = (("p50", "p50Ms"), ("p95", "p95Ms"))
@@ -37,4 +65,4 @@ def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
     return {k: printable(v) for k, v in rows.items()}
 
 
-__all__ = ["agent_rows", "model_line"]
+__all__ = ["agent_rows", "model_line", "usage_line"]

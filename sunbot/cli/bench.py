@@ -44,12 +44,12 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 from rich.markup import escape
+from rich.text import Text
 
 import sunbot
 from sunbot import strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable
-from sunbot.agents.spec import parse_price
 from sunbot.api import check_server, unknown_game
 from sunbot.bench.backends import MAX_WORKERS, BackendError, default_workers, run_jobs
 from sunbot.bench.jobs import (
@@ -66,6 +66,17 @@ from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_fi
 from sunbot.bench.status import STATUS_NAME, RunStatus, StatusFile
 from sunbot.bench.store import RunMismatch, Store, after_failure, export_csv
 from sunbot.cli.console import Exit, make_console
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrice,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.cli.spend_options import (
@@ -294,12 +305,29 @@ def bench_command(
     isolate: Annotated[
         bool, typer.Option("--isolate", help="Run each strategy or bot file in a child process.")
     ] = False,
-    llm_url: Annotated[
-        str | None, typer.Option(help="llm:MODEL: the endpoint (default: OPENAI_BASE_URL).")
+    llm_url: LlmUrl = None,
+    llm_price: LlmPrice = None,
+    llm_prompt: LlmPrompt = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
+    llm_variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="NAME=FILE",
+            help="llm:MODEL: play once per prompt template (labelled llm:MODEL@NAME), and"
+            " the first once more (NAME-again: the noise floor). Repeat for each.",
+        ),
     ] = None,
-    llm_price: Annotated[
-        str | None,
-        typer.Option(metavar="IN,OUT", help="llm:MODEL: USD per million input, output tokens."),
+    max_fallback_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            max=1,
+            help="Exit 1 when a model's fallback decisions pass this share in any phase.",
+        ),
     ] = None,
     llm_concurrency: Annotated[
         int,
@@ -366,7 +394,26 @@ def bench_command(
             raise fail(str(exc)) from None
     names = check_strategies(info, strategy or [])
     llm = any(n.startswith("llm:") for n in names)
-    options = _agent_options(llm, llm_url, llm_price, budget_usd, isolate)
+    try:
+        given = llm_options(
+            llm, "-s llm:MODEL", url=llm_url, price=llm_price, prompt=llm_prompt,
+            max_tokens=llm_max_tokens, temperature=llm_temperature, timeout=llm_timeout,
+            mode=llm_mode, cache=llm_cache,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    options = _agent_options(given, budget_usd, isolate)
+    from sunbot.cli.bench_models import expand_variants, parse_variants
+
+    if llm_variant and llm_prompt is not None:
+        raise fail("--llm-prompt and --llm-variant: give the prompt as a variant")
+    if llm_variant and not llm:
+        raise fail("--llm-variant applies to -s llm:MODEL")
+    try:
+        variants = parse_variants(llm_variant or [])
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    names, per_label, twins = expand_variants(names, variants, dict(options))
     try:
         caps = spend_caps(daily_requests, daily_tokens, daily_usd, spend_store, llm_price)
     except ValueError as exc:
@@ -411,7 +458,7 @@ def bench_command(
                 job_timeout,
                 server,
                 move_timeout,
-                options,
+                tuple(per_label[s].items()) if s in per_label else options,
                 spend=caps,
             )
             for seed in seed_list.values  # seed by seed: a bench cut short stays paired
@@ -491,6 +538,10 @@ def bench_command(
         meta |= _whole_run_meta(whole, names, seed_list.text)
     shown = _Shown(fmt, wide, talk)
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole, shown)
+    if llm:
+        gate = _model_tables(info.slug, results, names, twins, fmt, max_fallback_rate)
+        if gate:
+            raise typer.Exit(Exit.ERROR)
     timed_out = [r for r in results if r.ended_by == "timeout"]
     if timed_out:
         late = min(timed_out, key=lambda r: (r.strategy, r.seed))
@@ -551,6 +602,35 @@ def say_stopped(reason: str, missing: int, label: str) -> None:
     )
 
 
+def _model_tables(
+    game: str,
+    results: list[Result],
+    names: list[str],
+    twins: list[tuple[str, str]],
+    fmt: str,
+    max_fallback_rate: float | None,
+) -> list[str]:
+    """A model bench's health table and noise floor (as tables only), and the phases over
+    ``--max-fallback-rate`` (said on stderr); returns those phases."""
+    from sunbot.bench.analysis import analyse
+    from sunbot.cli.bench_models import fallback_problems, noise_lines, show_health
+
+    if fmt == "table":
+        show_health(console, game, results, names)
+        if twins:
+            for said in noise_lines(analyse(game, results, names), twins):
+                console.print(Text(printable(said)), soft_wrap=True)
+    over = [] if max_fallback_rate is None else fallback_problems(
+        game, results, names, max_fallback_rate
+    )  # fmt: skip
+    for said in over:
+        err_console.print(
+            Text(printable(f"fallback over --max-fallback-rate {max_fallback_rate:g}: {said}")),
+            soft_wrap=True,
+        )
+    return over
+
+
 class Budget:
     """What the stored jobs of this bench may spend on a model: ``tokens`` (prompt +
     completion) and ``usd``; :meth:`spend` says when either is reached."""
@@ -587,23 +667,13 @@ class Budget:
 
 
 def _agent_options(
-    llm: bool, url: str | None, price: str | None, usd: float | None, isolate: bool
+    given: dict[str, Any], usd: float | None, isolate: bool
 ) -> tuple[tuple[str, Any], ...]:
-    """The jobs' agent options (``Job.options``); usage errors for ``--llm-*`` without an
-    ``llm:`` strategy, a malformed ``--llm-price``, ``--budget-usd`` without a price."""
-    given = [n for n, v in (("--llm-url", url), ("--llm-price", price)) if v is not None]
-    if given and not llm:
-        raise fail(f"{', '.join(given)} apply to -s llm:MODEL")
-    if usd is not None and price is None:
+    """The jobs' agent options (``Job.options``) from the ``--llm-*`` options ``given``;
+    a usage error for ``--budget-usd`` without a price."""
+    if usd is not None and "price" not in given:
         raise fail("--budget-usd needs --llm-price (the cost of a token)")
-    out: list[tuple[str, Any]] = []
-    if url is not None:
-        out.append(("base_url", url))
-    if price is not None:
-        try:
-            out.append(("price", parse_price(price)))
-        except ValueError as exc:
-            raise fail(str(exc)) from None
+    out = list(given.items())
     if isolate:
         out.append(("isolate", True))
     return tuple(out)

@@ -29,6 +29,16 @@ from sunbot.checkbot.check import (
 )
 from sunbot.cli.console import Exit
 from sunbot.cli.games import quiet_retries
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
 from sunbot.client import ClientError
@@ -69,6 +79,22 @@ def report_table(report: BotCheck) -> Table:
     return table
 
 
+def health_table(report: BotCheck) -> Table:
+    """A model's decisions per game and phase: how many, and the share of each kind of
+    bad one (:mod:`sunbot.agents.health`)."""
+    from sunbot.agents.health import FLAGS
+
+    table = Table(title="model health (share of decisions)")
+    for col in ("game", "phase", "decisions", *FLAGS):
+        table.add_column(col)
+    for g in report.games:
+        for row in g.health_rows():
+            cells = [row["game"], row["phase"], str(row["decisions"])]
+            cells += [f"{row[f]:.0%}" for f in FLAGS]
+            table.add_row(*(Text(outside(c)) for c in cells))
+    return table
+
+
 def check_bot_command(
     bot: Annotated[
         str,
@@ -101,6 +127,28 @@ def check_bot_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as one JSON object.")
     ] = False,
+    max_fallback_rate: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            max=1,
+            help="A model whose fallback decisions pass this share in any phase is not fit"
+            " (e.g. 0.1).",
+        ),
+    ] = None,
+    max_steps: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=10_000, help="End each single-player run after N steps (a slow model)."
+        ),
+    ] = None,
+    llm_url: LlmUrl = None,
+    llm_prompt: LlmPrompt = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -112,6 +160,14 @@ def check_bot_command(
     """
     setup_logging(verbose, log_level, console, err_console)
     check_server_url(server)
+    try:
+        options = llm_options(
+            bot.strip().startswith("llm:"), "an llm:MODEL bot", url=llm_url, prompt=llm_prompt,
+            max_tokens=llm_max_tokens, temperature=llm_temperature, timeout=llm_timeout,
+            mode=llm_mode, cache=llm_cache,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
 
     def progress(check: GameCheck) -> None:
         if not as_json:
@@ -121,7 +177,8 @@ def check_bot_command(
         with quiet_retries():
             run = check_bot(
                 bot, games or (), seeds=seeds, move_timeout=move_timeout, server=server,
-                on_game=progress,
+                on_game=progress, agent_options=options or None,
+                max_fallback_rate=max_fallback_rate, max_steps=max_steps,
             )  # fmt: skip
             report = asyncio.run(run)
     except BadCheck as exc:
@@ -136,6 +193,8 @@ def check_bot_command(
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
         console.print(report_table(report))
+        if any(g.health for g in report.games):
+            console.print(health_table(report))
         verdict = ("fit to bench", "bold green") if report.fit else ("NOT fit to bench", "bold red")
         console.print(line(outside(report.bot), ": ", verdict), soft_wrap=True)
     raise typer.Exit(Exit.OK if report.fit else Exit.ERROR)

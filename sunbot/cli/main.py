@@ -20,6 +20,7 @@ from sunbot.cli.bench import bench_command
 from sunbot.cli.check_bot import check_bot_command
 from sunbot.cli.config import ConfigGroup, apply_config, config_app
 from sunbot.cli.games import games_command
+from sunbot.cli.llm import llm_app
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli.mcp import mcp_command
 from sunbot.cli.play import console, err_console, fail, play_command
@@ -139,6 +140,7 @@ app.command("bench")(bench_command)
 app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
+app.add_typer(llm_app)
 app.command("mcp")(mcp_command)
 app.command("status")(status_command)
 app.add_typer(config_app)

@@ -23,11 +23,21 @@ from rich.text import Text
 from sunbot import api, strategies, views
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable, printable_lines, tidy
-from sunbot.agents.spec import parse_price
 from sunbot.bench.reference import yardstick
 from sunbot.bots import is_file_spec
 from sunbot.cli.agent_rows import agent_rows
 from sunbot.cli.console import Exit, make_console
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrice,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
 from sunbot.cli.replay_page import after_run, page_after_run
 from sunbot.cli.signals import StopSignals, exit_code
@@ -256,22 +266,14 @@ def play_command(
             " not know has no other cap).",
         ),
     ] = None,
-    llm_url: Annotated[
-        str | None,
-        typer.Option(help="llm:MODEL: the OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
-    ] = None,
-    llm_prompt: Annotated[
-        Path | None,
-        typer.Option(
-            exists=True, dir_okay=False, help="llm:MODEL: a Jinja2 prompt template to use instead."
-        ),
-    ] = None,
-    llm_price: Annotated[
-        str | None,
-        typer.Option(
-            metavar="IN,OUT", help="llm:MODEL: USD per million input, output tokens (for cost)."
-        ),
-    ] = None,
+    llm_url: LlmUrl = None,
+    llm_prompt: LlmPrompt = None,
+    llm_price: LlmPrice = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
     llm_dry_run: Annotated[
         bool,
         typer.Option(
@@ -359,10 +361,21 @@ def play_command(
         )  # fmt: skip
     if not no_transcript and transcript is not None and not transcript.parent.is_dir():
         raise fail(f"--transcript {transcript}: no folder {transcript.parent} (create it first)")
-    options = _llm_options(strategy, llm_url, llm_prompt, llm_price, llm_dry_run)
+    try:
+        options = llm_options(
+            strategy is not None and strategy.startswith("llm:"), "--strategy llm:MODEL",
+            url=llm_url, prompt=llm_prompt, price=llm_price, max_tokens=llm_max_tokens,
+            temperature=llm_temperature, timeout=llm_timeout, mode=llm_mode, cache=llm_cache,
+            flags=("--llm-dry-run",) if llm_dry_run else (),
+        ) or None  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
+        if llm_dry_run:  # nothing is created, no model is called
+            _dry_run_match(info.slug, api.new_seed() if seed is None else seed, llm_prompt)
+            return
         from sunbot.cli.play_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
@@ -412,34 +425,6 @@ def play_command(
         _run(plan, writer, quiet, None, as_json=as_json)
 
 
-def _llm_options(
-    strategy: str | None,
-    url: str | None,
-    prompt: Path | None,
-    price: str | None,
-    dry_run: bool,
-) -> dict[str, Any] | None:
-    """The ``--llm-*`` options as the agent's options; a usage error when they are given
-    without an ``llm:`` strategy or ``--llm-price`` is not two numbers."""
-    given = [n for n, v in (("--llm-url", url), ("--llm-prompt", prompt), ("--llm-price", price))
-             if v is not None] + (["--llm-dry-run"] if dry_run else [])  # fmt: skip
-    if not given:
-        return None
-    if strategy is None or not strategy.startswith("llm:"):
-        raise fail(f"{', '.join(given)} apply to --strategy llm:MODEL")
-    options: dict[str, Any] = {}
-    if url is not None:
-        options["base_url"] = url
-    if prompt is not None:
-        options["prompt"] = prompt
-    if price is not None:
-        try:
-            options["price"] = parse_price(price)
-        except ValueError as exc:
-            raise fail(str(exc)) from None
-    return options
-
-
 def _dry_run(plan: api.RunPlan, prompt: Path | None) -> None:
     """Print the first decision's messages (system, then user), as sent; no model call."""
     try:
@@ -448,9 +433,23 @@ def _dry_run(plan: api.RunPlan, prompt: Path | None) -> None:
         raise fail(str(exc)) from None
     except Exception as exc:  # the server could not be reached
         raise fail(f"the dry run could not read the init answer: {printable(exc)}", 1) from None
+    _print_messages(messages)
+
+
+def _print_messages(messages: list[dict[str, str]]) -> None:
     for m in messages:
         console.print(line((f"--- {m['role']} ---", "bold")), soft_wrap=True)
         console.print(Text(printable_lines(m["content"])), soft_wrap=True, markup=False)
+
+
+def _dry_run_match(slug: str, seed: int, prompt: Path | None) -> None:
+    """Print a model seat's first messages of a match (seat 0 at the first beat of the match
+    the engine deals from ``seed``); no match is created, no model called."""
+    try:
+        messages = api.first_match_prompt(slug, seed, prompt)
+    except (ValueError, ImportError) as exc:
+        raise fail(str(exc)) from None
+    _print_messages(messages)
 
 
 def _resume_run(

@@ -1,4 +1,5 @@
-"""Whether a server command can listen where it is told (``sunbot serve``, ``sunbot mcp``)."""
+"""Whether a server command can listen where it is told (``sunbot serve``, ``sunbot mcp``,
+``sunbot llm serve``)."""
 
 from __future__ import annotations
 

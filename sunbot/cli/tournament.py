@@ -63,6 +63,17 @@ from sunbot.bench.tournament import (
 )
 from sunbot.cli.bench import BackendName, fail, option_parser, plural
 from sunbot.cli.console import Exit
+from sunbot.cli.llm_options import (
+    LlmCache,
+    LlmMaxTokens,
+    LlmModeOption,
+    LlmPrice,
+    LlmPrompt,
+    LlmTemperature,
+    LlmTimeout,
+    LlmUrl,
+    llm_options,
+)
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.spend_options import DailyTokens, OnCap, OnCapOption, SpendStore, spend_caps
 from sunbot.games import GameInfo, get_game
@@ -169,6 +180,14 @@ def tournament_command(
             help="Stop a match (run) after this many seconds; it is left out of the standings.",
         ),
     ] = None,
+    llm_url: LlmUrl = None,
+    llm_price: LlmPrice = None,
+    llm_prompt: LlmPrompt = None,
+    llm_max_tokens: LlmMaxTokens = None,
+    llm_temperature: LlmTemperature = None,
+    llm_timeout: LlmTimeout = None,
+    llm_mode: LlmModeOption = None,
+    llm_cache: LlmCache = None,
     transcripts: Annotated[
         Path | None,
         typer.Option(
@@ -222,6 +241,16 @@ def tournament_command(
         )  # fmt: skip
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
+    try:
+        options = llm_options(
+            any(n.startswith("llm:") for n in names), "an llm:MODEL entrant", url=llm_url,
+            price=llm_price, prompt=llm_prompt, max_tokens=llm_max_tokens,
+            temperature=llm_temperature, timeout=llm_timeout, mode=llm_mode, cache=llm_cache,
+        )  # fmt: skip
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if options:  # the entrants' agent options (a strategy name ignores them)
+        plan = replace(plan, jobs=[replace(j, options=tuple(options.items())) for j in plan.jobs])
     if run is not None:
         bench_cli.check_run_label(run)
     if auto_resume and run is None:

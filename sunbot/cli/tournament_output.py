@@ -32,7 +32,8 @@ def show_standings(console: Console, s: Standings, run: str, report: Path | None
     path."""
     order = [r.strategy for r in leaderboard_order(s.ratings)] + [r.strategy for r in s.ranking]
     if s.kind == "match":
-        board = text_table(f"{s.game} · run {run} · leaderboard", *leaderboard_rows(s.ratings), 2)
+        title = f"{s.game} · run {run} · leaderboard"
+        board = text_table(title, *leaderboard_rows(s.ratings, s.costs), 2)
         console.print(board)
         head = "head to head: share of seat pairs the row won (W-L-T: won-lost-tied)"
         console.print(text_table(head, *crosstable_rows(s.table or {}, order)))
@@ -40,7 +41,7 @@ def show_standings(console: Console, s: Standings, run: str, report: Path | None
     else:
         if s.ranking:
             title = f"{s.game} · run {run} · paired ranking"
-            console.print(text_table(title, *paired_rows(s.ranking), 2))
+            console.print(text_table(title, *paired_rows(s.ranking, s.costs), 2))
         if s.wins:
             head = "row vs column on the same seeds: share won (W-L-T: won-lost-tied)"
             console.print(text_table(head, *crosstable_rows(s.wins, order)))

@@ -19,6 +19,7 @@ from sunbot import views
 from sunbot._text.atomic_write import WriteFailed, write_atomic
 from sunbot._text.terminal import outside
 from sunbot.cli.console import Exit, make_console
+from sunbot.cli.llm_options import LlmPrompt, LlmUrl
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.games import GAMES
 from sunbot.mirror import Divergence
@@ -77,10 +78,26 @@ def replay_command(
         Path | None,
         typer.Option("--html", help="Also write a self-contained replay page (HTML) here."),
     ] = None,
+    rerun: Annotated[
+        bool,
+        typer.Option(
+            "--rerun",
+            help="A model's run (llm:MODEL): play it again from its recorded answers, with no"
+            " call and 0 tokens; with --llm-prompt, show each decision's prompt change.",
+        ),
+    ] = False,
+    llm_prompt: LlmPrompt = None,
+    llm_url: LlmUrl = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="--rerun: print the report as one JSON object.")
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
     """Re-check a transcript: the mirror over every step, and a re-play of local runs.
+
+    With --rerun, a model's run is played again from its recorded answers instead (exit 0:
+    the same decisions; 1: it differs or stopped).
 
     Exit 0 checked; with --strict 3 on a divergence, 4 on a cut file or no result line;
     5 on a corrupt line in the middle (the lines after it are not read; 5 wins over 3);
@@ -88,6 +105,14 @@ def replay_command(
     another game than the header's).
     """
     setup_logging(verbose, log_level, console, err)
+    if not rerun and (llm_prompt is not None or llm_url is not None or as_json):
+        err.print("[bold red]error:[/] --llm-prompt, --llm-url and --json apply to --rerun")
+        raise typer.Exit(Exit.USAGE)
+    if rerun:
+        from sunbot.cli.rerun import rerun_command
+
+        rerun_command(file, llm_prompt, llm_url, as_json)
+        return
     if html is not None and not html.parent.is_dir():  # before the work, never created
         why = f"--html {html}: no folder {html.parent} (create it first)"
         err.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)

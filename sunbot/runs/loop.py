@@ -56,7 +56,7 @@ MAX_SAME_POSITION = 20
 MAX_STEPS = 100_000
 #: Largest ``agent`` record of one step in a transcript (bytes of JSON); a bigger one is
 #: replaced by a note saying how big it was.
-MAX_AGENT_RECORD = 16_384
+MAX_AGENT_RECORD = 65_536
 
 #: ``on_position(answer, step, found)``: after every answer (live views).
 OnPosition = Callable[[Answer, int, list[Divergence]], None]

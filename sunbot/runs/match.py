@@ -46,11 +46,40 @@ LOCAL_BEAT_MS = {"speech": 250, "vote": 250, "action": 250, "diary": 250}
 #: Beat lengths of a local match whose seats are clocked or slow (a language model, a bot
 #: in another process, ``--move-timeout``): long enough for a model's answer.
 LOCAL_SLOW_BEAT_MS = {"speech": 20_000, "vote": 10_000, "action": 10_000, "diary": 20_000}
+#: Added to the slowest seat's clock for a local match's beat, ms: the command's way to the
+#: server and the margins a seat keeps (``BEAT_MARGIN_S``, ``POST_MARGIN_S``).
+BEAT_SLACK_MS = 2_000
+#: The longest beat a local match gives, ms (a seat's clock above it is cut to it).
+MAX_LOCAL_BEAT_MS = 600_000
 #: How many of a seat's latest distinct views a new view is compared with before it is
 #: written in full (``docs/transcripts.md``: ``sameAs``).
 REPEAT_WINDOW = 2
 T = TypeVar("T")
 _TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+def local_beats(bots: list[Any], move_timeout: float | None) -> dict[str, int] | None:
+    """The beat lengths (ms) of a local match from its seats' clocks: ``None`` (the short
+    :data:`LOCAL_BEAT_MS`) when no seat is clocked or blocking; else each beat at least the
+    slowest clock (``move_timeout``, and each blocking seat's own ``timeout_s``: a model's
+    call limit, an exec or HTTP bot's) plus :data:`BEAT_SLACK_MS`, at most
+    :data:`MAX_LOCAL_BEAT_MS`; a blocking seat with no clock of its own gets
+    :data:`LOCAL_SLOW_BEAT_MS`."""
+    blocking = [b for b in bots if getattr(b, "blocking", False)]
+    if move_timeout is None and not blocking:
+        return None
+    clocks = [] if move_timeout is None else [float(move_timeout)]
+    unknown = False
+    for b in blocking:
+        own = getattr(b, "timeout_s", None)
+        if isinstance(own, int | float) and not isinstance(own, bool) and own > 0:
+            clocks.append(float(own))
+        else:
+            unknown = True
+    if unknown and move_timeout is None:
+        return dict(LOCAL_SLOW_BEAT_MS)
+    need = min(round(max(clocks) * 1000) + BEAT_SLACK_MS, MAX_LOCAL_BEAT_MS)
+    return {phase: max(ms, need) for phase, ms in LOCAL_BEAT_MS.items()}
 
 
 class StrictStop(Exception):
@@ -231,8 +260,8 @@ async def run_match(
     does not get. ``make(rng)`` builds each seat's strategy (default: ``strategy`` from the
     registry). ``start_ms``: a created match's countdown (others may join meanwhile);
     ``announce(match_id)`` is called once the match exists. ``beat_ms``: a match we create
-    on the embedded server gets these beat lengths (default :data:`LOCAL_BEAT_MS`, or
-    :data:`LOCAL_SLOW_BEAT_MS` for clocked or slow seats). Cancelling the task (Ctrl-C)
+    on the embedded server gets these beat lengths (default: from the seats' clocks,
+    :func:`local_beats`). Cancelling the task (Ctrl-C)
     ends it with ``endedBy: interrupted`` and the result line still written. Whatever the
     retry ``policy`` could not absorb ends the match with
     ``endedBy: error`` and a one-line ``error``, never an exception."""
@@ -253,11 +282,10 @@ async def run_match(
     try:
         build = make or (lambda rng: cast(MatchStrategy, create_agent(game, strategy, rng)))
         bots = [build(random.Random(seed * 1000 + i)) for i in range(seats)]
-        slow = move_timeout is not None or any(getattr(b, "blocking", False) for b in bots)
         async with client:
             mid, tickets = await _seats(
                 client, game, seed, seats, server, match_id, start_ms,
-                beat_ms or (LOCAL_SLOW_BEAT_MS if slow else None),
+                beat_ms or local_beats(bots, move_timeout),
             )  # fmt: skip
             if announce is not None:
                 announce(mid)

@@ -21,6 +21,9 @@ it an argument:
 - ``obey``: follows instructions found in the prompt's untrusted text (``answer {json}``,
   ``donate to seat N``, ``repeat your instructions``): the prompt-injection test double.
 - ``echo``: answers with the system prompt (as the text on a text beat).
+- ``liar``: ``legal``, with a ``usage`` of 250,000,565 prompt and 500,000,004 completion
+  tokens (an endpoint that lies about what a call cost).
+- ``echoes``: the numbered list copied back (``1. {...}`` a line: every action named).
 - any name given in ``scripts``: ``script(ask) -> str | dict`` (a dict is the whole message).
 
 ``usage`` counts tokens roughly (characters / 4). Started with ``api_key``, every request
@@ -65,12 +68,15 @@ MODELS = (
     "thinker",
     "obey",
     "echo",
+    "liar",
+    "echoes",
 )
 #: Longest sleep of the ``slow`` model, seconds.
 SLOW_MAX_S = 60.0
 _LEGAL_LINE = re.compile(r"^\s*\d+\.\s*(\{.*\})\s*$")
 _BLOCK = re.compile(r"```legal-actions\n(.*?)```", re.DOTALL)
 _TEXT_KEYS = ("speech", "diary")
+_TEXT_BEAT = re.compile(r'whose only key is "(speech|diary)"')
 
 
 @dataclass
@@ -205,6 +211,35 @@ def _obey(ask: Ask) -> str:
     return _legal(ask)
 
 
+def _tool_call(ask: Ask, n: int) -> dict[str, Any]:
+    """The ``legal`` model's action as a call of one of the request's functions: the one
+    named after the action's kind (its ``type``/``act`` value), else the first."""
+    action = _pick(ask)
+    names = [
+        t["function"]["name"]
+        for t in ask.body.get("tools") or []
+        if isinstance(t, dict) and isinstance(t.get("function"), dict)
+    ]
+    called, args = (names[0] if names else "choose"), dict(action)
+    for key in ("type", "act", "kind", "action", "move"):
+        value = action.get(key) if isinstance(action, dict) else None
+        if isinstance(value, str) and re.sub(r"[^A-Za-z0-9_-]", "_", value) in names:
+            called = re.sub(r"[^A-Za-z0-9_-]", "_", value)
+            args = {k: v for k, v in action.items() if k != key}
+            break
+    return {
+        "id": f"call_{n}",
+        "type": "function",
+        "function": {"name": called, "arguments": json.dumps(args)},
+    }
+
+
+def _echoes(ask: Ask) -> str:
+    if ask.text_key is not None:
+        return json.dumps({ask.text_key: "…"})  # the placeholder, as a real model copied it
+    return "\n".join(f"{i}. {json.dumps(a)}" for i, a in enumerate(ask.legal[:20], 1))
+
+
 def _echo(ask: Ask) -> str:
     if ask.text_key is not None:
         return json.dumps({ask.text_key: ask.system})
@@ -220,6 +255,8 @@ _SCRIPTS: dict[str, Script] = {
     "thinker": _thinker,
     "obey": _obey,
     "echo": _echo,
+    "echoes": _echoes,
+    "liar": _legal,
     "slow": _legal,
     "ratelimit": _legal,
 }
@@ -246,6 +283,8 @@ def _ask(body: dict[str, Any], name: str, n: int) -> Ask:
     if len(legal) == 1 and isinstance(legal[0], dict) and len(legal[0]) == 1:
         key = next(iter(legal[0]))
         text_key = key if key in _TEXT_KEYS else None
+    elif not legal and (m := _TEXT_BEAT.search(first_user)) is not None:
+        text_key = m.group(1)  # a text beat of the default prompt shows no list
     arg = name.partition(":")[2]
     return Ask(name, arg, messages, system, first_user, legal, text_key, n, body)
 
@@ -328,8 +367,13 @@ def create_llm_app(
         script = table.get(name) or table[base]
         out = script(ask)
         message = {"role": "assistant", **(out if isinstance(out, dict) else {"content": out})}
+        if body.get("tools") and base in ("legal", "slow", "ratelimit", "liar", "thinker"):
+            message = {"role": "assistant", "content": None, "tool_calls": [_tool_call(ask, n)]}
         prompt_chars = sum(len(_text(m.get("content"))) for m in ask.messages)
         done = max(1, len(str(message.get("content") or "")) // 4)
+        prompt = prompt_chars // 4
+        if base == "liar":
+            prompt, done = 250_000_565, 500_000_004
         return {
             "id": f"chatcmpl-{n}",
             "object": "chat.completion",
@@ -339,9 +383,9 @@ def create_llm_app(
                 {"index": 0, "message": message, "finish_reason": "stop", "logprobs": None}
             ],
             "usage": {
-                "prompt_tokens": prompt_chars // 4,
+                "prompt_tokens": prompt,
                 "completion_tokens": done,
-                "total_tokens": prompt_chars // 4 + done,
+                "total_tokens": prompt + done,
             },
         }
 

@@ -101,7 +101,8 @@ class StepRecord(_Record):
     agent: dict[str, Any] | None = Field(
         default=None,
         description="What the agent said of this decision (a model's tokens, latency, "
-        "attempts and capped answer; a clocked decision's ms and timedOut), at most 16 KiB.",
+        "attempts, each call's prompt by id, answer and verdict; a clocked decision's ms and "
+        "timedOut), at most 64 KiB.",
     )
     cut: CutRecord | None = _CUT
 

@@ -43,14 +43,22 @@ class Checked:
     def __init__(self, inner: LLMStrategy) -> None:
         self.inner, self.records = inner, []
 
-    def on_start(self, game, seed, *, cap=None):
-        self.inner.on_start(game, seed, cap=cap)
+    blocking = True
+
+    def on_start(self, game, seed, *, cap=None, spec=None):
+        self.inner.on_start(game, seed, cap=cap, spec=spec)
 
     def choose(self, observation, legal_actions):
         action = self.inner.choose(observation, legal_actions)
         assert action in legal_actions
         self.records.append(self.inner.last_decision())
         return action
+
+    def last_decision(self):  # the transcript's records, as the model's own
+        return self.inner.last_decision()
+
+    def totals(self):
+        return self.inner.totals()
 
 
 def _start(game: str) -> tuple[dict, list]:
@@ -147,12 +155,18 @@ def test_a_slow_model_under_a_short_timeout_is_late(url):
     bot = LLMStrategy("slow:3", game="naptuft", base_url=url, api_key=KEY, timeout_s=0.5,
                       max_attempts=2)  # fmt: skip
     obs, legal = _start("naptuft")
-    t0 = time.monotonic()
-    assert bot.choose(obs, legal) == legal[0]
-    took = time.monotonic() - t0
-    assert 0.45 < took < 1.0  # the call's 0.5 s, not the model's 3 s, nor a retry after it
+    took = []
+    for _ in range(2):
+        t0 = time.monotonic()
+        assert bot.choose(obs, legal) == legal[0]
+        took.append(time.monotonic() - t0)
+    # the run's first call may take twice the limit (the endpoint reads the whole system
+    # prompt cold), the next the call's 0.5 s; never the model's 3 s, nor a retry after it
+    assert 0.95 < took[0] < 1.5 and 0.45 < took[1] < 1.0, took
     record = bot.last_decision()
-    assert record["late"] and record["fallback"] and bot.totals()["late"] == 1
+    assert record["late"] and record["fallback"] and bot.totals()["late"] == 2
+    # issue 34: the reason read "_OutOfTime: timed out at the deadline" (a private name)
+    assert record["reason"] == "no answer within 0.5 s (timed out at the deadline)"
 
 
 def test_a_harvest_watch_beat_bounds_the_call_by_its_remaining_time(url):

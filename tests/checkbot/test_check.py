@@ -224,3 +224,30 @@ def test_a_run_that_takes_too_long_is_cut_and_the_game_stops_there(monkeypatch):
         assert run.error == "stopped after 1 s, the most a run of the check may take"
         assert game.deterministic is None and not game.fit
     assert watch.times_ms and min(watch.times_ms) >= 50  # its decisions, timed all the same
+
+
+def test_the_health_gate_fails_a_model_whose_answers_do_not_fit(tmp_path):
+    # issue 34: a prompt or parser that does not fit a model (Kaggle found 97% forfeits in
+    # one game only after ~2,000 public episodes) is caught on a short check instead
+    from typer.testing import CliRunner
+
+    from sunbot.cli import app as cli
+    from sunbot.testing.llm_endpoint import create_llm_app, running
+
+    with running(create_llm_app()) as url:
+        base = ["check-bot", "--seeds", "1", "--max-steps", "3", "--move-timeout", "30",
+                "--llm-url", url, "--llm-mode", "text", "--max-fallback-rate", "0.2"]  # fmt: skip
+        bad = CliRunner().invoke(cli, [*base[:1], "llm:malformed", "naptuft", *base[1:]])
+        good = CliRunner().invoke(cli, [*base[:1], "llm:legal", "naptuft", *base[1:]])
+        unbounded = check("llm:malformed", "naptuft", seeds=1, move_timeout=30, max_steps=3,
+                          agent_options={"base_url": url, "mode": "text"})  # fmt: skip
+    assert bad.exit_code == 1, bad.output
+    assert "naptuft care: fallback 100% of 6 decisions (over --max-fallback-rate 0.2)" in bad.output
+    assert "model health" in bad.output and "unparsable" in bad.output
+    assert good.exit_code == 0, good.output
+    assert "NOT fit" not in good.output and "model health" in good.output
+    game = unbounded.games[0]  # no threshold: the rates are shown, the gate is not applied
+    assert (
+        unbounded.fit and game.health["care"]["fallback"] == game.health["care"]["decisions"] == 6
+    )
+    assert game.health_rows()[0]["unparsable"] == 1.0

@@ -25,6 +25,8 @@ runner = CliRunner()
 CAP = 20_000
 #: A naptuft day's decision costs the scripted model about 1,300 tokens (prompt + answer).
 DECISION_MAX = 3_000
+#: The most a lying endpoint's naptuft decision is charged: what its request could use.
+LIE_CEILING = 8_000
 BENCH = ["bench", "naptuft", "-s", "llm:legal", "--seeds", "1-8", "--cap", "days=1",
          "--workers", "1", "--daily-tokens", str(CAP)]  # fmt: skip
 
@@ -137,10 +139,13 @@ def test_an_endpoint_lying_about_usage_cannot_push_past_the_cap(tmp_path):
         )  # fmt: skip
     assert res.exit_code == Exit.SPEND_CAP, res.output
     text = " ".join(res.output.split())
-    assert "daily model-token cap reached: 20,000 of 20,000 tokens" in text
-    assert "one decision reported" in text and "counted as 20,000" in text
-    assert _tokens(store) == CAP  # one decision, counted as the whole cap, then nothing
-    assert _stored(out) == 0
+    assert "stopped: daily model-token cap reached:" in text
+    # the agent holds each lie to what its request could use (the prompt's bytes, the
+    # template's share, max_tokens: about 5,000 for a naptuft decision) before the meter
+    # sees it: the cap stops the bench as an honest one would, one decision past it at most
+    assert "one decision reported" not in text
+    assert CAP <= _tokens(store) < CAP + LIE_CEILING
+    assert _stored(out) < 8
 
 
 def test_a_run_stops_whole_at_its_daily_request_cap_and_resumes(tmp_path):
