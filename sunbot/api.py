@@ -30,6 +30,7 @@ from sunbot.runs.summary import MatchSeat, RunSummary
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
 
 if TYPE_CHECKING:
+    from sunbot.forward.load import LoadedModel
     from sunbot.runs.backends import Backend
     from sunbot.runs.loop import OnPosition
     from sunbot.transcripts.jsonl import TranscriptWriter
@@ -160,7 +161,11 @@ class RunPlan:
     ``bot`` is the strategy, built with ``random.Random(seed)`` (``make(rng)`` builds
     another); ``cap`` is in the game's unit (voyages or days). ``info`` is ``None`` for a
     game sunbot has no engine for (played on ``server`` with the generic checks);
-    ``max_steps`` ends such a run (any run) after that many steps.
+    ``max_steps`` ends such a run (any run) after that many steps. ``model`` is the forward
+    model given with ``engine`` (:mod:`sunbot.forward`): a game sunbot has no engine for is
+    then checked by it (``checks: model``; ``model_checks``: a known game's too, instead of
+    its mirror, as ``sunbot certify`` does), and the run's transcript header names it with
+    its file's hash.
     """
 
     slug: str
@@ -176,6 +181,8 @@ class RunPlan:
     move_timeout: float | None = None
     max_steps: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    model: LoadedModel | None = None
+    model_checks: bool = False
 
 
 #: The most steps ``max_steps`` accepts (the loop's own bound).
@@ -208,9 +215,12 @@ def plan_run(
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
+    engine: str | None = None,
 ) -> RunPlan:
     """Check a single-player run's options and resolve them (no file or connection is
-    opened): the game, the seed (drawn when ``None``), the strategy, the cap.
+    opened): the game, the seed (drawn when ``None``), the strategy, the cap, and the
+    forward model ``engine`` names (``FILE.py:Class`` or an installed model's name,
+    :func:`sunbot.forward.load.load_model`; loaded, not built).
 
     A slug sunbot has no engine for is played on ``server`` (a URL) with the generic
     checks and the generic strategies (``random``, ``first``), a bot file, or an agent;
@@ -220,7 +230,8 @@ def plan_run(
         ValueError: an unknown game or strategy, an option that does not apply, a bad seed
             or server (the message names the option as ``cap_names`` and ``server`` do), a
             strategy that cannot be built for this game, a ``move_timeout`` that is not a
-            positive number of seconds.
+            positive number of seconds, a model that cannot be loaded for this game
+            (:class:`sunbot.forward.load.ModelNotLoaded`).
     """
     info: GameInfo | None
     try:
@@ -256,11 +267,17 @@ def plan_run(
         raise ValueError(f"max steps must be 1 to {MAX_STEPS_CAP}, got {max_steps}")
     check_move_timeout(move_timeout)
     slug = info.slug if info is not None else game
+    model = None
+    if engine is not None:
+        from sunbot.forward.load import load_model
+
+        model = load_model(engine, slug)
     name, make = resolve_strategy(slug, strategy, isolate=isolate, seed=seed, options=agent_options)
     bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
     return RunPlan(
-        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps
-    )
+        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps,
+        model=model,
+    )  # fmt: skip
 
 
 def check_move_timeout(seconds: float | None, name: str = "move_timeout") -> None:
@@ -328,6 +345,7 @@ async def run_plan(
     on_position: OnPosition | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_backend: Callable[[Backend], None] | None = None,
+    backend: Backend | None = None,
 ) -> RunSummary:
     """Play a planned run to its end and return its summary (the loop never raises for a
     run that fails midway: ``ended_by == "error"`` says why).
@@ -339,6 +357,8 @@ async def run_plan(
         should_stop: polled before every action (a face's Ctrl-C).
         on_backend: called once the backend exists (a face wires its stop to
             ``backend.interrupt``, which cuts a retry wait short).
+        backend: play on this backend (:func:`open_backend` of the plan's server), which
+            the caller closes: several runs on one connection pool (``sunbot certify``).
 
     Raises:
         ValueError: a transcript or a resume with the engine backend (it has no answers to
@@ -351,15 +371,22 @@ async def run_plan(
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
     info = plan.info
     bot = plan.bot
-    backend = open_backend(plan.server, info)
+    owned = backend is None
+    backend = open_backend(plan.server, info) if backend is None else backend
     if on_backend is not None:
         on_backend(backend)
     checks = None
     if plan.mirror and not backend.trusted:
-        checks = Mirror(plan.slug) if info is not None else _generic_checks(plan.slug)
+        if info is not None and not (plan.model_checks and plan.model is not None):
+            checks = Mirror(plan.slug)
+        elif plan.model is not None:
+            checks = model_checks(plan.model, plan.slug, plan.seed)
+        else:
+            checks = _generic_checks(plan.slug)
+    about = {"model": plan.model.identity.to_json()} if plan.model is not None else None
     run = Run(
         backend, plan.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
-        checks=checks, transcript=writer, on_position=on_position,
+        checks=checks, transcript=writer, on_position=on_position, about=about,
     )  # fmt: skip
     try:
         return await play_loop(
@@ -367,7 +394,8 @@ async def run_plan(
             move_timeout=plan.move_timeout, step_cap=plan.max_steps,
         )  # fmt: skip
     finally:
-        await backend.aclose()
+        if owned:
+            await backend.aclose()
 
 
 async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[dict[str, str]]:
@@ -410,6 +438,19 @@ def _bytes(mb: int | None) -> int | None:
     return mb << 20
 
 
+def model_checks(model: LoadedModel, slug: str, seed: int | None) -> Any:
+    """The checks of a modelled game: ``model`` built with its own ``random.Random(seed)``
+    predicts every answer (:class:`sunbot.forward.checks.ModelChecks`).
+
+    Raises:
+        sunbot.forward.load.ModelNotLoaded: the model cannot be built.
+    """
+    from sunbot.forward.checks import ModelChecks
+
+    rng = random.Random(seed)
+    return ModelChecks(model.build(rng), slug, seed, rng)
+
+
 def _generic_checks(slug: str) -> Any:
     from sunbot.generic.checks import GenericChecks
 
@@ -434,6 +475,7 @@ async def play_async(
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
     max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
+    engine: str | None = None,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
@@ -471,6 +513,9 @@ async def play_async(
         max_transcript_mb: the transcript's size limit in MiB (``None``: none): the line
             that would pass it is not written and the run ends (``ended_by == "error"``,
             the transcript whole up to there; ``docs/transcripts.md``, "Bounds").
+        engine: a forward model of the game, ``FILE.py:Class`` or an installed model's
+            name (``docs/guide-forward-models.md``): a game sunbot has no engine for is
+            checked by it, and ``strategy="search"`` plans with it. Single-player games.
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -496,6 +541,10 @@ async def play_async(
         raise ValueError(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
         )
+    if info is not None and info.kind == "match" and engine is not None:
+        raise ValueError(
+            f"engine (a forward model) applies to single-player games, not {info.slug}"
+        )
     if info is not None and info.kind == "match":
         if seed is None:
             seed = new_seed()
@@ -514,7 +563,7 @@ async def play_async(
     plan = plan_run(
         game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
         max_days=max_days, strict=strict, mirror=mirror, move_timeout=move_timeout,
-        isolate=isolate, agent_options=agent_options, max_steps=max_steps,
+        isolate=isolate, agent_options=agent_options, max_steps=max_steps, engine=engine,
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
@@ -640,6 +689,7 @@ def play(
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
     max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
+    engine: str | None = None,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -663,6 +713,7 @@ def play(
         agent_options=agent_options,
         max_steps=max_steps,
         max_transcript_mb=max_transcript_mb,
+        engine=engine,
     )
     try:
         asyncio.get_running_loop()

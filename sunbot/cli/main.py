@@ -18,6 +18,7 @@ from typer.core import TyperOption
 
 import sunbot
 from sunbot.cli.bench import bench_command
+from sunbot.cli.certify import certify_command
 from sunbot.cli.check_bot import check_bot_command
 from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
@@ -153,6 +154,7 @@ app.command("bench")(bench_command)
 app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
+app.command("certify")(certify_command)
 
 
 def _version(value: bool) -> None:

@@ -252,6 +252,14 @@ def play_command(
             " not know has no other cap).",
         ),
     ] = None,
+    engine: Annotated[
+        str | None,
+        typer.Option(
+            help="A forward model of the game, FILE.py:Class (or an installed model): it checks"
+            " every answer of a game sunbot has no engine for, and --strategy search plans"
+            " with it.",
+        ),
+    ] = None,
     llm_url: Annotated[
         str | None,
         typer.Option(help="llm:MODEL: the OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
@@ -346,6 +354,10 @@ def play_command(
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
             raise fail(f"--max-voyages and --max-days do not apply to {info.slug}")
+        if engine is not None:
+            raise fail(
+                f"--engine (a forward model) applies to single-player games, not {info.slug}"
+            )
         from sunbot.cli.play_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
@@ -380,7 +392,7 @@ def play_command(
             game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
             max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
             move_timeout=move_timeout, isolate=isolate, agent_options=options,
-            max_steps=max_steps,
+            max_steps=max_steps, engine=engine,
         )  # fmt: skip
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
@@ -642,6 +654,20 @@ def _cut_row(s: RunSummary) -> dict[str, str]:
     return {"cut": f"{s.cut_fields} oversized unknown fields ({over}; see the transcript)"}
 
 
+#: The summary's row of answers checked, by what checked them.
+_CHECKED = {"generic": "generic checks", "model": "model checked"}
+
+
+def _rules_row(s: RunSummary) -> dict[str, str]:
+    """The ``rules`` row of a game sunbot has no engine for: not checked, or checked by the
+    forward model's predictions (not the rules themselves)."""
+    if s.checks == "generic":
+        return {"rules": "not checked (sunbot has no rules engine for this game)"}
+    if s.checks == "model":
+        return {"rules": "predicted by the forward model (--engine), not by a rules engine"}
+    return {}
+
+
 def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = False) -> None:
     """Print the run's summary: a table, or with ``as_json`` (``--json``) one JSON object on
     stdout (an argument, not module state: a Python caller's earlier ``--json`` run must not
@@ -666,12 +692,8 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
             **agent_rows(s.agent),
-            **(
-                {"rules": "not checked (sunbot has no rules engine for this game)"}
-                if s.checks == "generic"
-                else {}
-            ),
-            ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
+            **_rules_row(s),
+            _CHECKED.get(s.checks, "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
             **_cut_row(s),
             "retries": s.retries,

@@ -127,6 +127,9 @@ class Run:
         cap: the game's run cap (voyages or days; the loop sends the end action there).
         checks: re-check every answer (``None``: unchecked, e.g. the trusted engine).
         transcript: where the lines go (``None``: nowhere).
+        about: what the transcript's header records of the run's setup besides its game,
+            seed, strategy and server (``model``: the forward model used, with its file's
+            hash; ``lookahead``: the server lookahead asked for).
 
     Every answer's unknown fields larger than
     :data:`~sunbot.transcripts.bounds.MAX_UNKNOWN_FIELD_BYTES` are cut before it is
@@ -146,8 +149,10 @@ class Run:
         checks: Checks | None = None,
         transcript: TranscriptWriter | None = None,
         on_position: OnPosition | None = None,
+        about: dict[str, Any] | None = None,
     ) -> None:
         self.backend = backend
+        self.about = dict(about or {})
         self.slug = slug
         self.game: GameInfo | None = GAMES.get(slug)
         self.cap = cap
@@ -176,8 +181,9 @@ class Run:
         identity = await self.backend.identify()
         s = self.summary
         self.transcript.header(
-            self.slug, s.seed, s.strategy, self.backend.label, cap=self.cap, identity=identity
-        )
+            self.slug, s.seed, s.strategy, self.backend.label, cap=self.cap, identity=identity,
+            extra=self.about,
+        )  # fmt: skip
 
     async def start(self) -> Answer:
         """Play the opening: ``init`` of the run's seed, checked and recorded."""

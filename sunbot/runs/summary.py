@@ -39,8 +39,9 @@ class RunSummary:
     at the table ranked strictly below our best seat (0 to 5; our own other seats count).
     ``strategy_ended``: the game ended on the strategy's own end action (Keelhold's
     END_RUN, Naptuft's end-run), not the cap's. ``checks``: what checked the answers:
-    ``"rules"`` (the game's mirror), ``"generic"`` (the platform's envelope and the served
-    action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
+    ``"rules"`` (the game's mirror), ``"model"`` (a forward model's predictions, with the
+    generic checks: ``sunbot play --engine``), ``"generic"`` (the platform's envelope and the
+    served action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
     played by the fallback action. ``agent``: the agent's own totals (a language model's
     calls and tokens, an external bot's counters), ``{}`` for an in-process strategy.
     ``cut_fields``: unknown fields of the server's answers cut for their size
