@@ -46,6 +46,8 @@ def create_agent(
       (``timeout_s``);
     - ``llm:MODEL``: ``sunbot.agents.llm.LLMStrategy`` from ``parse_llm_spec(text)``, with
       ``options`` on top and ``rng``;
+    - ``search`` with ``options`` (its ``engine``, ``lookahead``, ``objective``...):
+      :class:`sunbot.strategies.search.Search`;
     - anything else, a strategy name or ``path.py:Class``: built here with ``rng``
       (:func:`sunbot.strategies.create`), or with ``isolate=True`` in a child process,
       :class:`~sunbot.agents.isolate.IsolatedStrategy` seeded with ``seed``. ``isolate``
@@ -79,6 +81,15 @@ def create_agent(
         return strategy
     from sunbot import strategies
 
+    if t == "search" and options:  # the search options: its model, lookahead, objective
+        if isolate:
+            raise ValueError("search plays in this process: drop --isolate")
+        from sunbot.games import resolve
+
+        search: Strategy = resolve(strategies.GENERIC["search"])(
+            rng, game=game, seed=seed, **options
+        )
+        return search
     if isolate:
         from sunbot.agents.isolate import IsolatedStrategy
 

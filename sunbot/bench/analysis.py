@@ -148,7 +148,8 @@ def _mean_ci(s: stats.Summary) -> str:
 
 def summary_rows(a: Analysis) -> Rows:
     """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, capped and
-    errored runs, decision times; for matches also rank-1 rates, win share and mean rank."""
+    errored runs, decision times; for matches also rank-1 rates, win share and mean rank;
+    a model's tokens and cost; a search's lookahead requests per decision."""
     head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
     timeouts = any(s.timeouts for s in a.strategies)
     ended = "capped/errors/timeouts" if timeouts else "capped/errors"
@@ -160,6 +161,9 @@ def summary_rows(a: Analysis) -> Rows:
     model = any(r.tokens is not None for s in a.strategies for r in s.results)
     if model:
         head += ["tokens/run", "USD/run"]
+    looked = any(r.requests is not None for s in a.strategies for r in s.results)
+    if looked:
+        head += ["requests/decision"]
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -180,8 +184,20 @@ def summary_rows(a: Analysis) -> Rows:
             costs = [r.cost_usd for r in s.results if r.cost_usd is not None]
             row += [f"{np.mean(tokens):,.0f}" if tokens else "-"]
             row += [f"{np.mean(costs):.4f}" if costs else "-"]
+        if looked:
+            row += [requests_per_decision(s.results)]
         rows.append(row)
     return head, rows
+
+
+def requests_per_decision(rows: Sequence[Result]) -> str:
+    """The lookahead requests a decision sent, over ``rows`` (``-`` without a lookahead):
+    all their requests over all their decisions."""
+    looked = [r for r in rows if r.requests is not None]
+    decisions = sum(r.decisions for r in looked)
+    if not looked or not decisions:
+        return "-"
+    return f"{sum(r.requests or 0 for r in looked) / decisions:.1f}"
 
 
 def pair_rows(a: Analysis) -> Rows:

@@ -131,6 +131,11 @@ class Result:
             (``"1,3,3,2,5,6"``; 1 best, equal ranks a tie); ``""`` when the match did not
             finish, and for single-player games. With a default, as the fields above, so
             code that builds rows without it keeps working (the store adds the column).
+        requests: ``search --lookahead``: the requests its lookahead sent the server
+            (``None`` for a strategy that sent none of its own).
+        clairvoyant: ``search --allow-peek`` looked ahead through answers holding what the
+            player cannot see: the row's group is labelled ``(clairvoyant)``
+            (:func:`group_of`), so its scores are never pooled with honest ones.
     """
 
     game: str
@@ -160,6 +165,8 @@ class Result:
     tokens: int | None = None
     cost_usd: float | None = None
     ranks: str = ""
+    requests: int | None = None
+    clairvoyant: bool = False
 
     def to_row(self) -> dict[str, Any]:
         """The row as a dict, field order as declared (the store's column order)."""
@@ -213,9 +220,20 @@ def group_label(strategy: str, table: str) -> str:
     return f"{strategy} vs {table_label(table)}" if table else strategy
 
 
+#: What marks the group (and the tournament entrant) of a clairvoyant row.
+CLAIRVOYANT = " (clairvoyant)"
+
+
+def entrant(result: Result) -> str:
+    """The row's strategy as its statistics name it: ``search (clairvoyant)`` for a run
+    that looked ahead through hidden information, else the strategy."""
+    return result.strategy + (CLAIRVOYANT if result.clairvoyant else "")
+
+
 def group_of(result: Result) -> str:
-    """The group a row's statistics belong to (:func:`group_label`)."""
-    return group_label(result.strategy, result.table)
+    """The group a row's statistics belong to (:func:`group_label`; a clairvoyant row's
+    strategy marked, so it is never pooled with honest rows)."""
+    return group_label(entrant(result), result.table)
 
 
 class JobTimedOut(BaseException):
@@ -326,7 +344,16 @@ def _run_job(job: Job) -> Result:
         timeouts=tally.timeouts,
         tokens=int(tokens) if agent.get("kind") == "llm" else None,
         cost_usd=agent.get("costUsd") if agent.get("kind") == "llm" else None,
+        requests=_requests(agent),
+        clairvoyant=agent.get("clairvoyant") is True,
     )
+
+
+def _requests(agent: dict[str, Any]) -> int | None:
+    """The requests a search's lookahead sent (``None`` without a lookahead)."""
+    look = agent.get("lookahead")
+    value = look.get("requests") if isinstance(look, dict) else None
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _seating_of(job: Job) -> str:
@@ -352,12 +379,14 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 
 def _start(job: Job) -> strategies.Strategy:
-    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``."""
+    """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``; a ``search``
+    that looks ahead asks the job's server."""
     from sunbot.agents.spec import create_agent
 
-    return create_agent(
-        job.game, job.strategy, random.Random(job.seed), seed=job.seed, **dict(job.options)
-    )
+    options = dict(job.options)
+    if job.strategy == "search" and "lookahead" in options:
+        options["server"] = None if job.server in (None, "embedded") else job.server
+    return create_agent(job.game, job.strategy, random.Random(job.seed), seed=job.seed, **options)
 
 
 def _run_single(
@@ -432,6 +461,12 @@ def _backend(info: GameInfo | None, job: Job) -> tuple[Any, Any]:
         from sunbot.mirror import Mirror
 
         return backend, Mirror(info.slug)
+    engine = dict(job.options).get("engine")
+    if isinstance(engine, str):  # a modelled game: its model checks every answer
+        from sunbot.api import model_checks
+        from sunbot.forward.load import load_model
+
+        return backend, model_checks(load_model(engine, job.game), job.game, job.seed)
     from sunbot.generic.checks import GenericChecks
 
     return backend, GenericChecks(job.game)

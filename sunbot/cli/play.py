@@ -30,6 +30,14 @@ from sunbot.cli.agent_rows import agent_rows
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
 from sunbot.cli.replay_page import after_run, page_after_run
+from sunbot.cli.search_options import (
+    AllowPeekOption,
+    EngineOption,
+    LookaheadBudgetOption,
+    LookaheadOption,
+    ObjectiveOption,
+    option_words,
+)
 from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.runs.summary import RunSummary, result_record
@@ -252,14 +260,11 @@ def play_command(
             " not know has no other cap).",
         ),
     ] = None,
-    engine: Annotated[
-        str | None,
-        typer.Option(
-            help="A forward model of the game, FILE.py:Class (or an installed model): it checks"
-            " every answer of a game sunbot has no engine for, and --strategy search plans"
-            " with it.",
-        ),
-    ] = None,
+    engine: EngineOption = None,
+    lookahead: LookaheadOption = None,
+    lookahead_budget: LookaheadBudgetOption = None,
+    allow_peek: AllowPeekOption = False,
+    objective: ObjectiveOption = None,
     llm_url: Annotated[
         str | None,
         typer.Option(help="llm:MODEL: the OpenAI-compatible endpoint (default: OPENAI_BASE_URL)."),
@@ -392,10 +397,12 @@ def play_command(
             game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
             max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
             move_timeout=move_timeout, isolate=isolate, agent_options=options,
-            max_steps=max_steps, engine=engine,
+            max_steps=max_steps, engine=engine, lookahead=lookahead,
+            lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
         )  # fmt: skip
     except (ValueError, ImportError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(option_words(str(exc))) from None
+    _guard(plan)
     if llm_dry_run:
         _dry_run(plan, llm_prompt)
         return
@@ -405,6 +412,24 @@ def play_command(
     writer = _open_writer(path, append=False, max_bytes=max_transcript_mb * MIB)
     with page_after_run(html, path, console):
         _run(plan, writer, quiet, None, as_json=as_json)
+
+
+def _guard(plan: api.RunPlan) -> None:
+    """The peek guard before a run that looks ahead through the server: its one line on
+    standard error, or the refusal (exit 2) before any file is written."""
+    if plan.lookahead is None:
+        return
+    from sunbot.search.peek import PeekRefused
+
+    try:
+        asyncio.run(api.peek_check(plan))
+    except PeekRefused as exc:
+        raise fail(str(exc)) from None
+    except Exception as exc:  # the server could not be asked
+        raise fail(f"the peek guard could not read the opening: {printable(exc)}", 1) from None
+    err_console.print(
+        line(("note:", "bold"), " ", printable(plan.lookahead["guard"])), soft_wrap=True
+    )
 
 
 def _llm_options(
@@ -691,6 +716,7 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
+            **({"clairvoyant": "yes (--allow-peek)"} if s.clairvoyant else {}),
             **agent_rows(s.agent),
             **_rules_row(s),
             _CHECKED.get(s.checks, "mirror checked"): s.responses_checked,

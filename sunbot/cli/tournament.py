@@ -42,6 +42,7 @@ import sunbot
 import sunbot.cli.bench as bench_cli
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import clip
+from sunbot.api import check_server
 from sunbot.bench.backends import MAX_WORKERS, default_workers
 from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
@@ -55,7 +56,16 @@ from sunbot.bench.tournament import (
 from sunbot.cli.bench import BackendName, fail, option_parser, plural
 from sunbot.cli.console import Exit
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
-from sunbot.games import GameInfo, get_game
+from sunbot.cli.search_options import (
+    AllowPeekOption,
+    EngineOption,
+    LookaheadBudgetOption,
+    LookaheadOption,
+    ObjectiveOption,
+    search_job_options,
+)
+from sunbot.games import GameInfo, generic_game, get_game
+from sunbot.generic.index import check_slug
 
 if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
     from sunbot.bench.tournament_standings import Standings
@@ -159,6 +169,18 @@ def tournament_command(
             help="Stop a match (run) after this many seconds; it is left out of the standings.",
         ),
     ] = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="Single-player games: play every run on this Gameboard server (any game it"
+            " lists; default: the engines in-process)."
+        ),
+    ] = None,
+    engine: EngineOption = None,
+    lookahead: LookaheadOption = None,
+    lookahead_budget: LookaheadBudgetOption = None,
+    allow_peek: AllowPeekOption = False,
+    objective: ObjectiveOption = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -169,11 +191,26 @@ def tournament_command(
     try:
         info = get_game(game)
     except KeyError as exc:
-        raise fail(str(exc.args[0])) from None
+        if server is None:
+            raise fail(str(exc.args[0])) from None
+        try:
+            check_slug(game)
+        except ValueError as bad:
+            raise fail(str(bad)) from None
+        info = generic_game(game)  # any game the server lists, ranked on paired scores
+    if server is not None:
+        try:
+            check_server(server, "--server")
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     names = _entrants(info, strategy or [])
     if info.kind == "match":
         if seeds is not None or seeds_file is not None:
             raise fail("--seeds is for single-player games; Harvest Watch plays --matches N")
+        pairs = (("--server", server), ("--engine", engine), ("--lookahead", lookahead))
+        given = [n for n, v in (*pairs, ("--objective", objective)) if v]
+        if given:
+            raise fail(f"{', '.join(given)}: single-player games only")
         bench_cli.run_cap(info, cap)  # says the game has no cap
         plan = _match_plan(
             names, matches, DEFAULT_SEED if seed is None else seed, move_timeout, job_timeout
@@ -181,9 +218,13 @@ def tournament_command(
     else:
         if matches is not None or seed is not None:
             raise fail(f"--matches and --seed are for Harvest Watch; {info.slug} plays --seeds")
-        plan = _seed_plan(
-            info, names, bench_cli.pick_seeds(seeds, seeds_file), cap, move_timeout, job_timeout
-        )
+        chosen = bench_cli.pick_seeds(seeds, seeds_file)
+        options = search_job_options(
+            info.slug, names, chosen.values[0], server, engine=engine, lookahead=lookahead,
+            lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
+            talk=shown, fail=fail,
+        )  # fmt: skip
+        plan = _seed_plan(info, names, chosen, cap, move_timeout, job_timeout, server, options)
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
     if run is not None:
@@ -311,8 +352,11 @@ def _seed_plan(
     cap: Cap | None,
     move_timeout: float | None = None,
     job_timeout: float | None = None,
+    server: str | None = None,
+    options: tuple[tuple[str, object], ...] = (),
 ) -> _Plan:
-    """The single-player jobs: every entrant on every seed, seed by seed."""
+    """The single-player jobs: every entrant on every seed, seed by seed (on ``server``
+    when given, with the search ``options``)."""
     if len(names) * len(seeds.values) > MAX_RUNS:
         raise fail(
             f"{len(names)} entrants x {len(seeds.values):,} seeds is more than {MAX_RUNS:,}"
@@ -331,6 +375,8 @@ def _seed_plan(
             cap_value,
             timeout_s=job_timeout,
             move_timeout=move_timeout,
+            server=server,
+            options=options,
         )
         for d in draws
     ]

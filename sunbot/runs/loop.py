@@ -340,6 +340,7 @@ class Run:
                     s.agent = dict(decider.totals() if decider is not None else {})
                 except Exception:
                     log.warning("the agent's totals() failed", exc_info=True)
+            s.clairvoyant = s.clairvoyant or s.agent.get("clairvoyant") is True
             outcome: Outcome = {
                 "game": self.slug, "score": s.score, "endedBy": s.ended_by, "error": s.error,
             }  # fmt: skip
@@ -500,6 +501,12 @@ async def _decide(
     if not pos.legal_actions:
         raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
     obs, legal = pos.observation, pos.legal_actions
+    see = getattr(strategy, "on_answer", None)
+    if callable(see):  # a search looking ahead through the server needs the position it carries
+        try:
+            see(pos.raw if pos.raw is not None else _envelope(pos))
+        except Exception as failure:
+            raise StrategyFailed(step) from failure
     pick = fallback or (lambda o, la: default_fallback(run.slug, o, la))
     t0 = time.perf_counter()
     decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
@@ -520,6 +527,16 @@ async def _decide(
     if timings is not None:
         timings.append(time.perf_counter() - t0)
     return decision.action
+
+
+def _envelope(pos: Answer) -> dict[str, Any]:
+    """An engine backend's position as the platform's envelope (no state to carry)."""
+    return {
+        "observation": pos.observation,
+        "legalActions": pos.legal_actions,
+        "score": pos.score,
+        "gameOver": pos.game_over,
+    }
 
 
 def bounded_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -45,7 +45,9 @@ class RunSummary:
     played by the fallback action. ``agent``: the agent's own totals (a language model's
     calls and tokens, an external bot's counters), ``{}`` for an in-process strategy.
     ``cut_fields``: unknown fields of the server's answers cut for their size
-    (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too)."""
+    (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too).
+    ``clairvoyant``: the strategy looked ahead through a server whose answers hold what the
+    player cannot see (``search --allow-peek``): its score is no honest player's."""
 
     game: str
     seed: int | None
@@ -73,6 +75,7 @@ class RunSummary:
     timeouts: int = 0
     agent: dict[str, Any] = field(default_factory=dict)
     cut_fields: int = 0
+    clairvoyant: bool = False
 
     @property
     def cause(self) -> str | None:
@@ -201,4 +204,6 @@ def result_record(s: RunSummary) -> dict[str, Any]:
         record["timeouts"] = s.timeouts
     if s.agent:
         record["agent"] = s.agent
+    if s.clairvoyant:
+        record["clairvoyant"] = True
     return record

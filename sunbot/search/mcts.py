@@ -1,0 +1,321 @@
+"""Anytime Monte Carlo tree search (UCT) over a :class:`Simulator`, for one decision.
+
+The shape of OpenSpiel's MCTS (``open_spiel/python/algorithms/mcts.py``) for the one player
+sunbot plays: selection by UCB1 over the children's mean values, expansion of one untried
+action (all of them at once on a costly simulator, whose steps are server requests),
+evaluation by a random rollout to a depth (or the end), or by the simulator's estimate, and
+backup of the value along the path. An opponent that replies inside the step (G-Bot) is
+part of the simulator, so single-agent search applies.
+
+- **Chance and hidden parts** (a stochastic simulator): the tree is *open loop*, its nodes
+  keyed by the actions from the root, and every iteration draws a fresh root (the hidden
+  parts sampled anew) and fresh chance outcomes on its way down: the nodes average over
+  the draws, as sampled chance outcomes do in OpenSpiel's chance nodes.
+- **Deterministic simulators** keep each node's state, prune a position already reached
+  as early in the tree (a transposition: sliding a tile back, walking back in a maze), and
+  choose the action whose subtree found the best value (a puzzle's solution, once found,
+  is followed); a stochastic one chooses the most visited action.
+
+Values are the objective's (:mod:`sunbot.search.objective`), higher better, normalised to
+[0, 1] by the smallest and largest seen before UCB1 compares them. The search is anytime:
+it stops at its iteration budget, its deadline, or when the simulator runs out of budget
+(:class:`OutOfBudget`), and answers with the best action so far.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+#: UCB1's exploration constant (on values normalised to [0, 1]).
+EXPLORATION = 1.0
+#: How often (iterations) the clock is read.
+_CLOCK_EVERY = 16
+
+
+class OutOfBudget(Exception):
+    """The simulator may not be stepped any more in this decision (a request budget)."""
+
+
+class Simulator(Protocol):
+    """What the search steps. States are opaque to it.
+
+    Attributes:
+        deterministic: ``step`` and ``root`` give the same result every time.
+        costly: a step is expensive (a request): expand every action of a node at once
+            (:meth:`expand`) and evaluate without rollouts.
+    """
+
+    deterministic: bool
+    costly: bool
+
+    def root(self) -> Any:
+        """The position to decide from (a fresh draw of its hidden parts, if any)."""
+        ...
+
+    def legal(self, state: Any) -> list[Any]:
+        """The legal actions in ``state``."""
+        ...
+
+    def expand(self, state: Any, actions: list[Any]) -> list[Any]:
+        """The positions after each of ``actions`` from ``state`` (one per action; an
+        action the simulator could not step gives ``None``).
+
+        Raises:
+            OutOfBudget: the simulator may not step any more.
+        """
+        ...
+
+    def over(self, state: Any) -> bool:
+        """Whether the game is over in ``state``."""
+        ...
+
+    def value(self, state: Any, *, leaf: bool) -> float:
+        """The objective's value of ``state`` (``leaf``: where the search stopped short of
+        the end, so an estimate of the end may stand in for it)."""
+        ...
+
+    def key(self, state: Any) -> str | None:
+        """A transposition key of ``state`` (``None``: no key)."""
+        ...
+
+
+@dataclass
+class Node:
+    """One node of the tree: ``action`` led here from the parent."""
+
+    action: Any = None
+    depth: int = 0
+    state: Any = None
+    visits: int = 0
+    total: float = 0.0
+    best: float = -math.inf
+    children: list[Node] = field(default_factory=list)
+    untried: list[Any] | None = None
+    over: bool = False
+    dead: bool = False
+
+    @property
+    def mean(self) -> float:
+        """The mean value of the iterations through this node."""
+        return self.total / self.visits if self.visits else 0.0
+
+
+@dataclass
+class Stats:
+    """What one decision's search did."""
+
+    iterations: int = 0
+    nodes: int = 0
+    rollout_steps: int = 0
+    pruned: int = 0
+    best: float = -math.inf
+    stopped: str = "iterations"
+
+
+class Search:
+    """Anytime UCT over ``sim`` (module doc), its randomness from ``rng``.
+
+    Args:
+        sim: the simulator.
+        rng: the search's only source of randomness (a seeded run replays exactly when the
+            budget is iterations, not time).
+        rollout_depth: random steps after a new node before it is valued (0: value it as
+            it is); a costly simulator never rolls out.
+        exploration: UCB1's constant.
+    """
+
+    def __init__(
+        self,
+        sim: Simulator,
+        rng: random.Random,
+        *,
+        rollout_depth: int = 30,
+        exploration: float = EXPLORATION,
+    ) -> None:
+        self.sim = sim
+        self.rng = rng
+        self.rollout_depth = 0 if sim.costly else rollout_depth
+        self.exploration = exploration
+        self.root: Node | None = None
+        self.low, self.high = math.inf, -math.inf
+        self.seen: dict[str, int] = {}
+
+    # -- the tree across decisions -------------------------------------------------------
+
+    def reroot(self, action: Any, state_key: str | None) -> None:
+        """Keep the subtree of ``action`` when the position now decided from is the one
+        it predicted (deterministic simulators only); else start afresh."""
+        root = self.root
+        self.root = None
+        if root is None or not self.sim.deterministic or state_key is None:
+            return
+        for child in root.children:
+            if child.action == action and child.state is not None:
+                if self.sim.key(child.state) == state_key:
+                    self.root = child
+                    self._shift(child)
+                return
+
+    def _shift(self, root: Node) -> None:
+        """Make ``root`` depth 0 and rebuild the transposition table from its subtree."""
+        self.seen = {}
+        stack = [(root, 0)]
+        while stack:
+            node, depth = stack.pop()
+            node.depth = depth
+            if node.state is not None and (k := self.sim.key(node.state)) is not None:
+                self.seen[k] = min(depth, self.seen.get(k, depth))
+            stack.extend((c, depth + 1) for c in node.children)
+
+    # -- one decision --------------------------------------------------------------------
+
+    def run(self, iterations: int, deadline: float | None = None) -> tuple[Any, Stats]:
+        """Search until ``iterations`` more iterations ran, ``deadline`` (a
+        :func:`time.monotonic` instant) passed or the simulator ran out of budget; return
+        the chosen action (``None`` when none could be searched) and the stats."""
+        stats = Stats()
+        state = self.sim.root()
+        root = self.root
+        if root is not None and self.sim.deterministic:
+            kept = root.state is not None and self.sim.key(root.state) == self.sim.key(state)
+            root = root if kept and self.sim.key(state) is not None else None
+        if root is None or not self.sim.deterministic:
+            root = self.root = Node(state=state if self.sim.deterministic else None)
+            root.over = self.sim.over(state)
+            self.seen = {}
+            if self.sim.deterministic and (k := self.sim.key(state)) is not None:
+                self.seen[k] = 0
+        try:
+            for i in range(iterations):
+                if deadline is not None and i % _CLOCK_EVERY == 0 and time.monotonic() >= deadline:
+                    stats.stopped = "deadline"
+                    break
+                if root.dead:
+                    stats.stopped = "exhausted"
+                    break
+                self._iterate(root, stats)
+                stats.iterations += 1
+        except OutOfBudget:
+            stats.stopped = "budget"
+        stats.best = root.best
+        return self._choose(root), stats
+
+    def _choose(self, root: Node) -> Any:
+        live = [c for c in root.children if c.visits]
+        if not live:
+            return None
+        if self.sim.deterministic:
+            return max(live, key=lambda c: (c.best, c.visits, c.mean)).action
+        return max(live, key=lambda c: (c.visits, c.mean)).action
+
+    def _ucb(self, parent: Node, child: Node) -> float:
+        span = self.high - self.low
+        q = (child.mean - self.low) / span if span > 0 else 0.5
+        return q + self.exploration * math.sqrt(math.log(parent.visits + 1) / child.visits)
+
+    def _iterate(self, root: Node, stats: Stats) -> None:
+        sim = self.sim
+        node = root
+        path = [root]
+        state = root.state if sim.deterministic else sim.root()
+        while True:
+            if node.over:
+                value = sim.value(state, leaf=False)
+                break
+            if node.untried is None:
+                node.untried = list(sim.legal(state))
+                self.rng.shuffle(node.untried)
+            if node.untried:
+                value, node = self._expand(node, state, path, stats)
+                break
+            live = [c for c in node.children if not c.dead]
+            if not live:
+                node.dead = True
+                value = node.best if node.visits else -math.inf
+                break
+            node = max(live, key=lambda c: self._ucb(path[-1], c))
+            state = node.state if sim.deterministic else self._step(state, node.action)
+            path.append(node)
+            if state is None:  # the simulator could not step it
+                node.dead = True
+                value = -math.inf
+                break
+        self._backup(path, value)
+
+    def _step(self, state: Any, action: Any) -> Any:
+        got = self.sim.expand(state, [action])
+        return got[0] if got else None
+
+    def _expand(self, node: Node, state: Any, path: list[Node], stats: Stats) -> tuple[float, Node]:
+        """Expand ``node``: one untried action (every one on a costly simulator); returns
+        the value to back up and the node it belongs to (appended to ``path``)."""
+        sim = self.sim
+        assert node.untried is not None
+        take = node.untried if sim.costly else node.untried[-1:]
+        actions = list(take)
+        states = sim.expand(state, actions)
+        del node.untried[len(node.untried) - len(actions) :]
+        made: list[tuple[Node, float]] = []
+        for action, after in zip(actions, states, strict=True):
+            if after is None:
+                continue
+            depth = node.depth + 1
+            if sim.deterministic:
+                k = sim.key(after)
+                if k is not None:
+                    if k in self.seen and self.seen[k] <= depth:
+                        stats.pruned += 1
+                        continue
+                    self.seen[k] = depth
+            child = Node(action, depth, after if sim.deterministic else None)
+            child.over = sim.over(after)
+            node.children.append(child)
+            stats.nodes += 1
+            made.append((child, self._evaluate(after, child.over, stats)))
+        if not made:
+            if not node.untried and not node.children:
+                node.dead = True
+            return (node.best if node.visits else -math.inf), node
+        for child, value in made[:-1]:  # a costly expansion values every new child
+            self._backup([*path, child], value)
+        child, value = made[-1]
+        path.append(child)
+        return value, child
+
+    def _evaluate(self, state: Any, over: bool, stats: Stats) -> float:
+        sim = self.sim
+        if over or self.rollout_depth == 0:
+            return sim.value(state, leaf=not over)
+        for _ in range(self.rollout_depth):
+            legal = sim.legal(state)
+            if not legal:
+                break
+            nxt = sim.expand(state, [self.rng.choice(legal)])[0]
+            if nxt is None:
+                break
+            state = nxt
+            stats.rollout_steps += 1
+            if sim.over(state):
+                return sim.value(state, leaf=False)
+        return sim.value(state, leaf=True)
+
+    def _backup(self, path: list[Node], value: float) -> None:
+        """Add ``value`` to every node of ``path``; a path that found nothing (a dead end,
+        a step the simulator could not make) counts as the worst value seen so far."""
+        finite = math.isfinite(value)
+        if finite:
+            self.low, self.high = min(self.low, value), max(self.high, value)
+        else:
+            value = self.low if math.isfinite(self.low) else 0.0
+        for node in path:
+            node.visits += 1
+            node.total += value
+            if finite:
+                node.best = max(node.best, value)
+
+
+__all__ = ["EXPLORATION", "Node", "OutOfBudget", "Search", "Simulator", "Stats"]
