@@ -101,11 +101,12 @@ class Lookahead:
         )
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: GameboardClient | None = None
+        self._retried = 0
 
     @property
     def retries(self) -> int:
-        """The lookahead client's retries (a 429 waited out counts one)."""
-        return self._client.retries if self._client is not None else 0
+        """The lookahead client's retries (a 429 waited out counts one), closed or not."""
+        return self._retried + (self._client.retries if self._client is not None else 0)
 
     def _open(self) -> tuple[asyncio.AbstractEventLoop, GameboardClient]:
         if self._loop is None:
@@ -230,6 +231,7 @@ class Lookahead:
         """Close the client and the event loop (safe to call twice; from a thread running
         another event loop too: the closing then runs on a thread of its own)."""
         loop, client = self._loop, self._client
+        self._retried += client.retries if client is not None else 0
         self._loop = self._client = None
         if loop is None:
             return

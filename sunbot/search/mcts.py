@@ -12,9 +12,10 @@ part of the simulator, so single-agent search applies.
   parts sampled anew) and fresh chance outcomes on its way down: the nodes average over
   the draws, as sampled chance outcomes do in OpenSpiel's chance nodes.
 - **Deterministic simulators** keep each node's state, prune a position already reached
-  as early in the tree (a transposition: sliding a tile back, walking back in a maze), and
-  choose the action whose subtree found the best value (a puzzle's solution, once found,
-  is followed); a stochastic one chooses the most visited action.
+  earlier in the tree (a transposition: sliding a tile back, walking back in a maze), stop
+  visiting a subtree whose every line is known (the whole tree searched out ends the
+  search), and choose the action whose subtree found the best value (a puzzle's solution,
+  once found, is followed); a stochastic one chooses the most visited action.
 
 Values are the objective's (:mod:`sunbot.search.objective`), higher better, normalised to
 [0, 1] by the smallest and largest seen before UCB1 compares them. The search is anytime:
@@ -30,8 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-#: UCB1's exploration constant (on values normalised to [0, 1]).
-EXPLORATION = 1.0
+#: UCB1's exploration constant (on values normalised to [0, 1]): sqrt(2), UCT's own.
+EXPLORATION = 1.414
 #: How often (iterations) the clock is read.
 _CLOCK_EVERY = 16
 
@@ -96,7 +97,7 @@ class Node:
     children: list[Node] = field(default_factory=list)
     untried: list[Any] | None = None
     over: bool = False
-    dead: bool = False
+    done: bool = False
 
     @property
     def mean(self) -> float:
@@ -182,7 +183,8 @@ class Search:
         root = self.root
         if root is not None and self.sim.deterministic:
             kept = root.state is not None and self.sim.key(root.state) == self.sim.key(state)
-            root = root if kept and self.sim.key(state) is not None else None
+            stale = root.done and not root.over  # searched out from above: search it anew
+            root = root if kept and not stale and self.sim.key(state) is not None else None
         if root is None or not self.sim.deterministic:
             root = self.root = Node(state=state if self.sim.deterministic else None)
             root.over = self.sim.over(state)
@@ -194,7 +196,7 @@ class Search:
                 if deadline is not None and i % _CLOCK_EVERY == 0 and time.monotonic() >= deadline:
                     stats.stopped = "deadline"
                     break
-                if root.dead:
+                if root.done:
                     stats.stopped = "exhausted"
                     break
                 self._iterate(root, stats)
@@ -232,19 +234,33 @@ class Search:
             if node.untried:
                 value, node = self._expand(node, state, path, stats)
                 break
-            live = [c for c in node.children if not c.dead]
-            if not live:
-                node.dead = True
+            live = [c for c in node.children if not c.done]
+            if not live:  # nothing left to learn below (a deterministic simulator's)
+                node.done = True
                 value = node.best if node.visits else -math.inf
                 break
             node = max(live, key=lambda c: self._ucb(path[-1], c))
             state = node.state if sim.deterministic else self._step(state, node.action)
             path.append(node)
             if state is None:  # the simulator could not step it
-                node.dead = True
+                node.done = True
                 value = -math.inf
                 break
         self._backup(path, value)
+        if sim.deterministic:
+            self._settle(path)
+
+    @staticmethod
+    def _settle(path: list[Node]) -> None:
+        """Mark done, bottom up, the nodes of ``path`` below which every line is known: an
+        end of the game, or every child done (deterministic simulators: a done line gives
+        the same value every time, so it is visited no more)."""
+        for node in reversed(path):
+            whole = node.untried == [] and all(c.done for c in node.children)
+            if node.over or whole:
+                node.done = True
+            if not node.done:
+                return
 
     def _step(self, state: Any, action: Any) -> Any:
         got = self.sim.expand(state, [action])
@@ -267,18 +283,19 @@ class Search:
             if sim.deterministic:
                 k = sim.key(after)
                 if k is not None:
-                    if k in self.seen and self.seen[k] <= depth:
+                    if k in self.seen and self.seen[k] < depth:
                         stats.pruned += 1
                         continue
                     self.seen[k] = depth
             child = Node(action, depth, after if sim.deterministic else None)
             child.over = sim.over(after)
+            child.done = child.over and sim.deterministic
             node.children.append(child)
             stats.nodes += 1
             made.append((child, self._evaluate(after, child.over, stats)))
         if not made:
             if not node.untried and not node.children:
-                node.dead = True
+                node.done = True
             return (node.best if node.visits else -math.inf), node
         for child, value in made[:-1]:  # a costly expansion values every new child
             self._backup([*path, child], value)
