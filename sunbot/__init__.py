@@ -26,13 +26,10 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sunbot import _compat
-from sunbot._checkout import find_checkout_strategies
 
-find_checkout_strategies(Path(__file__).parent)  # sunbot.strategies in a checkout, uninstalled
 _compat.install()  # old module paths (sunbot.runner, ...) for one release, with a warning
 
 try:

@@ -33,6 +33,8 @@ MOVED: dict[str, str] = {
     "sunbot.cli_logging": "sunbot.cli.log",
     "sunbot.bench.cli": "sunbot.cli.bench",
     "sunbot.html.after_run": "sunbot.cli.replay_page",
+    "sunbot.agents.checkbot": "sunbot.checkbot.check",
+    "sunbot.agents.checkbot_report": "sunbot.checkbot.report",
 }
 #: names a moved module also had from a second new home (``sunbot.runner.RunSummary``).
 ALSO: dict[str, tuple[str, ...]] = {

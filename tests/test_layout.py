@@ -36,9 +36,8 @@ import pytest
 from sunbot._compat import MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Import name -> its folder: the built-in strategies are installed as ``sunbot.strategies``
-#: from the top-level ``strategies/`` folder.
-SOURCES = {"sunbot": ROOT / "sunbot", "sunbot.strategies": ROOT / "strategies"}
+#: Import name -> its folder.
+SOURCES = {"sunbot": ROOT / "sunbot"}
 
 #: Circles the run path's restructure (``sunbot/play/``) is still to break: each one, as the
 #: set of its modules. Empty it as they go; a circle listed here that is gone fails too.

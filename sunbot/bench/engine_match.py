@@ -172,9 +172,9 @@ def _resolve(
     deciders: dict[int, Any],
     runner: Any,
 ) -> None:
+    from sunbot.engines.harvest_watch_seats import seat_data
     from sunbot.observations.harvest_watch import legal_actions
     from sunbot.runs.backends import drive
-    from sunbot.server.match_state import seat_data
 
     def decide(s: int, data: dict[str, Any]) -> Any:
         coro = deciders[s].decide(data, legal_actions(data), fallback=lambda: None)
@@ -229,7 +229,7 @@ def _finish(played: EngineMatch) -> None:
     """``on_end`` for every strategy seat (once the match got under way: the outcome's
     ``score`` is the seats it beat) and ``close()``; an error in either is logged and
     ignored (the match is over)."""
-    from sunbot.server.match_state import seat_data
+    from sunbot.engines.harvest_watch_seats import seat_data
 
     state, ranks = played.state, played.ranks
     for s, bot in played.bots.items():

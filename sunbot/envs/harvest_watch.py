@@ -35,6 +35,7 @@ from pettingzoo import ParallelEnv
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.envs.core import Mask, mask_of
 from sunbot.envs.harvest_watch_codec import (
     ACTING_BEATS,
@@ -44,7 +45,6 @@ from sunbot.envs.harvest_watch_codec import (
     command_of,
 )
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
 
 AgentID = str
 #: Upper bound on beats resolved in one step or reset (a match cannot reach it).

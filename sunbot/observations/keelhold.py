@@ -7,7 +7,7 @@ own safety answer (``safeBays``: the hatches where placing ``queue[0]`` is safe)
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Crate(TypedDict):
@@ -84,4 +84,19 @@ class EndRun(TypedDict):
 
 KeelholdAction = Place | CastOff | EndRun
 
-__all__ = ["CastOff", "Crate", "EndRun", "KeelholdAction", "KeelholdObservation", "Place", "Terms"]
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: voyages reached, placements, cause."""
+    return {"voyage": state["voyage"], "placements": state["turn"], "cause": state.get("cause")}
+
+
+__all__ = [
+    "CastOff",
+    "Crate",
+    "EndRun",
+    "KeelholdAction",
+    "KeelholdObservation",
+    "Place",
+    "Terms",
+    "summary",
+]

@@ -6,7 +6,7 @@ one care; each window shows a wish (cares in order) worth following.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 Care = Literal["feed", "play", "brush", "nap"]
 
@@ -74,6 +74,13 @@ class EndRun(TypedDict):
 
 NaptuftAction = CareAction | NextDay | EndRun
 
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: the day reached, the result (``ended``/``fatal``/None) and
+    the cause (``end-run`` or ``zero:<needs>``)."""
+    return {"day": state["day"], "result": state.get("result"), "cause": state.get("cause")}
+
+
 __all__ = [
     "Care",
     "CareAction",
@@ -84,4 +91,5 @@ __all__ = [
     "Needs",
     "NextDay",
     "Wish",
+    "summary",
 ]

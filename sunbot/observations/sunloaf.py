@@ -6,7 +6,7 @@ during the day; cats earn cosy for each turn they end settled in the light.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Cat(TypedDict):
@@ -91,6 +91,17 @@ class EndRun(TypedDict):
 
 SunloafAction = Move | Doze | NextDay | EndRun
 
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: the day reached, the result, and that day's cosy and quota
+    (labelled as in the live view: ``cosy 735 / quota 76``)."""
+    return {
+        "day": state["day"],
+        "result": state.get("result"),
+        "last day": f"cosy {state['dayCosyRaw']} / quota {state['dayQuota']}",
+    }
+
+
 __all__ = [
     "Bowl",
     "Cat",
@@ -101,4 +112,5 @@ __all__ = [
     "NextDay",
     "SunloafAction",
     "SunloafObservation",
+    "summary",
 ]

@@ -111,23 +111,9 @@ def _single_player(slug: str) -> GameInfo:
     return game
 
 
-def served_fields(game: GameInfo, state: dict[str, Any]) -> dict[str, Any]:
-    """What an answer shows of ``state``, the token aside: ``state`` (the observation for
-    hidden games), ``observation``, ``legalActions``, ``score``, ``gameOver``."""
-    eng = game.engine
-    obs = eng.observation(state)
-    return {
-        "state": obs if game.hidden else state,
-        "observation": obs,
-        "legalActions": eng.legal_actions(state),
-        "score": eng.score(state),
-        "gameOver": eng.is_over(state),
-    }
-
-
 def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
     """The success body for ``state`` (spec README, "The local server")."""
-    fields = served_fields(game, state)
+    fields = game.served_fields(state)
     return {
         "ok": True,
         "state": fields["state"],

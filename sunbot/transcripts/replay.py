@@ -25,7 +25,6 @@ from sunbot.games import GAMES, LOCAL_CHOICES, GameInfo, get_game
 from sunbot.mirror import UNKNOWN_FIELD, Divergence, Finding, Mirror, diff
 from sunbot.mirror.fields import pattern
 from sunbot.mirror.harvest_watch import MatchMirror
-from sunbot.server.app import served_fields
 from sunbot.transcripts.integrity import check_lines
 from sunbot.transcripts.jsonl import Transcript
 
@@ -275,7 +274,7 @@ def _replay_locally(game: GameInfo, t: Transcript) -> list[Divergence]:
 
 def _compare(game: GameInfo, state: dict[str, Any], recorded: dict[str, Any]) -> list[Finding]:
     found: list[Finding] = []
-    for key, value in served_fields(game, state).items():
+    for key, value in game.served_fields(state).items():
         if key in recorded:
             found += diff(value, recorded[key], key)
     return found

@@ -1,4 +1,4 @@
-"""The C beam search (strategies/_sunloaf_beam.c) is FastBeam's Python search node for node:
+"""The C beam search (sunbot/strategies/_sunloaf_beam.c) is FastBeam's Python search node for node:
 the same action lists, node counts, pauses and tables; the planner with it plays planner-v1's
 actions; without it (not built, or turned off) the planner plays the same in pure Python."""
 

@@ -29,8 +29,7 @@ from sunbot.search.mcts import Search as Tree
 from sunbot.search.mcts import Stats
 from sunbot.search.objective import Objective, resolve
 from sunbot.search.peek import PeekRefused, Verdict, classify, decision
-
-from . import Action, Observation
+from sunbot.strategies import Action, Observation
 
 #: Iterations a decision searches a model, and the random steps after a new node when the
 #: model gives no ``estimate``.

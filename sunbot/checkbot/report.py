@@ -1,4 +1,4 @@
-"""The report of ``sunbot check-bot`` (:func:`sunbot.agents.checkbot.check_bot`): one
+"""The report of ``sunbot check-bot`` (:func:`sunbot.checkbot.check.check_bot`): one
 :class:`RunRecord` per run, one :class:`GameCheck` per game, one :class:`BotCheck` per bot,
 and what makes a game fit to bench (:meth:`GameCheck.problems`)."""
 

@@ -1,4 +1,4 @@
-"""``sunbot.agents.checkbot``: each way a bot can be unfit shows in its report, with the
+"""``sunbot.checkbot.check``: each way a bot can be unfit shows in its report, with the
 values the runs really had."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import sunbot
-from sunbot.agents.checkbot import (
+from sunbot.bots import load_file
+from sunbot.checkbot.check import (
     SHORT_CAP,
     BadCheck,
     check_bot,
@@ -22,8 +23,7 @@ from sunbot.agents.checkbot import (
     games_to_check,
     shown_bot,
 )
-from sunbot.agents.checkbot_report import BotCheck, GameCheck
-from sunbot.bots import load_file
+from sunbot.checkbot.report import BotCheck, GameCheck
 from sunbot.testing.unseen import create_unseen_app
 from tests.conftest import LoopbackServer
 
@@ -209,7 +209,7 @@ def test_a_language_model_agent_is_checked_like_any_bot():
 
 
 def test_a_run_that_takes_too_long_is_cut_and_the_game_stops_there(monkeypatch):
-    from sunbot.agents import checkbot
+    from sunbot.checkbot import check as checkbot
 
     monkeypatch.setattr(checkbot, "RUN_BUDGET_MIN_S", 1.0)
     assert checkbot.run_budget(0.01) == 1.0 and checkbot.run_budget(0.5) == 20.0

@@ -1,4 +1,4 @@
-/* The Sunloaf planner's beam search (strategies/sunloaf_beam.py FastBeam) in C.
+/* The Sunloaf planner's beam search (sunbot/strategies/sunloaf_beam.py FastBeam) in C.
  *
  * The same search, node for node: the layer loop, the expansion of a position (REST and
  * MOVE children, the incremental turn resolution of Sunloaf §7, bowls and the chain, dogs),

@@ -27,14 +27,14 @@ from typing import Any
 from sunbot import api, bots, strategies
 from sunbot._text.safe import describe, safe
 from sunbot.agents._recorded import recorded
-from sunbot.agents.checkbot_report import (
+from sunbot.agents.spec import agent_kind, check_strategy
+from sunbot.checkbot.report import (
     DEFAULT_MOVE_TIMEOUT,
     FIRST_SEED,
     BotCheck,
     GameCheck,
     RunRecord,
 )
-from sunbot.agents.spec import agent_kind, check_strategy
 from sunbot.client.http import public_url
 from sunbot.games import GAMES, available
 from sunbot.generic.index import check_slug, games_on

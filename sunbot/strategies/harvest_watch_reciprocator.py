@@ -1,8 +1,9 @@
-"""The reciprocator: tit for tat on joint-farm offers and on thefts.
+"""Harvest Watch reference strategy ``reciprocator``: tit for tat on joint-farm offers and
+on thefts.
 
-It is both a league style and the reference strategy ``reciprocator`` of Harvest Watch
-(``sunbot.strategies.harvest_watch_reciprocator`` re-exports it), the simple player a
-strategy is measured against at every league table.
+It is both a reference strategy and one of the league's styles
+(:mod:`sunbot.testing.hw_league` seats it from here), the simple player a strategy is
+measured against at every league table.
 
 - **Offers.** It farms jointly with a seat that offered it a joint farm today (a speech
   with "cooperate with seat <us>", the house bots' words, Harvest Watch §2.7), keeping a

@@ -11,7 +11,7 @@ the beam, and in which order, is unchanged (``tests/strategies/test_sunloaf_rela
 compares both on many positions). ``planner-v1`` keeps the original, for a fair comparison.
 
 The search runs in C when the extension :mod:`sunbot.strategies._sunloaf_beam`
-(``strategies/_sunloaf_beam.c``, built by ``pip install``) imports: the whole search of a
+(``sunbot/strategies/_sunloaf_beam.c``, built by ``pip install``) imports: the whole search of a
 decision (layers, expansion, floor heap, transposition table, ``nlargest``, the node count,
 pause and resume) node for node, ties broken as here, so the same action lists and node
 counts (``tests/strategies/test_sunloaf_native.py``), about 40x faster a decision
