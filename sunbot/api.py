@@ -168,6 +168,8 @@ class RunPlan:
     its mirror, as ``sunbot certify`` does), and the run's transcript header names it with
     its file's hash. ``lookahead``: what the header records of a ``search`` looking ahead
     through the server (:func:`search_options`, then :func:`peek_check`'s verdict).
+    ``checks``: check the answers with these instead (a model in a sandboxed child,
+    :class:`sunbot.agents.isolate_model.ChildChecks`).
     """
 
     slug: str
@@ -186,6 +188,7 @@ class RunPlan:
     model: LoadedModel | None = None
     model_checks: bool = False
     lookahead: dict[str, Any] | None = None
+    checks: Any = None
 
 
 #: The most steps ``max_steps`` accepts (the loop's own bound).
@@ -478,8 +481,8 @@ async def run_plan(
     backend = open_backend(plan.server, info) if backend is None else backend
     if on_backend is not None:
         on_backend(backend)
-    checks = None
-    if plan.mirror and not backend.trusted:
+    checks = plan.checks
+    if checks is None and plan.mirror and not backend.trusted:
         if info is not None and not (plan.model_checks and plan.model is not None):
             checks = Mirror(plan.slug)
         elif plan.model is not None:

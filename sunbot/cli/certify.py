@@ -113,6 +113,14 @@ def certify_command(
         bool,
         typer.Option(help="Write the certificate beside the model file when none diverged."),
     ] = True,
+    isolate: Annotated[
+        bool,
+        typer.Option(
+            "--isolate",
+            help="Run the model only in a sandboxed child process (no network, bounded memory"
+            " and time): for a model you did not write.",
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -146,6 +154,7 @@ def certify_command(
                 policies=policies,
                 max_steps=max_steps,
                 on_trajectory=progress,
+                isolate=isolate,
             )
         )
     except (ValueError, ImportError) as exc:

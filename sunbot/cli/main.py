@@ -20,6 +20,7 @@ import sunbot
 from sunbot.cli.bench import bench_command
 from sunbot.cli.certify import certify_command
 from sunbot.cli.check_bot import check_bot_command
+from sunbot.cli.engine import engine_app
 from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli.play import console, err_console, fail, play_command
@@ -155,6 +156,7 @@ app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
 app.command("certify")(certify_command)
+app.add_typer(engine_app, name="engine")
 
 
 def _version(value: bool) -> None:

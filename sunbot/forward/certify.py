@@ -137,6 +137,8 @@ async def certify_async(
     policies: Sequence[str] = DEFAULT_POLICIES,
     max_steps: int = DEFAULT_MAX_STEPS,
     on_trajectory: Callable[[int, str, CertifyReport], None] | None = None,
+    isolate: bool = False,
+    limits: Any = None,
 ) -> CertifyReport:
     """Certify the forward model ``engine`` of ``game`` on ``server`` (see the module doc).
 
@@ -147,6 +149,9 @@ async def certify_async(
         seeds: the seeds; each is played with each of ``policies`` (strategy names).
         max_steps: the longest trajectory.
         on_trajectory: called after each trajectory (``seed, policy, report so far``).
+        isolate: load and run the model only in a sandboxed child process
+            (:class:`sunbot.agents.isolate_model.ModelChild`, bounded by ``limits``): a
+            model sunbot did not write (a drafted one) never runs in this process.
 
     Raises:
         ValueError: an unknown game, a bad server URL, a policy that is not a strategy
@@ -159,25 +164,37 @@ async def certify_async(
     for seed in seeds:
         for policy in policies:
             plan = api.plan_run(
-                game, seed=seed, strategy=policy, server=server, engine=engine,
-                max_steps=max_steps,
+                game, seed=seed, strategy=policy, server=server,
+                engine=None if isolate else engine, max_steps=max_steps,
             )  # fmt: skip
             plan.model_checks = True
             plans.append(plan)
     if not plans:
         raise ValueError("certify: give at least one seed and one policy")
-    identity = plans[0].model.identity if plans[0].model is not None else None
-    assert identity is not None
+    child = None
+    if isolate:
+        from sunbot.agents.isolate_model import ModelChild
+
+        child = ModelChild(engine, plans[0].slug, limits=limits)
+        child.start()
+        identity = child.identity
+    else:
+        assert plans[0].model is not None
+        identity = plans[0].model.identity
     where = "embedded" if server is None else public_url(server)
     report = CertifyReport(plans[0].slug, where, identity, list(seeds), list(policies))
     backend = api.open_backend(server, plans[0].info)
     try:
         for plan in plans:
+            if child is not None:
+                plan.checks = child.checks(plan.seed)
             await _trajectory(api, plan, backend, report)
             if on_trajectory is not None:
                 on_trajectory(plan.seed, plan.strategy, report)
     finally:
         await backend.aclose()
+        if child is not None:
+            child.close()
     return report
 
 

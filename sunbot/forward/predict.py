@@ -28,7 +28,7 @@ from sunbot.mirror.fields import pattern
 #: Draws of a stochastic model tried at least, and at most, before a served answer none of
 #: them agrees with is compared by shape; and the seconds the draws may take past the first
 #: :data:`SAMPLES`.
-SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 32, 2048, 2.0
+SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 32, 2048, 1.0
 _MISSING = "<missing>"
 
 
@@ -46,6 +46,9 @@ class View:
     legal_actions: list[Any]
     score: float
     game_over: bool
+    #: The model state it was drawn from, as JSON (``""``: none), which tells apart draws
+    #: that show the same but differ in what is hidden.
+    state_key: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The view as the platform's field names."""
@@ -145,8 +148,13 @@ def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -
         ModelFailed: the model raised or answered something of the wrong kind.
     """
     rng.seed(key)
-    state = rebuild(model, before)
-    return view_of(model, call(model.step, "step", state, action))
+    state = call(model.step, "step", rebuild(model, before), action)
+    view = view_of(model, state)
+    try:
+        hidden = json.dumps(state, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        hidden = ""
+    return View(view.observation, view.legal_actions, view.score, view.game_over, hidden)
 
 
 def read(model: Any, rng: random.Random, view: View, key: str) -> View:
@@ -165,9 +173,10 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
 
     A model that draws nothing is asked once and compared exactly. A stochastic one is
     drawn until one draw agrees with ``served`` on every field it predicts (then nothing
-    is found), :data:`SAMPLES` times at least and :data:`MAX_SAMPLES` (or
-    :data:`MAX_SAMPLE_S` seconds) at most; when none agrees, ``served`` is compared with
-    all the draws by :func:`compare`: exactly where they agree, by shape where they differ.
+    is found), until :data:`SAMPLES` draws in a row brought no model state not drawn before,
+    or :data:`MAX_SAMPLES` draws (:data:`MAX_SAMPLE_S` seconds past the first
+    :data:`SAMPLES`); when none agrees, ``served`` is compared with all the draws by
+    :func:`compare`: exactly where they agree, by shape where they differ.
 
     Raises:
         ModelFailed: as :func:`after`.
@@ -177,9 +186,14 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
     views: list[View] = []
     deadline = time.monotonic() + MAX_SAMPLE_S
     legal = sorted(map(_key, served.legal_actions))
+    distinct: set[str] = set()
+    since_new = 0
     for k in range(MAX_SAMPLES):
         view = draw(k)
         views.append(view)
+        key = view.state_key or _key(view.to_json())
+        since_new = 0 if key not in distinct else since_new + 1
+        distinct.add(key)
         if _same(view.score, served.score) and view.game_over == served.game_over:
             shown, unpredicted = strip_unpredicted(
                 served.observation, [view.observation], "observation"
@@ -188,8 +202,8 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
                 sorted(map(_key, view.legal_actions)) == legal
             ):
                 return [], unpredicted
-        if k + 1 >= SAMPLES and time.monotonic() > deadline:
-            break
+        if since_new >= SAMPLES or (k + 1 >= SAMPLES and time.monotonic() > deadline):
+            break  # no new outcome in the last SAMPLES draws: the rest are unlikely
     return compare(views, served)
 
 
