@@ -164,10 +164,11 @@ async def certify_async(
     for seed in seeds:
         for policy in policies:
             plan = api.plan_run(
-                game, seed=seed, strategy=policy, server=server,
+                game, seed=seed, strategy=_policy(game, policy), server=server,
                 engine=None if isolate else engine, max_steps=max_steps,
             )  # fmt: skip
             plan.model_checks = True
+            plan.strategy = policy
             plans.append(plan)
     if not plans:
         raise ValueError("certify: give at least one seed and one policy")
@@ -196,6 +197,17 @@ async def certify_async(
         if child is not None:
             child.close()
     return report
+
+
+def _policy(game: str, name: str) -> Any:
+    """The policy ``name`` for ``game``: the game's strategy of that name, else the generic
+    one (``first`` plays every game, a known one too), else the name (refused as usual)."""
+    from sunbot import strategies
+    from sunbot.games import resolve
+
+    if name in strategies.names(game) or name not in strategies.GENERIC:
+        return name
+    return resolve(strategies.GENERIC[name])
 
 
 async def _trajectory(api: Any, plan: Any, backend: Any, report: CertifyReport) -> None:

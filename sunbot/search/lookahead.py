@@ -28,6 +28,7 @@ from sunbot.client import ClientError, GameboardClient, Position, Rejected, Serv
 from sunbot.client.models import Envelope
 from sunbot.forward.predict import observation_of
 from sunbot.search.mcts import OutOfBudget
+from sunbot.search.novelty import Novelty
 from sunbot.search.objective import Objective
 
 log = logging.getLogger("sunbot.search")
@@ -261,10 +262,17 @@ class ServerSim:
     deterministic = True
     costly = True
 
-    def __init__(self, lookahead: Lookahead, answer: dict[str, Any], objective: Objective) -> None:
+    def __init__(
+        self,
+        lookahead: Lookahead,
+        answer: dict[str, Any],
+        objective: Objective,
+        novelty: Novelty | None = None,
+    ) -> None:
         self.lookahead = lookahead
         self.answer = answer
         self.objective = objective
+        self._novelty = novelty
 
     def root(self) -> dict[str, Any]:
         """The answer decided from."""
@@ -292,6 +300,10 @@ class ServerSim:
     def key(self, state: dict[str, Any]) -> str | None:
         """The JSON of what the answer carries."""
         return _key(carry_of(state))
+
+    def novelty(self, state: dict[str, Any]) -> float:
+        """What the answer's observation holds that the run has not seen."""
+        return self._novelty.count(observation_of(state)) if self._novelty is not None else 0.0
 
 
 __all__ = ["CACHE_SIZE", "DEFAULT_BUDGET", "IN_FLIGHT", "Lookahead", "ServerSim", "carry_of"]

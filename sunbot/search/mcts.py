@@ -33,6 +33,8 @@ from typing import Any, Protocol
 
 #: UCB1's exploration constant (on values normalised to [0, 1]): sqrt(2), UCT's own.
 EXPLORATION = 1.414
+#: How much less a novelty one step further away counts (the nearer new thing first).
+NEAR = 0.9
 #: How often (iterations) the clock is read.
 _CLOCK_EVERY = 16
 
@@ -83,6 +85,11 @@ class Simulator(Protocol):
         """A transposition key of ``state`` (``None``: no key)."""
         ...
 
+    def novelty(self, state: Any) -> float:
+        """What ``state`` holds that the run has not seen (:mod:`sunbot.search.novelty`;
+        0 when the simulator does not tell)."""
+        ...
+
 
 @dataclass
 class Node:
@@ -94,6 +101,8 @@ class Node:
     visits: int = 0
     total: float = 0.0
     best: float = -math.inf
+    solved: float = -math.inf
+    novel: float = 0.0
     children: list[Node] = field(default_factory=list)
     untried: list[Any] | None = None
     over: bool = False
@@ -162,15 +171,22 @@ class Search:
                 return
 
     def _shift(self, root: Node) -> None:
-        """Make ``root`` depth 0 and rebuild the transposition table from its subtree."""
+        """Make ``root`` depth 0, rebuild the transposition table from its subtree, and
+        value its nodes' novelty anew (the run has stood on more since)."""
         self.seen = {}
+        novelty = getattr(self.sim, "novelty", None)
+        order: list[Node] = []
         stack = [(root, 0)]
         while stack:
             node, depth = stack.pop()
             node.depth = depth
+            order.append(node)
             if node.state is not None and (k := self.sim.key(node.state)) is not None:
                 self.seen[k] = min(depth, self.seen.get(k, depth))
             stack.extend((c, depth + 1) for c in node.children)
+        for node in reversed(order):  # children before their parent
+            own = novelty(node.state) if novelty is not None and node.state is not None else 0
+            node.novel = max([own * NEAR**node.depth, *(c.novel for c in node.children)])
 
     # -- one decision --------------------------------------------------------------------
 
@@ -211,7 +227,7 @@ class Search:
         if not live:
             return None
         if self.sim.deterministic:
-            return max(live, key=lambda c: (c.best, c.visits, c.mean)).action
+            return max(live, key=_rank).action
         return max(live, key=lambda c: (c.visits, c.mean)).action
 
     def _ucb(self, parent: Node, child: Node) -> float:
@@ -224,15 +240,16 @@ class Search:
         node = root
         path = [root]
         state = root.state if sim.deterministic else sim.root()
+        ended = False
         while True:
             if node.over:
-                value = sim.value(state, leaf=False)
+                value, ended = sim.value(state, leaf=False), True
                 break
             if node.untried is None:
                 node.untried = list(sim.legal(state))
                 self.rng.shuffle(node.untried)
             if node.untried:
-                value, node = self._expand(node, state, path, stats)
+                value, ended, node = self._expand(node, state, path, stats)
                 break
             live = [c for c in node.children if not c.done]
             if not live:  # nothing left to learn below (a deterministic simulator's)
@@ -246,7 +263,7 @@ class Search:
                 node.done = True
                 value = -math.inf
                 break
-        self._backup(path, value)
+        self._backup(path, value, ended)
         if sim.deterministic:
             self._settle(path)
 
@@ -266,16 +283,19 @@ class Search:
         got = self.sim.expand(state, [action])
         return got[0] if got else None
 
-    def _expand(self, node: Node, state: Any, path: list[Node], stats: Stats) -> tuple[float, Node]:
+    def _expand(
+        self, node: Node, state: Any, path: list[Node], stats: Stats
+    ) -> tuple[float, bool, Node]:
         """Expand ``node``: one untried action (every one on a costly simulator); returns
-        the value to back up and the node it belongs to (appended to ``path``)."""
+        the value to back up, whether it is a game's end, and the node it belongs to
+        (appended to ``path``)."""
         sim = self.sim
         assert node.untried is not None
         take = node.untried if sim.costly else node.untried[-1:]
         actions = list(take)
         states = sim.expand(state, actions)
         del node.untried[len(node.untried) - len(actions) :]
-        made: list[tuple[Node, float]] = []
+        made: list[tuple[Node, tuple[float, bool]]] = []
         for action, after in zip(actions, states, strict=True):
             if after is None:
                 continue
@@ -290,23 +310,27 @@ class Search:
             child = Node(action, depth, after if sim.deterministic else None)
             child.over = sim.over(after)
             child.done = child.over and sim.deterministic
+            novelty = getattr(sim, "novelty", None) if sim.deterministic else None
+            child.novel = novelty(after) * NEAR**depth if novelty is not None else 0.0
             node.children.append(child)
             stats.nodes += 1
             made.append((child, self._evaluate(after, child.over, stats)))
         if not made:
             if not node.untried and not node.children:
                 node.done = True
-            return (node.best if node.visits else -math.inf), node
-        for child, value in made[:-1]:  # a costly expansion values every new child
-            self._backup([*path, child], value)
-        child, value = made[-1]
+            return (node.best if node.visits else -math.inf), False, node
+        for child, (value, ended) in made[:-1]:  # a costly expansion values every new child
+            self._backup([*path, child], value, ended)
+        child, (value, ended) = made[-1]
         path.append(child)
-        return value, child
+        return value, ended, child
 
-    def _evaluate(self, state: Any, over: bool, stats: Stats) -> float:
+    def _evaluate(self, state: Any, over: bool, stats: Stats) -> tuple[float, bool]:
+        """The value of a new node's ``state`` and whether it is a game's end: as it is
+        (an end, or no rollouts), else after a random rollout."""
         sim = self.sim
         if over or self.rollout_depth == 0:
-            return sim.value(state, leaf=not over)
+            return sim.value(state, leaf=not over), over
         for _ in range(self.rollout_depth):
             legal = sim.legal(state)
             if not legal:
@@ -317,22 +341,41 @@ class Search:
             state = nxt
             stats.rollout_steps += 1
             if sim.over(state):
-                return sim.value(state, leaf=False)
-        return sim.value(state, leaf=True)
+                return sim.value(state, leaf=False), True
+        return sim.value(state, leaf=True), False
 
-    def _backup(self, path: list[Node], value: float) -> None:
-        """Add ``value`` to every node of ``path``; a path that found nothing (a dead end,
-        a step the simulator could not make) counts as the worst value seen so far."""
+    def _backup(self, path: list[Node], value: float, ended: bool = False) -> None:
+        """Add ``value`` to every node of ``path`` (``ended``: the value of a game's end,
+        which a deterministic simulator reaches again by the same actions: ``solved``); a
+        path that found nothing (a dead end, a step the simulator could not make) counts as
+        the worst value seen so far."""
         finite = math.isfinite(value)
         if finite:
             self.low, self.high = min(self.low, value), max(self.high, value)
         else:
             value = self.low if math.isfinite(self.low) else 0.0
+        novel = path[-1].novel if path else 0.0
         for node in path:
             node.visits += 1
             node.total += value
+            node.novel = max(node.novel, novel)
             if finite:
                 node.best = max(node.best, value)
+                if ended:
+                    node.solved = max(node.solved, value)
+
+
+def _rank(child: Node) -> tuple[bool, float, bool, float, float, int]:
+    """How a deterministic simulator's actions rank: one whose subtree reached an end of
+    the game first (the best end found), then one with lines left unsearched, then the
+    best value found below it, then the most novelty below it, then visits. A subtree
+    searched out without an end leads nowhere (a dead end of a maze), whatever its
+    estimates said."""
+    solved = math.isfinite(child.solved)
+    return (
+        solved, child.solved if solved else 0.0, not child.done, child.best, child.novel,
+        child.visits,
+    )  # fmt: skip
 
 
 __all__ = ["EXPLORATION", "Node", "OutOfBudget", "Search", "Simulator", "Stats"]

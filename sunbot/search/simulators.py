@@ -15,6 +15,7 @@ from typing import Any
 
 from sunbot.forward.contract import is_stochastic
 from sunbot.forward.predict import View, rebuild
+from sunbot.search.novelty import Novelty
 from sunbot.search.objective import Objective
 
 log = logging.getLogger("sunbot.search")
@@ -33,7 +34,9 @@ class ModelSim:
 
     costly = False
 
-    def __init__(self, model: Any, objective: Objective, view: View) -> None:
+    def __init__(
+        self, model: Any, objective: Objective, view: View, novelty: Novelty | None = None
+    ) -> None:
         self.model = model
         self.objective = objective
         self.view = view
@@ -42,6 +45,7 @@ class ModelSim:
         self._estimate = estimate if callable(estimate) else None
         key = getattr(model, "key", None)
         self._key = key if callable(key) else None
+        self._novelty = novelty if self._estimate is None else None  # an estimate guides
         self.errors = 0
 
     def root(self) -> Any:
@@ -97,6 +101,17 @@ class ModelSim:
         except Exception as exc:
             self._failed("key", exc)
             return None
+
+    def novelty(self, state: Any) -> float:
+        """What the model's observation of ``state`` holds that the run has not seen
+        (without an ``estimate`` only: an estimate guides the search instead)."""
+        if self._novelty is None:
+            return 0.0
+        try:
+            return self._novelty.count(self.model.observation(state))
+        except Exception as exc:
+            self._failed("observation", exc)
+            return 0.0
 
     def _failed(self, method: str, exc: Exception) -> None:
         self.errors += 1

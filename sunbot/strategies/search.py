@@ -27,6 +27,7 @@ from sunbot.forward.load import ModelIdentity, build, identity_of, load_model
 from sunbot.forward.predict import View, served_view
 from sunbot.search.mcts import Search as Tree
 from sunbot.search.mcts import Stats
+from sunbot.search.novelty import Novelty
 from sunbot.search.objective import Objective, resolve
 from sunbot.search.peek import PeekRefused, Verdict, classify, decision
 from sunbot.strategies import Action, Observation
@@ -113,6 +114,7 @@ class Search:
         self.total_iterations = 0
         self.off_list = 0
         self._tree: Tree | None = None
+        self.novelty = Novelty()
         self._played: Any = None
         self._last: dict[str, Any] | None = None
         self.lookahead: Any = None
@@ -182,6 +184,7 @@ class Search:
         stop = None
         if deadline is not None:
             stop = deadline - MARGIN * max(deadline - time.monotonic(), 0.0)
+        self.novelty.visit(observation)
         answer = self.answer or {
             "observation": observation, "legalActions": legal_actions, "score": 0,
             "gameOver": False,
@@ -195,7 +198,7 @@ class Search:
                 raise PeekRefused(decision(self.verdict, False))
             self.clairvoyant = self.clairvoyant or self.verdict.peeks
             self.lookahead.start_decision(stop)
-            sim = ServerSim(self.lookahead, answer, self.objective)
+            sim = ServerSim(self.lookahead, answer, self.objective, self.novelty)
             iterations = 4 * self.lookahead.per_decision + 64
         else:
             from sunbot.search.simulators import ModelSim
@@ -204,12 +207,15 @@ class Search:
                 self.on_start(self.game or "", None)
             view = served_view(answer)
             sim = ModelSim(
-                self.model, self.objective, View(observation, legal_actions, view.score, False)
-            )
+                self.model, self.objective, View(observation, legal_actions, view.score, False),
+                self.novelty,
+            )  # fmt: skip
             iterations = self.iterations
         tree = self._tree
         if tree is None:
-            tree = self._tree = Tree(sim, self.rng, rollout_depth=ROLLOUT_DEPTH)
+            # a model's estimate values a new node as it is; else random steps first
+            depth = 0 if callable(getattr(self.model, "estimate", None)) else ROLLOUT_DEPTH
+            tree = self._tree = Tree(sim, self.rng, rollout_depth=depth)
         tree.sim = sim
         if self._played is not None and sim.deterministic:
             tree.reroot(self._played, sim.key(sim.root()))

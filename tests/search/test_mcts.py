@@ -129,3 +129,36 @@ def test_a_stochastic_simulator_chooses_by_visits_over_fresh_draws() -> None:
     action, stats = Search(Coin(), random.Random(2)).run(400)
     assert action == "bet"
     assert stats.iterations == 400
+
+
+class Corridor:
+    """Cells 0..9 on a line, start at 4, the goal at 9; the estimate (moves + distance to
+    cell 0) wrongly says cell 0 is the goal, a dead end: once the left side is searched out
+    without an end, the right must be taken."""
+
+    deterministic = True
+    costly = False
+
+    def root(self) -> tuple[int, int]:
+        return (4, 0)
+
+    def legal(self, s: tuple[int, int]) -> list[int]:
+        return [d for d in (-1, 1) if 0 <= s[0] + d <= 9]
+
+    def expand(self, s: tuple[int, int], actions: list[int]) -> list[Any]:
+        return [(s[0] + d, s[1] + 1) for d in actions]
+
+    def over(self, s: tuple[int, int]) -> bool:
+        return s[0] == 9
+
+    def value(self, s: tuple[int, int], *, leaf: bool) -> float:
+        return -(s[1] + (s[0] if leaf else 0)) - (0 if self.over(s) else 1000)
+
+    def key(self, s: tuple[int, int]) -> str:
+        return str(s[0])
+
+
+def test_a_searched_out_subtree_without_an_end_is_a_dead_end() -> None:
+    action, stats = Search(Corridor(), random.Random(0), rollout_depth=0).run(200)
+    assert action == 1
+    assert stats.stopped == "exhausted"
