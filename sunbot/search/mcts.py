@@ -145,11 +145,13 @@ class Search:
         *,
         rollout_depth: int = 30,
         exploration: float = EXPLORATION,
+        max_backup: bool = True,
     ) -> None:
         self.sim = sim
         self.rng = rng
         self.rollout_depth = 0 if sim.costly else rollout_depth
         self.exploration = exploration
+        self.max_backup = max_backup
         self.root: Node | None = None
         self.low, self.high = math.inf, -math.inf
         self.seen: dict[str, int] = {}
@@ -231,8 +233,12 @@ class Search:
         return max(live, key=lambda c: (c.visits, c.mean)).action
 
     def _ucb(self, parent: Node, child: Node) -> float:
+        """UCB1 on the child's value: its best line's on a deterministic simulator (a
+        line found is there to be played again, as in single-player MCTS), its mean on a
+        stochastic one."""
         span = self.high - self.low
-        q = (child.mean - self.low) / span if span > 0 else 0.5
+        value = child.best if self.sim.deterministic and self.max_backup else child.mean
+        q = (value - self.low) / span if span > 0 and math.isfinite(value) else 0.5
         return q + self.exploration * math.sqrt(math.log(parent.visits + 1) / child.visits)
 
     def _iterate(self, root: Node, stats: Stats) -> None:

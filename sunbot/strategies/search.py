@@ -25,6 +25,7 @@ from typing import Any
 
 from sunbot.forward.load import ModelIdentity, build, identity_of, load_model
 from sunbot.forward.predict import View, served_view
+from sunbot.search.bestfirst import BestFirst
 from sunbot.search.mcts import Search as Tree
 from sunbot.search.mcts import Stats
 from sunbot.search.novelty import Novelty
@@ -35,6 +36,9 @@ from sunbot.strategies import Action, Observation
 #: Iterations a decision searches a model, and the random steps after a new node when the
 #: model gives no ``estimate``.
 ITERATIONS, ROLLOUT_DEPTH = 400, 20
+#: Positions best-first search expands a decision, per iteration of :data:`ITERATIONS`
+#: (an expansion costs about what an iteration of the tree search does, less its rollout).
+BEST_FIRST_FACTOR = 10
 #: The share of a decision's time left over before its deadline (the answer's margin).
 MARGIN = 0.1
 
@@ -113,7 +117,7 @@ class Search:
         self.decisions = 0
         self.total_iterations = 0
         self.off_list = 0
-        self._tree: Tree | None = None
+        self._tree: Tree | BestFirst | None = None
         self.novelty = Novelty()
         self._played: Any = None
         self._last: dict[str, Any] | None = None
@@ -213,9 +217,15 @@ class Search:
             iterations = self.iterations
         tree = self._tree
         if tree is None:
-            # a model's estimate values a new node as it is; else random steps first
-            depth = 0 if callable(getattr(self.model, "estimate", None)) else ROLLOUT_DEPTH
-            tree = self._tree = Tree(sim, self.rng, rollout_depth=depth)
+            estimated = callable(getattr(self.model, "estimate", None))
+            if estimated and sim.deterministic and self.lookahead is None:
+                tree = self._tree = BestFirst(sim)
+                iterations = self.iterations * BEST_FIRST_FACTOR
+            else:  # a model's estimate values a new node as it is; else random steps first
+                depth = 0 if estimated else ROLLOUT_DEPTH
+                tree = self._tree = Tree(sim, self.rng, rollout_depth=depth)
+        elif isinstance(tree, BestFirst):
+            iterations = self.iterations * BEST_FIRST_FACTOR
         tree.sim = sim
         if self._played is not None and sim.deterministic:
             tree.reroot(self._played, sim.key(sim.root()))
