@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.agents.llm import LLMStrategy
     from sunbot.api import play, play_async
     from sunbot.bots import StrategyLike
-    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
+    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy
     from sunbot.games import GameInfo, available, get_game
     from sunbot.mirror import Divergence, Mirror
     from sunbot.runs.remote import play_run
@@ -68,7 +68,7 @@ _LAZY: dict[str, str | None] = {
     "MatchClient": "sunbot.client",
     "Position": "sunbot.client",
     "RetryPolicy": "sunbot.client",
-    "play_match": "sunbot.client",
+    "play_match": "sunbot.runs.seat_http",
     "GameInfo": "sunbot.games",
     "available": "sunbot.games",
     "get_game": "sunbot.games",

@@ -5,7 +5,7 @@
 itself (:func:`sunbot.agents.sandbox.enter`: no network, bounded memory and CPU, no new
 processes) before it imports the model file. The parent never imports it: it hashes the
 file's bytes and talks to the child over a pipe, JSON both ways, each message tagged with its
-id. The child holds the run checks (:class:`sunbot.forward.checks.ModelChecks`);
+id. The child holds the run checks (:class:`sunbot.generic.model_checks.ModelChecks`);
 :meth:`ModelChild.checks` gives the parent their interface (:class:`ChildChecks`), so a run
 (``sunbot certify``, the drafting loop) is checked by the model without its code ever
 running in sunbot's own process. A child that dies, hangs past ``call_timeout_s`` or
@@ -42,8 +42,8 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int]) -> 
     """The child: bound itself, load the model, then answer each message until ``close``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
     from sunbot.agents.sandbox import enter
-    from sunbot.forward.checks import ModelChecks
     from sunbot.forward.load import load_model
+    from sunbot.generic.model_checks import ModelChecks
 
     applied = enter(Limits(**limits))
     try:
@@ -220,7 +220,7 @@ class ModelChild:
 
 
 class ChildChecks:
-    """The run checks of :class:`sunbot.forward.checks.ModelChecks`, computed in the child
+    """The run checks of :class:`sunbot.generic.model_checks.ModelChecks`, computed in the child
     (the mirror's interface, ``kind = "model"``)."""
 
     kind = "model"

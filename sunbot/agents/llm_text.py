@@ -1,5 +1,5 @@
 """A chat model asked for text, not for an action: the writer of the forward-model drafting
-loop (:mod:`sunbot.forward.draft`).
+loop (:mod:`sunbot.certify.draft`).
 
 :class:`TextModel` sends a conversation to any OpenAI-compatible endpoint through the same
 bounded client as the ``llm:`` agents (:mod:`sunbot.agents._llm_client`: each call inside

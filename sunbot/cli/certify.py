@@ -1,7 +1,7 @@
 """``sunbot certify GAME --engine FILE.py:Class``: a forward model checked against a server.
 
 Plays each seed with each policy on the server (``--server``; default the embedded one, for
-a game it plays) with the model predicting every answer (:mod:`sunbot.forward.certify`);
+a game it plays) with the model predicting every answer (:mod:`sunbot.certify.check`);
 prints the agreement, the first divergences with their step and field path, and writes the
 model's certificate when none diverged. Exit 0: no divergence; 3: a divergence (as
 ``--strict``); 1: a trajectory ended on an error (a server that could not be played); 2: bad
@@ -20,11 +20,11 @@ from rich.markup import escape
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import printable
 from sunbot.bench.parse import Seeds, parse_seeds
+from sunbot.certify.check import DEFAULT_MAX_STEPS, DEFAULT_POLICIES, CertifyReport
 from sunbot.cli.bench import option_parser
 from sunbot.cli.console import Exit
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
-from sunbot.forward.certify import DEFAULT_MAX_STEPS, DEFAULT_POLICIES, CertifyReport
 
 #: The seeds certified on by default.
 DEFAULT_SEEDS = "1-20"
@@ -129,8 +129,8 @@ def certify_command(
 
     Exit 0 when no prediction diverged, 3 when one did, 1 when a trajectory ended on an
     error, 2 on bad usage."""
+    from sunbot.certify.check import certify_async
     from sunbot.forward.certificate import write
-    from sunbot.forward.certify import certify_async
 
     setup_logging(verbose, log_level, console, err_console)
     check_server_url(server)

@@ -1,6 +1,6 @@
 """``sunbot engine draft GAME --strategy llm:MODEL --out FILE.py``: a forward model drafted
 by a language model and corrected from ``certify``'s divergences
-(:mod:`sunbot.forward.draft`). The drafted code runs only in a sandboxed child process.
+(:mod:`sunbot.certify.draft`). The drafted code runs only in a sandboxed child process.
 
 Exit 0: the last draft passed (its certificate is written beside it); 3: it still diverged
 after ``--rounds`` (the file is written for review, without a certificate); 1: the model or
@@ -19,11 +19,11 @@ from rich.markup import escape
 
 from sunbot._text.terminal import printable
 from sunbot.bench.parse import Seeds, parse_seeds
+from sunbot.certify.draft import DEFAULT_ROUNDS, DraftRound
 from sunbot.cli.bench import option_parser
 from sunbot.cli.console import Exit
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
-from sunbot.forward.draft import DEFAULT_ROUNDS, DraftRound
 
 engine_app = typer.Typer(
     help="Forward models of games sunbot has no engine for.", no_args_is_help=True
@@ -67,7 +67,7 @@ def draft_command(
 
     Exit 0 when the last draft passed, 3 when it still diverged, 1 when the model or the
     server could not be asked, 2 on bad usage."""
-    from sunbot.forward.draft import draft_async
+    from sunbot.certify.draft import draft_async
 
     setup_logging(verbose, log_level, console, err_console)
     check_server_url(server)

@@ -20,12 +20,14 @@ import sunbot
 from sunbot.cli.bench import bench_command
 from sunbot.cli.certify import certify_command
 from sunbot.cli.check_bot import check_bot_command
+from sunbot.cli.config import ConfigGroup, apply_config, config_app
 from sunbot.cli.engine import engine_app
 from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
 from sunbot.cli.play import console, err_console, fail, play_command
 from sunbot.cli.probe import probe_command
 from sunbot.cli.rules import rules_command
+from sunbot.cli.status import status_command
 from sunbot.cli.tournament import tournament_command
 from sunbot.cli.transcripts import export_command, replay_command
 from sunbot.server import TokenCodec, create_app
@@ -45,6 +47,7 @@ def _type_column(self: TyperOption, ctx: Any) -> str | None:
 TyperOption.display_type_rich = _type_column  # type: ignore[method-assign]
 
 app = typer.Typer(
+    cls=ConfigGroup,  # --config FILE before or after the command
     name="sunbot",
     help="Play the Gameboard agent games: run a bot, serve the games locally, list them.",
     no_args_is_help=True,
@@ -157,6 +160,8 @@ app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
 app.command("certify")(certify_command)
 app.add_typer(engine_app, name="engine")
+app.command("status")(status_command)
+app.add_typer(config_app)
 
 
 def _version(value: bool) -> None:
@@ -167,18 +172,31 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            dir_okay=False,
+            help="Config file of option defaults (default: $SUNBOT_CONFIG, else ./sunbot.toml"
+            " if there is one); before or after the command.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
     """Play the Gameboard agent games: run a bot, serve the games locally, list them.
 
-    -v/--verbose and --log-level work before the command (sunbot -v play ...) or after it.
+    -v/--verbose and --log-level work before the command (sunbot -v play ...) or after it,
+    as --config does.
     """
     set_root_logging(verbose, log_level)
+    if not ctx.resilient_parsing:
+        apply_config(ctx, config)
 
 
 def main() -> None:

@@ -39,8 +39,10 @@ from sunbot.cli.search_options import (
     option_words,
 )
 from sunbot.cli.signals import StopSignals, exit_code
+from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.runs.summary import RunSummary, result_record
+from sunbot.spend import meter as spending
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB, MAX_UNKNOWN_FIELD_BYTES
 from sunbot.transcripts.jsonl import (
     MIB,
@@ -147,6 +149,7 @@ def check_server_url(server: str | None) -> None:
 
 
 def play_command(
+    ctx: typer.Context,
     game: Annotated[
         str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
     ] = None,
@@ -287,6 +290,10 @@ def play_command(
             "--llm-dry-run", help="Print the first decision's prompt and exit; no model is called."
         ),
     ] = False,
+    daily_requests: DailyRequests = None,
+    daily_tokens: DailyTokens = None,
+    daily_usd: DailyUsd = None,
+    spend_store: SpendStore = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -294,8 +301,15 @@ def play_command(
 
     Exit 0 when the run ended by the rules or at its cap (--max-voyages, --max-days or the
     game's default cap), 1 on an error, 2 on bad usage, 3 on a mirror divergence under
-    --strict, 130 when interrupted (resumable)."""
+    --strict, 6 when a daily spend cap stopped it (resumable), 130 when interrupted
+    (resumable)."""
     setup_logging(verbose, log_level, console, err_console)
+    try:
+        caps = spend_caps(daily_requests, daily_tokens, daily_usd, spend_store, llm_price)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if spending.active(caps) is not None:  # this process's meter, until the command ends
+        ctx.call_on_close(spending.deactivate)
     quiet = quiet or as_json
     check_server_url(server)
     if seed is not None and (problem := seed_problem(seed, "--seed")) is not None:
@@ -593,6 +607,15 @@ def _run(
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
         raise typer.Exit(Exit.ERROR)
+    if summary.stop_reason is not None:  # a daily spend cap: resumable once it allows
+        again = (
+            f"; resume once the cap allows (the day turns at 00:00 UTC) with:"
+            f" {api.resume_command(summary.transcript, plan.server)}"
+            if summary.transcript is not None
+            else ""
+        )
+        err_console.print(f"[yellow]stopped:[/] {escape(summary.stop_reason + again)}")
+        raise typer.Exit(Exit.SPEND_CAP)
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(
@@ -715,6 +738,7 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             **({"timeouts": s.timeouts} if s.timeouts else {}),
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
+            + (f" ({s.stop_reason})" if s.stop_reason else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
             **({"clairvoyant": "yes (--allow-peek)"} if s.clairvoyant else {}),
             **agent_rows(s.agent),

@@ -64,6 +64,7 @@ from sunbot.cli.search_options import (
     ObjectiveOption,
     search_job_options,
 )
+from sunbot.cli.spend_options import DailyTokens, OnCap, OnCapOption, SpendStore, spend_caps
 from sunbot.games import GameInfo, generic_game, get_game
 from sunbot.generic.index import check_slug
 
@@ -181,6 +182,16 @@ def tournament_command(
     lookahead_budget: LookaheadBudgetOption = None,
     allow_peek: AllowPeekOption = False,
     objective: ObjectiveOption = None,
+    daily_tokens: DailyTokens = None,
+    spend_store: SpendStore = None,
+    on_cap: OnCapOption = OnCap.stop,
+    auto_resume: Annotated[
+        bool,
+        typer.Option(
+            help="With --run: resume the tournament if it holds jobs, else start it (a"
+            " service that restarts after a crash or a reboot)."
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -229,8 +240,17 @@ def tournament_command(
         raise fail("--ray-address needs --backend ray")
     if run is not None:
         bench_cli.check_run_label(run)
+    if auto_resume and run is None:
+        raise fail("--auto-resume needs --run LABEL (the tournament to resume or start)")
+    try:
+        caps = spend_caps(None, daily_tokens, None, spend_store)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    plan = replace(plan, jobs=[replace(j, spend=caps) for j in plan.jobs])
     bench_cli.ensure_out_dir(out)
     with bench_cli.open_store(out / bench_cli.STORE_NAME) as store:
+        if auto_resume and run is not None:
+            resume = store.run_info(run) is not None
         label = bench_cli.run_label(store, info.slug, run, resume, prefix=RUN_PREFIX)
         if (out / label).exists() and not (out / label).is_dir():
             raise fail(f"{out / label} (the run's directory) exists and is not a directory")
@@ -253,15 +273,28 @@ def tournament_command(
                 f" {len(todo):,} to play on {backend.value} with {slots}"
             )
         )
-        elapsed, _ = bench_cli.execute(
-            store, label, todo, backend.value, workers, ray_address, out=shown
+        status = bench_cli.open_status(
+            out, label, "tournament", info.slug, len(plan.jobs), done, caps
         )
+        elapsed, ran, stopped = bench_cli.run_to_the_caps(
+            store,
+            label,
+            todo,
+            lambda jobs: bench_cli.execute(
+                store, label, jobs, backend.value, workers, ray_address, shown, None, status
+            ),
+            on_cap,
+            status,
+            shown,
+        )
+        status.set("stopped" if stopped else "done", stopped)
+        missing = len({job_key(j) for j in plan.jobs} - store.done(label))
         try:
             rows = _rows_of(store.results(label), plan.jobs)
         except sqlite3.Error as exc:
             raise fail(f"cannot read the run from {store.path}: {exc}", Exit.ERROR) from None
-    if todo:
-        shown.print(f"{plural(len(todo), plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
+    if ran:
+        shown.print(f"{plural(ran, plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
     meta = {
         "run": label,
         "game": info.slug,
@@ -285,10 +318,15 @@ def tournament_command(
         show_standings(bench_cli.console, result, label, page)
     if result.errors:
         show_errors(bench_cli.err_console, result)
-    if result.failed is not None:
-        bench_cli.err_console.print(f"[bold red]error:[/] {escape(result.failed)}")
-    if result.errors or result.failed is not None:
+    if result.failed is not None:  # stopped by a cap: too few rows yet, which is no error
+        said = "[yellow]not yet:[/]" if stopped else "[bold red]error:[/]"
+        bench_cli.err_console.print(f"{said} {escape(result.failed)}")
+    if stopped:
+        bench_cli.say_stopped(stopped, missing, label)
+    if result.errors or (result.failed is not None and not stopped):
         raise typer.Exit(Exit.ERROR)
+    if stopped:
+        raise typer.Exit(Exit.SPEND_CAP)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from sunbot.games import GAMES, GameInfo
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
+from sunbot.spend.meter import SpendCapReached
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 from sunbot.transcripts.bounds import AnswerCutter, Cut
 
@@ -375,7 +376,9 @@ async def play_loop(
             starting one: no init, the strategy replays the recorded history first, and the
             transcript gets a ``resume`` line (then steps and the result as usual).
         should_stop: polled before every action; when it answers true the run stops there
-            (``ended_by == "interrupted"``), its transcript whole and resumable.
+            (``ended_by == "interrupted"``), its transcript whole and resumable. A daily
+            spend cap (:mod:`sunbot.spend`) reached before a model's decision or a request
+            to the server stops the run the same way, its reason in ``stop_reason``.
         max_steps: the run ends with an error past this many steps; it also ends when the
             server answers the same position after :data:`MAX_SAME_POSITION` accepted
             actions in a row, or an answer that is not one of this game (it lacks the
@@ -464,6 +467,9 @@ async def play_loop(
     except WriteFailed as exc:  # the transcript cannot grow (a full disk): one line says so
         s.ended_by = "error"
         s.error = str(exc)
+    except SpendCapReached as exc:  # a daily cap (sunbot.spend): stopped whole, resumable
+        s.ended_by = "interrupted"
+        s.stop_reason = str(exc)
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         s.ended_by = "error"
@@ -510,6 +516,8 @@ async def _decide(
     pick = fallback or (lambda o, la: default_fallback(run.slug, o, la))
     t0 = time.perf_counter()
     decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
+    if isinstance(decision.error, SpendCapReached):  # not the bot's failure: a daily cap
+        raise decision.error
     if decision.error is not None:
         exc = decision.error
         game = run.game

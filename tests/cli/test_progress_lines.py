@@ -86,7 +86,7 @@ def test_bench_execute_off_a_terminal_writes_progress_to_stderr(tmp_path: Path) 
     try:
         jobs = [Job("naptuft", "rotation", seed, 1) for seed in (1, 2)]
         with Store(tmp_path / "bench.sqlite") as store:
-            _, ran = cli_bench.execute(store, "t1", jobs, "local", 1, None, out=out)
+            _, ran, _ = cli_bench.execute(store, "t1", jobs, "local", 1, None, out=out)
     finally:
         cli_bench.err_console = saved
     assert ran == 2

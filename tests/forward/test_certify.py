@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from sunbot.certify.check import certify
 from sunbot.cli.main import app
-from sunbot.forward.certify import certify
 from tests.forward.conftest import MODELS
 
 

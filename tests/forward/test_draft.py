@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from sunbot.agents.isolate_model import ModelChild
 from sunbot.agents.sandbox import Limits
+from sunbot.certify.draft import code_of, draft_async
 from sunbot.cli.main import app
-from sunbot.forward.draft import code_of, draft_async
 from sunbot.forward.load import ModelNotLoaded
 from sunbot.testing.llm_endpoint import Ask, create_llm_app, in_process_client, running
 

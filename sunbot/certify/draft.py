@@ -222,7 +222,7 @@ async def draft_async(
         sunbot.client.ClientError: the server could not be played.
     """
     from sunbot.agents.llm_text import TextModel
-    from sunbot.forward.certify import certify_async
+    from sunbot.certify.check import certify_async
 
     if rounds < 1:
         raise ValueError(f"rounds must be at least 1, got {rounds}")

@@ -3,7 +3,7 @@
 :func:`certify` plays seeded trajectories on the server (each seed with each policy:
 ``random`` and ``first``, the two generic strategies, by default) through the one run loop
 (:func:`sunbot.api.run_plan`) with the model as the run's checks
-(:class:`~sunbot.forward.checks.ModelChecks`): at every step the model's state is rebuilt
+(:class:`~sunbot.generic.model_checks.ModelChecks`): at every step the model's state is rebuilt
 from the served observation, stepped with the action sent, and its observation, legal
 actions, score and ``gameOver`` compared with the server's next answer, exactly where the
 model draws nothing and by shape and range where it does (:mod:`sunbot.forward.predict`).
