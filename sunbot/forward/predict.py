@@ -11,6 +11,7 @@ the mirror lists unknown fields.
 
 from __future__ import annotations
 
+import collections
 import inspect
 import json
 import math
@@ -28,7 +29,10 @@ from sunbot.mirror.fields import pattern
 #: Draws of a stochastic model tried at least, and at most, before a served answer none of
 #: them agrees with is compared by shape; and the seconds the draws may take past the first
 #: :data:`SAMPLES`.
-SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 32, 2048, 1.0
+SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 128, 2048, 1.0
+#: The chance, by Good and Turing's estimate (the share of states drawn exactly once), that
+#: the next draw is a model state no draw has shown, below which drawing stops.
+UNSEEN = 0.002
 _MISSING = "<missing>"
 
 
@@ -173,8 +177,9 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
 
     A model that draws nothing is asked once and compared exactly. A stochastic one is
     drawn until one draw agrees with ``served`` on every field it predicts (then nothing
-    is found), until :data:`SAMPLES` draws in a row brought no model state not drawn before,
-    or :data:`MAX_SAMPLES` draws (:data:`MAX_SAMPLE_S` seconds past the first
+    is found), at least :data:`SAMPLES` times, until a model state not drawn yet has become
+    unlikely (:data:`UNSEEN`, and no new one in the second half of the draws), or
+    :data:`MAX_SAMPLES` draws (:data:`MAX_SAMPLE_S` seconds past the first
     :data:`SAMPLES`); when none agrees, ``served`` is compared with all the draws by
     :func:`compare`: exactly where they agree, by shape where they differ.
 
@@ -186,14 +191,15 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
     views: list[View] = []
     deadline = time.monotonic() + MAX_SAMPLE_S
     legal = sorted(map(_key, served.legal_actions))
-    distinct: set[str] = set()
-    since_new = 0
+    drawn: collections.Counter[str] = collections.Counter()
+    last_new = 0
     for k in range(MAX_SAMPLES):
         view = draw(k)
         views.append(view)
-        key = view.state_key or _key(view.to_json())
-        since_new = 0 if key not in distinct else since_new + 1
-        distinct.add(key)
+        state = view.state_key or _key(view.to_json())
+        if state not in drawn:
+            last_new = k
+        drawn[state] += 1
         if _same(view.score, served.score) and view.game_over == served.game_over:
             shown, unpredicted = strip_unpredicted(
                 served.observation, [view.observation], "observation"
@@ -202,8 +208,11 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
                 sorted(map(_key, view.legal_actions)) == legal
             ):
                 return [], unpredicted
-        if since_new >= SAMPLES or (k + 1 >= SAMPLES and time.monotonic() > deadline):
-            break  # no new outcome in the last SAMPLES draws: the rest are unlikely
+        if k + 1 >= SAMPLES:
+            once = sum(1 for n in drawn.values() if n == 1)
+            settled = once / (k + 1) < UNSEEN and last_new < (k + 1) // 2
+            if settled or time.monotonic() > deadline:
+                break  # what no draw has shown yet is unlikely (Good-Turing), or time is up
     return compare(views, served)
 
 
