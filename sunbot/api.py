@@ -413,7 +413,16 @@ def embedded_transport() -> Any:
 
     from sunbot.server import TokenCodec, create_app
 
-    return httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
+    codec = TokenCodec.embedded()
+    app = _EMBEDDED_APPS.get(codec.identity)
+    if app is None:  # building the app costs more than a short run: one per key per process
+        _EMBEDDED_APPS.clear()
+        app = _EMBEDDED_APPS[codec.identity] = create_app(codec)
+    return httpx.ASGITransport(app=app)
+
+
+#: The embedded server's app by its codec's identity (the latest one only).
+_EMBEDDED_APPS: dict[str, Any] = {}
 
 
 def open_backend(server: str | None, info: GameInfo | None) -> Backend:

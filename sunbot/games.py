@@ -70,6 +70,9 @@ class GameInfo:
         summary_ref: ``"module:function"`` of the closing-summary fields of a final
             position (plain values: :mod:`sunbot.observations`), shown by ``sunbot play``,
             ``replay`` and ``export``; ``None``: none.
+        explain_ref: ``"module:function"`` ``(word) -> str | None``: what the game's own
+            ending word (``cause``/``result``) means, in a few plain words, shown beside it
+            in ``sunbot play``'s summary (:meth:`explain`); ``None``: none.
         page_ref: the replay page's module (:mod:`sunbot.html`): ``frame`` and ``progress``
             of a position (a match's: of a seat's view, and ``food``), drawn by the script
             of the same name in ``sunbot/html/assets/``.
@@ -109,6 +112,7 @@ class GameInfo:
     codec_ref: str | None = None
     fallback_ref: str | None = None
     summary_ref: str | None = None
+    explain_ref: str | None = None
 
     def check_cap(self, value: int, option: str) -> None:
         """Refuse a run cap (``option``: the option's name, for the message) below 1 or
@@ -184,6 +188,15 @@ class GameInfo:
         out: dict[str, Any] = resolve(self.summary_ref)(state)
         return out
 
+    def explain(self, word: str) -> str | None:
+        """A few plain words on what the game's own ending word means (``lurch``,
+        ``zero:food``, ``missedQuota``), for the summary (:attr:`explain_ref`); ``None``
+        for a word the game does not use, or a game without explanations."""
+        if self.explain_ref is None:
+            return None
+        said: str | None = resolve(self.explain_ref)(word)
+        return said
+
     def cap_action(self, state: dict[str, Any], cap: int | None) -> dict[str, Any] | None:
         """The action that ends a run capped at ``cap`` voyages/days, when it is due now.
 
@@ -216,6 +229,7 @@ GAMES: dict[str, GameInfo] = {
         mirror_ref="sunbot.mirror.keelhold",
         view_ref="sunbot.views.keelhold:render",
         summary_ref="sunbot.observations.keelhold:summary",
+        explain_ref="sunbot.observations.keelhold:explain",
         cap_field="voyage",
         cap_phase="port",
         end_action={"type": "END_RUN"},
@@ -249,6 +263,7 @@ GAMES: dict[str, GameInfo] = {
         mirror_ref="sunbot.mirror.sunloaf",
         view_ref="sunbot.views.sunloaf:render",
         summary_ref="sunbot.observations.sunloaf:summary",
+        explain_ref="sunbot.observations.sunloaf:explain",
         cap_field="day",
         cap_phase="sunset",
         end_action={"type": "END_RUN"},
@@ -284,6 +299,7 @@ GAMES: dict[str, GameInfo] = {
         mirror_ref="sunbot.mirror.naptuft",
         view_ref="sunbot.views.naptuft:render",
         summary_ref="sunbot.observations.naptuft:summary",
+        explain_ref="sunbot.observations.naptuft:explain",
         cap_field="day",
         cap_phase="dayBreak",
         end_action={"type": "end-run"},

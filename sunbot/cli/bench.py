@@ -919,6 +919,7 @@ def _show(
     N: message``), or ``None``."""
     from sunbot.bench.analysis import analyse
     from sunbot.bench.report import write_report
+    from sunbot.bench.verdict import bench_verdict
     from sunbot.cli.bench_output import paired_table, summary_tables, summary_text
 
     shown = shown or _Shown()
@@ -929,6 +930,7 @@ def _show(
             console.print(table)
         if analysis.pairs:
             console.print(paired_table(analysis))
+        console.print(escape(printable(f"verdict: {bench_verdict(analysis)}")), soft_wrap=True)
     else:
         sys.stdout.write(summary_text(analysis, shown.fmt, meta))
         sys.stdout.flush()
@@ -947,7 +949,7 @@ def _show(
     csv_path = where / "results.csv"
     try:
         export_csv(rows, csv_path)
-        report = write_report(on_file, where, meta)
+        report = write_report(on_file, where, {**meta, "verdict": bench_verdict(on_file)})
     except OSError as exc:
         why = (
             str(exc)

@@ -8,7 +8,6 @@ code path) or on ``--server URL``; ``sunbot serve`` runs the local server with u
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,7 +23,9 @@ from sunbot.cli.config import ConfigGroup, apply_config, config_app
 from sunbot.cli.engine import engine_app
 from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
+from sunbot.cli.mcp import mcp_command
 from sunbot.cli.play import console, err_console, fail, play_command
+from sunbot.cli.ports import check_port
 from sunbot.cli.probe import probe_command
 from sunbot.cli.rules import rules_command
 from sunbot.cli.status import status_command
@@ -54,24 +55,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode="markdown",  # a docstring's paragraphs reflow to the terminal's width
 )
-
-
-def check_port(host: str, port: int) -> None:
-    """Exit 2 with a clear message when ``host:port`` cannot be listened on (in use, not an
-    address of this machine, no permission), by binding it once as uvicorn will."""
-    try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except socket.gaierror as exc:
-        raise fail(f"--host {host}: {exc.strerror}") from None
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-        try:
-            probe.bind(addr)
-        except OSError as exc:
-            raise fail(
-                f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-                " (another server there? pick --port)"
-            ) from None
 
 
 @app.command()
@@ -160,6 +143,7 @@ app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
 app.command("certify")(certify_command)
 app.add_typer(engine_app, name="engine")
+app.command("mcp")(mcp_command)
 app.command("status")(status_command)
 app.add_typer(config_app)
 

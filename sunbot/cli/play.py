@@ -666,11 +666,15 @@ async def _play(
 def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
     """One ``ended`` row for the game's own words (``result``, ``cause``): ``capped at day
     10`` for a capped run (its END_RUN is a "win" or "ended" in the rules' words, which
-    misleads), else ``fatal (zero:food)``-style, and ``ended (END_RUN by the strategy)``
-    when the strategy sent the game's end action itself; no row when the game said nothing."""
+    misleads), else ``fatal (zero:food): food fell to 0``-style (the words explained by
+    :meth:`sunbot.games.GameInfo.explain`), and ``ended (END_RUN by the strategy)`` when the
+    strategy sent the game's end action itself; no row when the game said nothing. A game
+    sunbot does not know: a ``result`` row, what its server served read generically
+    (:mod:`sunbot.generic.outcome`)."""
     info = GAMES.get(s.game)
-    if info is None:  # a game sunbot does not know: its own words are not ours to read
-        return {"ended": f"capped at step {s.steps}"} if s.ended_by == "cap" else {}
+    if info is None:  # a game sunbot does not know: what its server served, read generically
+        out = {"ended": f"capped at step {s.steps}"} if s.ended_by == "cap" else {}
+        return {**out, "result": s.outcome} if s.outcome else out
     field = info.cap_field
     if s.ended_by == "cap" and field and s.final_state and field in s.final_state:
         return {"ended": f"capped at {field} {s.final_state[field]}"}
@@ -680,16 +684,29 @@ def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
         words = [*(w for w in words if w.lower() != str(end).lower()), f"{end} by the strategy"]
     if not words:
         return {}
-    return {"ended": words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")}
+    said = words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")
+    # the game's own word, explained (the words of an end action the strategy sent say it)
+    meaning = (
+        None
+        if s.strategy_ended
+        else next((m for w in reversed(words) if (m := info.explain(w))), None)
+    )
+    return {"ended": f"{said}: {meaning}" if meaning else said}
 
 
 def _yardstick_row(s: RunSummary, cap: int | None) -> dict[str, str]:
-    """A ``yardstick`` row: the measured reference means nearest this run's cap
-    (:func:`sunbot.bench.reference.yardstick`); none for a game without references, or a
-    run that ended on an error or was interrupted (its score is not a whole run's)."""
+    """A ``yardstick`` row: the measured reference means at this run's cap, or that none
+    was measured there (:func:`sunbot.bench.reference.yardstick`); for a game sunbot does
+    not know, the command that measures one; none for a known game without references, or
+    a run that ended on an error or was interrupted (its score is not a whole run's)."""
     info = GAMES.get(s.game)
-    if info is None or s.ended_by not in ("rules", "cap"):
+    if s.ended_by not in ("rules", "cap"):
         return {}
+    if info is None:  # nothing measured here; how to measure it
+        return {
+            "yardstick": f"none measured for {s.game}; sunbot bench {s.game} --server URL"
+            " -s random -s first --seeds 1-20 measures one"
+        }
     said = yardstick(s.game, cap, info.cap_field)
     return {"yardstick": said} if said else {}
 

@@ -30,6 +30,7 @@ from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import safe, traceback_text
 from sunbot.agents.clock import BotEscape, Decider, default_fallback
 from sunbot.games import GAMES, GameInfo
+from sunbot.generic.outcome import outcome_line
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
@@ -174,6 +175,8 @@ class Run:
         self._base_divergences: list[Divergence] = []
         self._pid = os.getpid()
         self.cutter = AnswerCutter(getattr(checks, "template", None))
+        #: The opening's served ``spec`` (a game sunbot does not know: its result line).
+        self.spec: dict[str, Any] | None = None
 
     async def header(self) -> None:
         """Write the transcript's header line (the server's identity included)."""
@@ -193,6 +196,7 @@ class Run:
         found = self.checks.check_init(pos.raw or {}) if self.checks else []
         self.last_found = found
         self._log({"type": "init", "response": pos.raw}, found, t0, cut)
+        self.spec = _spec_of(pos.raw)
         self._take(pos, found)
         if not self.backend.trusted:
             self._last = _fingerprint(pos)
@@ -220,6 +224,7 @@ class Run:
         pos = self.backend.resume_at(resume.answer)
         if self.checks is not None:
             self.checks.warm(resume.init, resume.recorded)
+        self.spec = _spec_of(resume.init)
         self._base_checked, self._base_divergences = resume.checked, resume.divergences
         self._take(pos, [])
         if not self.backend.trusted:
@@ -327,6 +332,10 @@ class Run:
             s.score = pos.score
             s.game_over = pos.game_over
             s.final_state = pos.state if isinstance(pos.state, dict) else pos.observation
+            if self.game is None:  # a game sunbot does not know: what its server says
+                s.outcome = outcome_line(
+                    self.spec, pos.observation, pos.state, pos.score, pos.game_over
+                )
         if self.checks is not None:
             s.responses_checked = self._base_checked + self.checks.responses_checked
             s.divergences = [*self._base_divergences, *self.checks.divergences]
@@ -555,6 +564,12 @@ def bounded_record(record: dict[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"unreadable": True}
     return record if size <= MAX_AGENT_RECORD else {"omitted": f"{size} bytes"}
+
+
+def _spec_of(raw: Any) -> dict[str, Any] | None:
+    """An answer's served ``spec`` object, if it has one."""
+    spec = raw.get("spec") if isinstance(raw, dict) else None
+    return spec if isinstance(spec, dict) else None
 
 
 def _fingerprint(pos: Answer) -> str:
