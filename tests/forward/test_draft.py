@@ -134,6 +134,12 @@ def test_the_sandbox_refuses_the_network_and_bounds_memory(tmp_path: Path) -> No
     big.write_text("HOG = bytearray(3 << 30)\n" + GOOD)
     with pytest.raises(ModelNotLoaded, match="MemoryError"):
         ModelChild(str(big), "take-away", limits=Limits(memory_mb=1024)).start()
+
+
+@pytest.mark.slow  # a child interpreter and a second of spinning
+def test_a_model_that_never_answers_is_a_divergence_after_the_call_timeout(
+    tmp_path: Path,
+) -> None:
     spin = tmp_path / "spin.py"
     spin.write_text(
         GOOD.replace(

@@ -96,14 +96,14 @@ def test_hidden_information_is_refused_and_allowed_runs_are_clairvoyant(
 def test_bench_keeps_clairvoyant_rows_apart(unseen_url: str, tmp_path: Path) -> None:  # noqa: F811
     got = CliRunner().invoke(app, [
         "bench", "take-away", "-s", "random", "-s", "search", "--lookahead", "4",
-        "--allow-peek", "--seeds", "1-3", "--server", unseen_url, "--workers", "1",
+        "--allow-peek", "--seeds", "1", "--server", unseen_url, "--workers", "1",
         "--out", str(tmp_path), "--format", "csv",
     ])  # fmt: skip
     assert got.exit_code == 0, got.output
     assert "search (clairvoyant)" in got.output
     assert "requests/decision" in got.output
     refused = CliRunner().invoke(app, [
-        "bench", "take-away", "-s", "search", "--lookahead", "4", "--seeds", "1-3",
+        "bench", "take-away", "-s", "search", "--lookahead", "4", "--seeds", "1",
         "--server", unseen_url, "--out", str(tmp_path),
     ])  # fmt: skip
     assert refused.exit_code == 2

@@ -46,6 +46,7 @@ def test_options_that_do_not_fit_are_refused() -> None:
         Search(random.Random(0), allow_peek=True)
 
 
+@pytest.mark.slow  # a strength benchmark: 36 runs, ~10 s of an idle machine
 def test_search_beats_random_and_first_on_the_unseen_games(unseen_url: str) -> None:  # noqa: F811
     for game, name in (("take-away", "TakeAway"), ("tic-tac-toe", "TicTacToe")):
         means = {}
