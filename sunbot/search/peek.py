@@ -11,8 +11,9 @@ reads an answer and decides, by content, not by field names (a server may call a
   server keeps (a string), may hold anything: *peeks*;
 - a ``state`` object is compared value by value with the observation: every value of the
   state (nulls aside) must appear somewhere in the observation (a string also as the
-  joined strings of a list, ``["X..", ".O."]`` showing ``"X...O."``). A value the
-  observation does not show (a random cursor, a hidden layout): *peeks*;
+  joined strings of a list, ``["X..", ".O."]`` showing ``"X...O."``), and as often as the
+  state holds it (a seed of 1 and a roll counter at 1 are not shown by one round 1). A
+  value the observation does not show (a random cursor, a hidden layout): *peeks*;
 - otherwise honest. A lookahead then carries the plain ``state`` (never a token beside it),
   so it sends only what was judged.
 
@@ -24,6 +25,7 @@ follows from it (refused, or allowed with ``--allow-peek`` and the run labelled
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,9 +80,10 @@ def _token(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
 
 
-def _shown(observation: Any) -> set[tuple[str, Any]]:
-    """Every value the observation shows, and the joined text of its lists of strings."""
-    out: set[tuple[str, Any]] = set()
+def _shown(observation: Any) -> Counter[tuple[str, Any]]:
+    """Every value the observation shows, as often as it shows it, and the joined text of
+    its lists of strings."""
+    out: Counter[tuple[str, Any]] = Counter()
     stack = [observation]
     while stack:
         v = stack.pop()
@@ -90,9 +93,9 @@ def _shown(observation: Any) -> set[tuple[str, Any]]:
             stack.extend(v)
             if v and all(isinstance(x, str) for x in v):
                 for sep in ("", " ", "\n", ","):
-                    out.add(("str", sep.join(v)))
+                    out[("str", sep.join(v))] += 1
         elif v is not None:
-            out.add(_token(v))
+            out[_token(v)] += 1
     return out
 
 
@@ -116,7 +119,17 @@ def classify(answer: dict[str, Any]) -> Verdict:
                        " see what the player cannot")  # fmt: skip
     shown = _shown(answer.get("observation"))
     leaves = _leaves(state, "state", [])
-    hidden = [(p, v) for p, v in leaves if _token(v) not in shown]
+    hidden = [(p, v) for p, v in leaves if shown[_token(v)] == 0]
+    # a value the state holds more often than the observation shows it: the extra copies
+    # are hidden too (a seed of 1 and a roll counter at 1 beside a shown round 1), the
+    # first ones in the state's order named
+    held = Counter(_token(v) for _, v in leaves)
+    excess = Counter({t: n - shown[t] for t, n in held.items() if 0 < shown[t] < n})
+    for p, v in leaves:
+        t = _token(v)
+        if excess[t] > 0:
+            excess[t] -= 1
+            hidden.append((p, v))
     if hidden:
         quoted = ", ".join(_quote(p, v) for p, v in hidden[:QUOTED])
         more = f" and {len(hidden) - QUOTED} more" if len(hidden) > QUOTED else ""

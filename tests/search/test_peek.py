@@ -37,3 +37,14 @@ def test_the_decision_line_says_what_follows() -> None:
     assert decision(v, True).endswith("looking ahead anyway (--allow-peek): the run is clairvoyant")
     honest = classify({"state": {"n": 1}, "observation": {"n": 1}})
     assert decision(honest, False).endswith(": looking ahead")
+
+
+def test_a_value_held_more_often_than_shown_peeks() -> None:
+    # dice-dash's opening at seed 1: the seed and the roll counter are both 1, as is the
+    # round shown; one shown 1 cannot vouch for three
+    v = classify({"state": {"seed": 1, "rolls": 1, "round": 1, "dice": [4, 6]},
+                  "observation": {"round": 1, "dice": [4, 6]}})  # fmt: skip
+    assert v.peeks and v.hidden == ["state.seed", "state.rolls"]
+    assert "2 of its 5 values" in v.line
+    twice = classify({"state": {"a": 1}, "observation": {"x": 1, "y": 1}})
+    assert not twice.peeks
