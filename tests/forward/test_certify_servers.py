@@ -40,14 +40,14 @@ def test_the_sunloaf_model_passes_and_a_broken_copy_is_flagged(
     where: str, other: str, broken: str
 ) -> None:
     server = None if where == "embedded" else other
-    good = certify("sunloaf", f"{MODEL}:Sunloaf", server=server, seeds=[1, 2], max_steps=12)
+    good = certify("sunloaf", f"{MODEL}:Sunloaf", server=server, seeds=[1], max_steps=6)
     assert good.passed, [str(f) for f in good.first[:3]]
-    assert (good.trajectories, good.divergences, good.errors) == (4, 0, [])
-    # every answer predicted: the four openings and every step's answer
-    assert good.predictions == good.steps + 4 and good.steps > 4
+    assert (good.trajectories, good.divergences, good.errors) == (2, 0, [])
+    # every answer predicted: the two openings and every step's answer
+    assert good.predictions == good.steps + 2 and good.steps > 2
     # what the server shows beyond the rules is listed, never a divergence
     assert good.unpredicted == ({"observation.rng"} if server is None else {"observation.tip"})
-    bad = certify("sunloaf", broken, server=server, seeds=[1], max_steps=12)
+    bad = certify("sunloaf", broken, server=server, seeds=[1], policies=["first"], max_steps=1)
     assert not bad.passed
     first = bad.first[0]
     # the opening is the first prediction: the model's score is the served one plus one

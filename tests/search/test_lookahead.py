@@ -60,6 +60,7 @@ def test_429s_are_waited_out_by_the_retry_policy() -> None:
     assert s.agent["lookahead"]["retries"] > 0
 
 
+@pytest.mark.slow  # a clock: a starved machine (load 20) missed it once
 def test_answers_come_within_the_move_clock() -> None:
     with LoopbackServer(create_countup_app(slow_s=0.25)) as srv:
         s = sunbot.play("count-up", seed=1, strategy="search", server=srv.url, lookahead=40,
