@@ -30,8 +30,10 @@ from sunbot.runs.summary import MatchSeat, MatchSummary, RunSummary
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
 
 if TYPE_CHECKING:
+    from sunbot.forward.load import LoadedModel
     from sunbot.runs.backends import Backend
     from sunbot.runs.loop import OnPosition
+    from sunbot.search.peek import Verdict
     from sunbot.transcripts.jsonl import TranscriptWriter
     from sunbot.transcripts.resume import Resume
 
@@ -160,7 +162,14 @@ class RunPlan:
     ``bot`` is the strategy, built with ``random.Random(seed)`` (``make(rng)`` builds
     another); ``cap`` is in the game's unit (voyages or days). ``info`` is ``None`` for a
     game sunbot has no engine for (played on ``server`` with the generic checks);
-    ``max_steps`` ends such a run (any run) after that many steps.
+    ``max_steps`` ends such a run (any run) after that many steps. ``model`` is the forward
+    model given with ``engine`` (:mod:`sunbot.forward`): a game sunbot has no engine for is
+    then checked by it (``checks: model``; ``model_checks``: a known game's too, instead of
+    its mirror, as ``sunbot certify`` does), and the run's transcript header names it with
+    its file's hash. ``lookahead``: what the header records of a ``search`` looking ahead
+    through the server (:func:`search_options`, then :func:`peek_check`'s verdict).
+    ``checks``: check the answers with these instead (a model in a sandboxed child,
+    :class:`sunbot.agents.isolate_model.ChildChecks`).
     """
 
     slug: str
@@ -176,6 +185,10 @@ class RunPlan:
     move_timeout: float | None = None
     max_steps: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    model: LoadedModel | None = None
+    model_checks: bool = False
+    lookahead: dict[str, Any] | None = None
+    checks: Any = None
 
 
 #: The most steps ``max_steps`` accepts (the loop's own bound).
@@ -208,9 +221,18 @@ def plan_run(
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
+    engine: str | None = None,
+    lookahead: int | None = None,
+    lookahead_budget: int | None = None,
+    allow_peek: bool = False,
+    objective: str | None = None,
 ) -> RunPlan:
     """Check a single-player run's options and resolve them (no file or connection is
-    opened): the game, the seed (drawn when ``None``), the strategy, the cap.
+    opened): the game, the seed (drawn when ``None``), the strategy, the cap, and the
+    forward model ``engine`` names (``FILE.py:Class`` or an installed model's name,
+    :func:`sunbot.forward.load.load_model`; loaded, not built). ``lookahead``,
+    ``lookahead_budget``, ``allow_peek`` and ``objective`` are the ``search`` strategy's
+    (:func:`search_options`).
 
     A slug sunbot has no engine for is played on ``server`` (a URL) with the generic
     checks and the generic strategies (``random``, ``first``), a bot file, or an agent;
@@ -220,7 +242,8 @@ def plan_run(
         ValueError: an unknown game or strategy, an option that does not apply, a bad seed
             or server (the message names the option as ``cap_names`` and ``server`` do), a
             strategy that cannot be built for this game, a ``move_timeout`` that is not a
-            positive number of seconds.
+            positive number of seconds, a model that cannot be loaded for this game
+            (:class:`sunbot.forward.load.ModelNotLoaded`).
     """
     info: GameInfo | None
     try:
@@ -256,11 +279,111 @@ def plan_run(
         raise ValueError(f"max steps must be 1 to {MAX_STEPS_CAP}, got {max_steps}")
     check_move_timeout(move_timeout)
     slug = info.slug if info is not None else game
-    name, make = resolve_strategy(slug, strategy, isolate=isolate, seed=seed, options=agent_options)
+    model = None
+    if engine is not None:
+        from sunbot.forward.load import load_model
+
+        model = load_model(engine, slug)
+    options, looking = search_options(
+        strategy, engine=engine, server=server, lookahead=lookahead,
+        lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
+        agent_options=agent_options,
+    )  # fmt: skip
+    name, make = resolve_strategy(slug, strategy, isolate=isolate, seed=seed, options=options)
     bot = make(random.Random(seed))  # before any file exists: a bad bot leaves nothing behind
     return RunPlan(
-        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps
-    )
+        slug, info, seed, name, make, bot, server, cap, strict, mirror, move_timeout, max_steps,
+        model=model, lookahead=looking,
+    )  # fmt: skip
+
+
+def search_options(
+    strategy: StrategyLike | None,
+    *,
+    engine: str | None = None,
+    server: str | None = None,
+    lookahead: int | None = None,
+    lookahead_budget: int | None = None,
+    allow_peek: bool = False,
+    objective: str | None = None,
+    agent_options: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The options of the ``search`` strategy (:mod:`sunbot.strategies.search`) on top of
+    ``agent_options``, and what the transcript header records of a lookahead
+    (``{perDecision, budget, allowPeek}``; ``None`` without one).
+
+    Raises:
+        ValueError: a search option with another strategy; a lookahead on the engine
+            backend, or below 1.
+    """
+    given = [
+        name
+        for name, value in (
+            ("lookahead", lookahead), ("lookahead_budget", lookahead_budget),
+            ("objective", objective), ("allow_peek", allow_peek or None),
+        )
+        if value is not None
+    ]  # fmt: skip
+    if strategy != "search":
+        if given:
+            verb = "applies" if len(given) == 1 else "apply"
+            raise ValueError(f"{', '.join(given)} {verb} to the search strategy")
+        return agent_options, None
+    from sunbot.search.lookahead import DEFAULT_BUDGET
+    from sunbot.search.objective import OBJECTIVES
+
+    if objective is not None and objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r}: one of {', '.join(OBJECTIVES)}")
+    for name, value in (("lookahead", lookahead), ("lookahead_budget", lookahead_budget)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or value < 1
+        ):
+            raise ValueError(f"{name} must be a whole number of requests >= 1, got {value!r:.40}")
+    options = dict(agent_options or {})
+    if engine is not None:
+        options["engine"] = engine
+    options.update(
+        {k: v for k, v in (("lookahead", lookahead), ("lookahead_budget", lookahead_budget),
+                           ("objective", objective)) if v is not None}
+    )  # fmt: skip
+    if allow_peek:
+        options["allow_peek"] = True
+    if lookahead is None:
+        return options or None, None
+    if server == ENGINE:
+        raise ValueError("lookahead asks a server: the engine backend has none")
+    options["server"] = server
+    budget = lookahead_budget or DEFAULT_BUDGET
+    return options, {"perDecision": lookahead, "budget": budget, "allowPeek": allow_peek}
+
+
+async def peek_check(plan: RunPlan) -> Verdict | None:
+    """The peek guard on the opening of ``plan``'s run (one init request to its server),
+    before anything is written, when its ``search`` looks ahead through the server; the
+    verdict is recorded in ``plan.lookahead`` (``guard``, ``clairvoyant``). ``None``
+    without a lookahead.
+
+    Raises:
+        sunbot.search.peek.PeekRefused: the answers hold what the player cannot see and
+            ``allow_peek`` was not given (the message is the guard's one line).
+        sunbot.client.ClientError: the server could not be asked.
+    """
+    if plan.lookahead is None:
+        return None
+    from sunbot.search.peek import PeekRefused, classify, decision
+
+    backend = open_backend(plan.server, plan.info)
+    try:
+        opening = await backend.init(plan.slug, plan.seed)
+    finally:
+        await backend.aclose()
+    verdict = classify(opening.raw or {})
+    allowed = bool(plan.lookahead.get("allowPeek"))
+    said = decision(verdict, allowed)
+    if verdict.peeks and not allowed:
+        raise PeekRefused(said)
+    plan.lookahead.update(guard=said, clairvoyant=verdict.peeks)
+    return verdict
 
 
 def check_move_timeout(seconds: float | None, name: str = "move_timeout") -> None:
@@ -337,6 +460,7 @@ async def run_plan(
     on_position: OnPosition | None = None,
     should_stop: Callable[[], bool] | None = None,
     on_backend: Callable[[Backend], None] | None = None,
+    backend: Backend | None = None,
 ) -> RunSummary:
     """Play a planned run to its end and return its summary (the loop never raises for a
     run that fails midway: ``ended_by == "error"`` says why).
@@ -348,6 +472,8 @@ async def run_plan(
         should_stop: polled before every action (a face's Ctrl-C).
         on_backend: called once the backend exists (a face wires its stop to
             ``backend.interrupt``, which cuts a retry wait short).
+        backend: play on this backend (:func:`open_backend` of the plan's server), which
+            the caller closes: several runs on one connection pool (``sunbot certify``).
 
     Raises:
         ValueError: a transcript or a resume with the engine backend (it has no answers to
@@ -360,23 +486,36 @@ async def run_plan(
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
     info = plan.info
     bot = plan.bot
-    backend = open_backend(plan.server, info)
+    owned = backend is None
+    backend = open_backend(plan.server, info) if backend is None else backend
     if on_backend is not None:
         on_backend(backend)
-    checks = None
-    if plan.mirror and not backend.trusted:
-        checks = Mirror(plan.slug) if info is not None else _generic_checks(plan.slug)
+    checks = plan.checks
+    if checks is None and plan.mirror and not backend.trusted:
+        if info is not None and not (plan.model_checks and plan.model is not None):
+            checks = Mirror(plan.slug)
+        elif plan.model is not None:
+            checks = model_checks(plan.model, plan.slug, plan.seed)
+        else:
+            checks = _generic_checks(plan.slug)
+    about: dict[str, Any] = {}
+    if plan.model is not None:
+        about["model"] = plan.model.identity.to_json()
+    if plan.lookahead is not None:
+        about["lookahead"] = plan.lookahead
     run = Run(
         backend, plan.slug, plan.seed, strategy_name=plan.strategy, cap=plan.cap,
-        checks=checks, transcript=writer, on_position=on_position,
+        checks=checks, transcript=writer, on_position=on_position, about=about,
     )  # fmt: skip
+    run.summary.clairvoyant = bool(plan.lookahead and plan.lookahead.get("clairvoyant"))
     try:
         return await play_loop(
             run, bot, strict=plan.strict, resume=resume, should_stop=should_stop,
             move_timeout=plan.move_timeout, step_cap=plan.max_steps,
         )  # fmt: skip
     finally:
-        await backend.aclose()
+        if owned:
+            await backend.aclose()
 
 
 async def first_prompt(plan: RunPlan, prompt: str | Path | None = None) -> list[dict[str, str]]:
@@ -446,6 +585,19 @@ def _bytes(mb: int | None) -> int | None:
     return mb << 20
 
 
+def model_checks(model: LoadedModel, slug: str, seed: int | None) -> Any:
+    """The checks of a modelled game: ``model`` built with its own ``random.Random(seed)``
+    predicts every answer (:class:`sunbot.generic.model_checks.ModelChecks`).
+
+    Raises:
+        sunbot.forward.load.ModelNotLoaded: the model cannot be built.
+    """
+    from sunbot.generic.model_checks import ModelChecks
+
+    rng = random.Random(seed)
+    return ModelChecks(model.build(rng), slug, seed, rng)
+
+
 def _generic_checks(slug: str) -> Any:
     from sunbot.generic.checks import GenericChecks
 
@@ -470,6 +622,11 @@ async def play_async(
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
     max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
+    engine: str | None = None,
+    lookahead: int | None = None,
+    lookahead_budget: int | None = None,
+    allow_peek: bool = False,
+    objective: str | None = None,
 ) -> RunSummary:
     """Play one run of ``game`` (or one match of a match game) and return its summary.
 
@@ -507,6 +664,15 @@ async def play_async(
         max_transcript_mb: the transcript's size limit in MiB (``None``: none): the line
             that would pass it is not written and the run ends (``ended_by == "error"``,
             the transcript whole up to there; ``docs/transcripts.md``, "Bounds").
+        engine: a forward model of the game, ``FILE.py:Class`` or an installed model's
+            name (``docs/guide-forward-models.md``): a game sunbot has no engine for is
+            checked by it, and ``strategy="search"`` plans with it. Single-player games.
+        lookahead: ``strategy="search"`` looks ahead through the server, at most this many
+            requests a decision, when the peek guard finds nothing hidden in its answers
+            (:mod:`sunbot.search.peek`); ``lookahead_budget``: requests a run may send
+            (default 2,000); ``allow_peek``: look ahead anyway, the run then labelled
+            clairvoyant. ``objective``: ``max``, ``min`` or ``win``, where the served spec
+            does not say which way its score counts.
 
     Returns:
         A :class:`~sunbot.runs.summary.RunSummary`. A run that fails midway (network,
@@ -517,6 +683,8 @@ async def play_async(
             that is not an integer of signed 64 bits (``"7"``, ``1.5`` and ``True`` are
             refused), a ``server`` that is not an absolute http(s) URL, a transcript in a
             folder that does not exist (it is not created, as ``sunbot play --transcript``).
+        sunbot.search.peek.PeekRefused: a ``ValueError``: the lookahead would see what the
+            player cannot (nothing is played or written).
         FileExistsError, OSError: the transcript cannot be created.
     """
     from sunbot.transcripts.jsonl import TranscriptWriter
@@ -531,6 +699,10 @@ async def play_async(
     if transcript is not None and not Path(transcript).parent.is_dir():
         raise ValueError(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
+        )
+    if info is not None and info.kind == "match" and engine is not None:
+        raise ValueError(
+            f"engine (a forward model) applies to single-player games, not {info.slug}"
         )
     if info is not None and info.kind == "match":
         if max_voyages is not None or max_days is not None:
@@ -548,10 +720,13 @@ async def play_async(
     plan = plan_run(
         game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
         max_days=max_days, strict=strict, mirror=mirror, move_timeout=move_timeout,
-        isolate=isolate, agent_options=agent_options, max_steps=max_steps,
+        isolate=isolate, agent_options=agent_options, max_steps=max_steps, engine=engine,
+        lookahead=lookahead, lookahead_budget=lookahead_budget, allow_peek=allow_peek,
+        objective=objective,
     )  # fmt: skip
     if server == ENGINE and transcript is not None:
         raise ValueError("the engine backend keeps no transcript: give server=None or a URL")
+    await peek_check(plan)
     limit = _bytes(max_transcript_mb)
     writer = TranscriptWriter(Path(transcript), max_bytes=limit) if transcript is not None else None
     try:
@@ -795,6 +970,11 @@ def play(
     agent_options: dict[str, Any] | None = None,
     max_steps: int | None = None,
     max_transcript_mb: int | None = DEFAULT_MAX_TRANSCRIPT_MB,
+    engine: str | None = None,
+    lookahead: int | None = None,
+    lookahead_budget: int | None = None,
+    allow_peek: bool = False,
+    objective: str | None = None,
 ) -> RunSummary:
     """:func:`play_async` from synchronous code; arguments, result and errors are the same.
 
@@ -818,6 +998,11 @@ def play(
         agent_options=agent_options,
         max_steps=max_steps,
         max_transcript_mb=max_transcript_mb,
+        engine=engine,
+        lookahead=lookahead,
+        lookahead_budget=lookahead_budget,
+        allow_peek=allow_peek,
+        objective=objective,
     )
     try:
         asyncio.get_running_loop()
@@ -838,6 +1023,7 @@ __all__ = [
     "first_prompt",
     "new_seed",
     "open_backend",
+    "peek_check",
     "plan_match",
     "plan_run",
     "play",
@@ -846,4 +1032,5 @@ __all__ = [
     "run_cap",
     "run_match_plan",
     "run_plan",
+    "search_options",
 ]

@@ -48,6 +48,8 @@ def create_agent(
       ``options`` on top and ``rng`` (while daily spend caps are in force in this process,
       :func:`sunbot.spend.meter.current`, wrapped in
       :class:`~sunbot.spend.agent.MeteredAgent`, which counts its decisions);
+    - ``search`` with ``options`` (its ``engine``, ``lookahead``, ``objective``...):
+      :class:`sunbot.strategies.search.Search`;
     - anything else, a strategy name or ``path.py:Class``: built here with ``rng``
       (:func:`sunbot.strategies.create`), or with ``isolate=True`` in a child process,
       :class:`~sunbot.agents.isolate.IsolatedStrategy` seeded with ``seed``. ``isolate``
@@ -87,6 +89,15 @@ def create_agent(
         return strategy
     from sunbot import strategies
 
+    if t == "search" and options:  # the search options: its model, lookahead, objective
+        if isolate:
+            raise ValueError("search plays in this process: drop --isolate")
+        from sunbot.games import resolve
+
+        search: Strategy = resolve(strategies.GENERIC["search"])(
+            rng, game=game, seed=seed, **options
+        )
+        return search
     if isolate:
         from sunbot.agents.isolate import IsolatedStrategy
 

@@ -160,7 +160,7 @@ def summary_rows(a: Analysis) -> Rows:
     """Per strategy: runs, mean score with 95% CI, median, quartiles, progress, capped and
     errored runs, decision times; for matches also rank-1 rates, win share and mean rank;
     for a language model also tokens and USD per run and per decision and the score per USD
-    (:mod:`sunbot.bench.costs`)."""
+    (:mod:`sunbot.bench.costs`); for a search its lookahead requests per decision."""
     head = ["strategy", "runs", "mean score", "95% CI", "median", "Q1-Q3"]
     timeouts = any(s.timeouts for s in a.strategies)
     ended = "capped/errors/timeouts" if timeouts else "capped/errors"
@@ -172,6 +172,9 @@ def summary_rows(a: Analysis) -> Rows:
     model = any(r.tokens is not None for s in a.strategies for r in s.results)
     if model:
         head += COST_HEAD
+    looked = any(r.requests is not None for s in a.strategies for r in s.results)
+    if looked:
+        head += ["requests/decision"]
     rows = []
     for s in a.strategies:
         sc = s.score
@@ -189,8 +192,20 @@ def summary_rows(a: Analysis) -> Rows:
             row += [f"{s.sole}/{s.draws}", share, num(mean_rank)]
         if model:
             row += cost_cells(cost_of(s.results))
+        if looked:
+            row += [requests_per_decision(s.results)]
         rows.append(row)
     return head, rows
+
+
+def requests_per_decision(rows: Sequence[Result]) -> str:
+    """The lookahead requests a decision sent, over ``rows`` (``-`` without a lookahead):
+    all their requests over all their decisions."""
+    looked = [r for r in rows if r.requests is not None]
+    decisions = sum(r.decisions for r in looked)
+    if not looked or not decisions:
+        return "-"
+    return f"{sum(r.requests or 0 for r in looked) / decisions:.1f}"
 
 
 def pair_rows(a: Analysis) -> Rows:

@@ -141,6 +141,11 @@ class Result:
         health: a language-model agent's decisions per phase as compact JSON
             (``{"care": {"decisions": 10, "illegal": 0, ..., "fallback": 1}}``,
             :mod:`sunbot.agents.health`); ``""`` for other strategies.
+        requests: ``search --lookahead``: the requests its lookahead sent the server
+            (``None`` for a strategy that sent none of its own).
+        clairvoyant: ``search --allow-peek`` looked ahead through answers holding what the
+            player cannot see: the row's group is labelled ``(clairvoyant)``
+            (:func:`group_of`), so its scores are never pooled with honest ones.
     """
 
     game: str
@@ -171,6 +176,8 @@ class Result:
     cost_usd: float | None = None
     ranks: str = ""
     health: str = ""
+    requests: int | None = None
+    clairvoyant: bool = False
 
     def to_row(self) -> dict[str, Any]:
         """The row as a dict, field order as declared (the store's column order)."""
@@ -224,9 +231,20 @@ def group_label(strategy: str, table: str) -> str:
     return f"{strategy} vs {table_label(table)}" if table else strategy
 
 
+#: What marks the group (and the tournament entrant) of a clairvoyant row.
+CLAIRVOYANT = " (clairvoyant)"
+
+
+def entrant(result: Result) -> str:
+    """The row's strategy as its statistics name it: ``search (clairvoyant)`` for a run
+    that looked ahead through hidden information, else the strategy."""
+    return result.strategy + (CLAIRVOYANT if result.clairvoyant else "")
+
+
 def group_of(result: Result) -> str:
-    """The group a row's statistics belong to (:func:`group_label`)."""
-    return group_label(result.strategy, result.table)
+    """The group a row's statistics belong to (:func:`group_label`; a clairvoyant row's
+    strategy marked, so it is never pooled with honest rows)."""
+    return group_label(entrant(result), result.table)
 
 
 class JobTimedOut(BaseException):
@@ -349,6 +367,8 @@ def _played(info: GameInfo | None, job: Job) -> Result:
         tokens=int(tokens) if agent.get("kind") == "llm" else None,
         cost_usd=agent.get("costUsd") if agent.get("kind") == "llm" else None,
         health=_health(agent),
+        requests=_requests(agent),
+        clairvoyant=agent.get("clairvoyant") is True,
     )
 
 
@@ -360,6 +380,13 @@ def _health(agent: dict[str, Any]) -> str:
     import json
 
     return json.dumps(health, sort_keys=True, separators=(",", ":"))
+
+
+def _requests(agent: dict[str, Any]) -> int | None:
+    """The requests a search's lookahead sent (``None`` without a lookahead)."""
+    look = agent.get("lookahead")
+    value = look.get("requests") if isinstance(look, dict) else None
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _seating_of(job: Job) -> str:
@@ -387,11 +414,14 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``. A job whose
     options name an ``agent`` (a prompt variant's, labelled ``llm:MODEL@NAME``) builds
-    that agent text, with the other options."""
+    that agent text, with the other options; a ``search`` that looks ahead asks the job's
+    server."""
     from sunbot.agents.spec import create_agent
 
     options = dict(job.options)
     text = str(options.pop("agent", job.strategy))
+    if job.strategy == "search" and "lookahead" in options:
+        options["server"] = None if job.server in (None, "embedded") else job.server
     return create_agent(job.game, text, random.Random(job.seed), seed=job.seed, **options)
 
 
@@ -467,6 +497,12 @@ def _backend(info: GameInfo | None, job: Job) -> tuple[Any, Any]:
         from sunbot.mirror import Mirror
 
         return backend, Mirror(info.slug)
+    engine = dict(job.options).get("engine")
+    if isinstance(engine, str):  # a modelled game: its model checks every answer
+        from sunbot.api import model_checks
+        from sunbot.forward.load import load_model
+
+        return backend, model_checks(load_model(engine, job.game), job.game, job.seed)
     from sunbot.generic.checks import GenericChecks
 
     return backend, GenericChecks(job.game)

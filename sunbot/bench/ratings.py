@@ -325,8 +325,9 @@ def scores_of(results: Iterable[Any]) -> dict[str, dict[int, float]]:
     :func:`rank_paired`; a row that ended on an error has no score and is left out."""
     out: dict[str, dict[int, float]] = {}
     for r in results:
-        if r.ended_by != "error":
-            out.setdefault(r.strategy, {})[r.seed] = float(r.score)
+        if r.ended_by != "error":  # a clairvoyant run is an entrant of its own
+            name = r.strategy + (" (clairvoyant)" if getattr(r, "clairvoyant", False) else "")
+            out.setdefault(name, {})[r.seed] = float(r.score)
     return out
 
 

@@ -51,6 +51,8 @@ _TYPES = {
     "timeouts": "INTEGER NOT NULL DEFAULT 0",
     "tokens": "INTEGER",
     "cost_usd": "REAL",
+    "requests": "INTEGER",
+    "clairvoyant": "INTEGER NOT NULL DEFAULT 0",
 }
 #: Column names of the ``results`` table, in order.
 COLUMNS: tuple[str, ...] = ("run", *RESULT_FIELDS, "finished_at")
@@ -173,7 +175,7 @@ class Store:
         cur = self._db.execute(
             f"SELECT {_RESULT_NAMES} FROM results WHERE run = ? ORDER BY seed", (run,)
         )
-        rows = [Result(**dict(r)) for r in cur]
+        rows = [Result(**{**dict(r), "clairvoyant": bool(r["clairvoyant"])}) for r in cur]
         rank = {name: i for i, name in enumerate(order)}
         kept = [r for r in rows if r.strategy in rank]
         return sorted(kept, key=lambda r: (rank[r.strategy], r.table, r.seed))

@@ -22,7 +22,7 @@ from typing import Any
 
 from sunbot._text.safe import clip
 from sunbot.bench.costs import Cost, cost_of
-from sunbot.bench.jobs import Job, Result, job_key
+from sunbot.bench.jobs import Job, Result, entrant, job_key
 from sunbot.bench.ratings import (
     Crosstable,
     PairedRank,
@@ -231,7 +231,8 @@ def paired_standings(
     ]
     scores = scores_of(r for r in found if r.ended_by not in NO_SCORE)
     out.costs = _costs(found)
-    missing = [j.strategy for j in jobs if j.strategy not in scores]
+    named = {r.strategy: entrant(r) for r in found}
+    missing = [j.strategy for j in jobs if named.get(j.strategy, j.strategy) not in scores]
     try:
         if missing:
             raise ValueError(f"{clip(missing[0])} finished no run")

@@ -57,6 +57,8 @@ def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
         )
         if (usage := usage_line(agent)) is not None:
             rows["model usage"] = usage
+    if agent.get("kind") == "search":
+        rows.update(search_rows(agent))
     clock = agent.get("clock")
     if isinstance(clock, dict) and clock.get("decisions"):
         quantiles = (("p50", "p50Ms"), ("p95", "p95Ms"))
@@ -65,4 +67,35 @@ def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
     return {k: printable(v) for k, v in rows.items()}
 
 
-__all__ = ["agent_rows", "model_line", "usage_line"]
+def search_rows(agent: dict[str, Any]) -> dict[str, str]:
+    """Rows ``search`` (iterations, the objective and where it was read), ``model`` (the
+    forward model, its hash and whether it was certified), ``lookahead`` (requests, per
+    decision, the cache) and ``clairvoyant`` of the ``search`` strategy's totals."""
+    rows = {
+        "search": f"{agent.get('iterations', 0):,} iterations over {agent.get('decisions', 0)}"
+        f" decisions · objective {agent.get('objectiveSource') or agent.get('objective')}",
+    }
+    model = agent.get("model")
+    if isinstance(model, dict):
+        cert = model.get("certified")
+        said = (
+            f"certified on {cert.get('server')} seeds {cert.get('seeds')}"
+            if isinstance(cert, dict)
+            else "not certified"
+        )
+        sha = str(model.get("sha256") or "")[:12]
+        rows["model"] = f"{model.get('spec')} · sha256 {sha or '-'} · {said}"
+    look = agent.get("lookahead")
+    if isinstance(look, dict):
+        rows["lookahead"] = (
+            f"{look.get('requests', 0):,} requests ({look.get('requestsPerDecision', 0)} a"
+            f" decision, at most {look.get('perDecision')}; budget {look.get('budget'):,})"
+            f" · {look.get('cacheHits', 0):,} from the cache · {look.get('retries', 0)} retries"
+        )
+    if agent.get("clairvoyant") is True:
+        rows["clairvoyant"] = "yes: it looked ahead through answers that hold what the player"
+        rows["clairvoyant"] += " cannot see (--allow-peek); no honest player's score"
+    return rows
+
+
+__all__ = ["agent_rows", "model_line", "search_rows", "usage_line"]

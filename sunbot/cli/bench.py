@@ -78,6 +78,14 @@ from sunbot.cli.llm_options import (
     llm_options,
 )
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.search_options import (
+    AllowPeekOption,
+    EngineOption,
+    LookaheadBudgetOption,
+    LookaheadOption,
+    ObjectiveOption,
+    search_job_options,
+)
 from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.cli.spend_options import (
     DailyRequests,
@@ -347,6 +355,11 @@ def bench_command(
         float | None,
         typer.Option(min=0, help="Stop once the stored jobs cost this many USD (--llm-price)."),
     ] = None,
+    engine: EngineOption = None,
+    lookahead: LookaheadOption = None,
+    lookahead_budget: LookaheadBudgetOption = None,
+    allow_peek: AllowPeekOption = False,
+    objective: ObjectiveOption = None,
     daily_requests: DailyRequests = None,
     daily_tokens: DailyTokens = None,
     daily_usd: DailyUsd = None,
@@ -423,6 +436,11 @@ def bench_command(
     tables = _tables(info, table or [], seating)
     seat_mode = (seating or Seating.shuffled).value if info.kind == "match" else ""
     seed_list = pick_seeds(seeds, seeds_file)
+    options += search_job_options(
+        info.slug, names, seed_list.values[0], server, engine=engine, lookahead=lookahead,
+        lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
+        talk=talk, fail=fail,
+    )  # fmt: skip
     cap_value = run_cap(info, cap)
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
@@ -506,8 +524,12 @@ def bench_command(
         whole = store.results(label)  # the run's files cover the whole run
         results = [r for r in whole if (r.strategy, r.table, r.seed) in wanted]
         results.sort(key=lambda r: (names.index(r.strategy), r.table, r.seed))
-        # in the command's order: strategies as given, then tables as given
-        groups = list(dict.fromkeys(group_label(*job_key(j)[:2]) for j in jobs))
+        # in the command's order: strategies as given, then tables as given; a clairvoyant
+        # search's rows are a group of their own (group_of), named as its rows name it
+        named = {(r.strategy, r.table): group_of(r) for r in results}
+        groups = list(
+            dict.fromkeys(named.get(job_key(j)[:2], group_label(*job_key(j)[:2])) for j in jobs)
+        )
     if ran:
         talk.print(
             f"{plural(ran, 'job')} in {elapsed:.2f} s = {ran / elapsed:,.1f} jobs/s"

@@ -17,8 +17,10 @@ from typer.core import TyperOption
 
 import sunbot
 from sunbot.cli.bench import bench_command
+from sunbot.cli.certify import certify_command
 from sunbot.cli.check_bot import check_bot_command
 from sunbot.cli.config import ConfigGroup, apply_config, config_app
+from sunbot.cli.engine import engine_app
 from sunbot.cli.games import games_command
 from sunbot.cli.llm import llm_app
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
@@ -141,6 +143,8 @@ app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
 app.add_typer(llm_app)
+app.command("certify")(certify_command)
+app.add_typer(engine_app, name="engine")
 app.command("mcp")(mcp_command)
 app.command("status")(status_command)
 app.add_typer(config_app)

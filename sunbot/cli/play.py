@@ -40,6 +40,14 @@ from sunbot.cli.llm_options import (
 )
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
 from sunbot.cli.replay_page import after_run, page_after_run
+from sunbot.cli.search_options import (
+    AllowPeekOption,
+    EngineOption,
+    LookaheadBudgetOption,
+    LookaheadOption,
+    ObjectiveOption,
+    option_words,
+)
 from sunbot.cli.signals import StopSignals, exit_code
 from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
@@ -274,6 +282,11 @@ def play_command(
     llm_timeout: LlmTimeout = None,
     llm_mode: LlmModeOption = None,
     llm_cache: LlmCache = None,
+    engine: EngineOption = None,
+    lookahead: LookaheadOption = None,
+    lookahead_budget: LookaheadBudgetOption = None,
+    allow_peek: AllowPeekOption = False,
+    objective: ObjectiveOption = None,
     llm_dry_run: Annotated[
         bool,
         typer.Option(
@@ -376,6 +389,10 @@ def play_command(
         if llm_dry_run:  # nothing is created, no model is called
             _dry_run_match(info.slug, api.new_seed() if seed is None else seed, llm_prompt)
             return
+        if engine is not None:
+            raise fail(
+                f"--engine (a forward model) applies to single-player games, not {info.slug}"
+            )
         from sunbot.cli.play_match import play_match_command
 
         if html is not None and transcript is None:  # the page needs to know the path
@@ -410,10 +427,12 @@ def play_command(
             game, seed=seed, strategy=strategy, server=server, max_voyages=max_voyages,
             max_days=max_days, strict=strict, cap_names=("--max-voyages", "--max-days"),
             move_timeout=move_timeout, isolate=isolate, agent_options=options,
-            max_steps=max_steps,
+            max_steps=max_steps, engine=engine, lookahead=lookahead,
+            lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
         )  # fmt: skip
     except (ValueError, ImportError) as exc:
-        raise fail(str(exc)) from None
+        raise fail(option_words(str(exc))) from None
+    _guard(plan)
     if llm_dry_run:
         _dry_run(plan, llm_prompt)
         return
@@ -423,6 +442,24 @@ def play_command(
     writer = _open_writer(path, append=False, max_bytes=max_transcript_mb * MIB)
     with page_after_run(html, path, console):
         _run(plan, writer, quiet, None, as_json=as_json)
+
+
+def _guard(plan: api.RunPlan) -> None:
+    """The peek guard before a run that looks ahead through the server: its one line on
+    standard error, or the refusal (exit 2) before any file is written."""
+    if plan.lookahead is None:
+        return
+    from sunbot.search.peek import PeekRefused
+
+    try:
+        asyncio.run(api.peek_check(plan))
+    except PeekRefused as exc:
+        raise fail(str(exc)) from None
+    except Exception as exc:  # the server could not be asked
+        raise fail(f"the peek guard could not read the opening: {printable(exc)}", 1) from None
+    err_console.print(
+        line(("note:", "bold"), " ", printable(plan.lookahead["guard"])), soft_wrap=True
+    )
 
 
 def _dry_run(plan: api.RunPlan, prompt: Path | None) -> None:
@@ -691,6 +728,20 @@ def _cut_row(s: RunSummary) -> dict[str, str]:
     return {"cut": f"{s.cut_fields} oversized unknown fields ({over}; see the transcript)"}
 
 
+#: The summary's row of answers checked, by what checked them.
+_CHECKED = {"generic": "generic checks", "model": "model checked"}
+
+
+def _rules_row(s: RunSummary) -> dict[str, str]:
+    """The ``rules`` row of a game sunbot has no engine for: not checked, or checked by the
+    forward model's predictions (not the rules themselves)."""
+    if s.checks == "generic":
+        return {"rules": "not checked (sunbot has no rules engine for this game)"}
+    if s.checks == "model":
+        return {"rules": "predicted by the forward model (--engine), not by a rules engine"}
+    return {}
+
+
 def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = False) -> None:
     """Print the run's summary: a table, or with ``as_json`` (``--json``) one JSON object on
     stdout (an argument, not module state: a Python caller's earlier ``--json`` run must not
@@ -715,13 +766,10 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             + (f" ({s.error})" if s.error else "")
             + (f" ({s.stop_reason})" if s.stop_reason else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
+            **({"clairvoyant": "yes (--allow-peek)"} if s.clairvoyant else {}),
             **agent_rows(s.agent),
-            **(
-                {"rules": "not checked (sunbot has no rules engine for this game)"}
-                if s.checks == "generic"
-                else {}
-            ),
-            ("generic checks" if s.checks == "generic" else "mirror checked"): s.responses_checked,
+            **_rules_row(s),
+            _CHECKED.get(s.checks, "mirror checked"): s.responses_checked,
             "divergences": len(s.divergences),
             **_cut_row(s),
             "retries": s.retries,

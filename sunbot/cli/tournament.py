@@ -49,6 +49,7 @@ import sunbot
 import sunbot.cli.bench as bench_cli
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import clip
+from sunbot.api import check_server
 from sunbot.bench.backends import MAX_WORKERS, default_workers
 from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
@@ -75,8 +76,17 @@ from sunbot.cli.llm_options import (
     llm_options,
 )
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.search_options import (
+    AllowPeekOption,
+    EngineOption,
+    LookaheadBudgetOption,
+    LookaheadOption,
+    ObjectiveOption,
+    search_job_options,
+)
 from sunbot.cli.spend_options import DailyTokens, OnCap, OnCapOption, SpendStore, spend_caps
-from sunbot.games import GameInfo, get_game
+from sunbot.games import GameInfo, generic_game, get_game
+from sunbot.generic.index import check_slug
 
 if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
     from sunbot.bench.tournament_standings import Standings
@@ -188,6 +198,18 @@ def tournament_command(
     llm_timeout: LlmTimeout = None,
     llm_mode: LlmModeOption = None,
     llm_cache: LlmCache = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            help="Single-player games: play every run on this Gameboard server (any game it"
+            " lists; default: the engines in-process)."
+        ),
+    ] = None,
+    engine: EngineOption = None,
+    lookahead: LookaheadOption = None,
+    lookahead_budget: LookaheadBudgetOption = None,
+    allow_peek: AllowPeekOption = False,
+    objective: ObjectiveOption = None,
     transcripts: Annotated[
         Path | None,
         typer.Option(
@@ -216,13 +238,28 @@ def tournament_command(
     try:
         info = get_game(game)
     except KeyError as exc:
-        raise fail(str(exc.args[0])) from None
+        if server is None:
+            raise fail(str(exc.args[0])) from None
+        try:
+            check_slug(game)
+        except ValueError as bad:
+            raise fail(str(bad)) from None
+        info = generic_game(game)  # any game the server lists, ranked on paired scores
+    if server is not None:
+        try:
+            check_server(server, "--server")
+        except ValueError as exc:
+            raise fail(str(exc)) from None
     recorded = _recorded(info, transcripts)
     names = _entrants(info, strategy or [], recorded.labels if recorded else [])
     played = [n for n in names if n in (strategy or [])] if recorded is not None else names
     if info.kind == "match":
         if seeds is not None or seeds_file is not None:
             raise fail("--seeds is for single-player games; Harvest Watch plays --matches N")
+        pairs = (("--server", server), ("--engine", engine), ("--lookahead", lookahead))
+        given = [n for n, v in (*pairs, ("--objective", objective)) if v]
+        if given:
+            raise fail(f"{', '.join(given)}: single-player games only")
         bench_cli.run_cap(info, cap)  # says the game has no cap
         if recorded is not None and matches is None:
             matches = 0
@@ -235,22 +272,30 @@ def tournament_command(
             raise fail(f"--matches and --seed are for Harvest Watch; {info.slug} plays --seeds")
         if recorded is not None:
             seeds, cap = _recorded_seeds(info, recorded, seeds, seeds_file, cap)
-        plan = _seed_plan(
-            info, played, bench_cli.pick_seeds(seeds, seeds_file), cap, move_timeout,
-            job_timeout, recorded,
+        chosen = bench_cli.pick_seeds(seeds, seeds_file)
+        options = search_job_options(
+            info.slug, played, chosen.values[0], server, engine=engine, lookahead=lookahead,
+            lookahead_budget=lookahead_budget, allow_peek=allow_peek, objective=objective,
+            talk=shown, fail=fail,
         )  # fmt: skip
+        plan = _seed_plan(
+            info, played, chosen, cap, move_timeout, job_timeout, recorded, server, options
+        )
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
     try:
-        options = llm_options(
+        llm = llm_options(
             any(n.startswith("llm:") for n in names), "an llm:MODEL entrant", url=llm_url,
             price=llm_price, prompt=llm_prompt, max_tokens=llm_max_tokens,
             temperature=llm_temperature, timeout=llm_timeout, mode=llm_mode, cache=llm_cache,
         )  # fmt: skip
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if options:  # the entrants' agent options (a strategy name ignores them)
-        plan = replace(plan, jobs=[replace(j, options=tuple(options.items())) for j in plan.jobs])
+    if llm:  # the entrants' agent options beside the search's (a strategy ignores them)
+        plan = replace(
+            plan,
+            jobs=[replace(j, options=tuple({**dict(j.options), **llm}.items())) for j in plan.jobs],
+        )
     if run is not None:
         bench_cli.check_run_label(run)
     if auto_resume and run is None:
@@ -486,9 +531,12 @@ def _seed_plan(
     move_timeout: float | None = None,
     job_timeout: float | None = None,
     recorded: Recorded | None = None,
+    server: str | None = None,
+    options: tuple[tuple[str, object], ...] = (),
 ) -> _Plan:
-    """The single-player jobs: every entrant on every seed, seed by seed; an entrant the
-    transcripts recorded has the jobs of the seeds it played (stored, never played here)."""
+    """The single-player jobs: every entrant on every seed, seed by seed (on ``server``
+    when given, with the search ``options``); an entrant the transcripts recorded has the
+    jobs of the seeds it played (stored, never played here)."""
     kept = [r for r in recorded.rows if r.strategy not in names] if recorded is not None else []
     played = {(r.strategy, r.seed) for r in kept}
     labels = list(dict.fromkeys(r.strategy for r in kept))
@@ -511,6 +559,8 @@ def _seed_plan(
             cap_value,
             timeout_s=job_timeout,
             move_timeout=move_timeout,
+            server=server,
+            options=options,
         )
         for d in draws
     ]

@@ -129,6 +129,9 @@ class Run:
         cap: the game's run cap (voyages or days; the loop sends the end action there).
         checks: re-check every answer (``None``: unchecked, e.g. the trusted engine).
         transcript: where the lines go (``None``: nowhere).
+        about: what the transcript's header records of the run's setup besides its game,
+            seed, strategy and server (``model``: the forward model used, with its file's
+            hash; ``lookahead``: the server lookahead asked for).
 
     Every answer's unknown fields larger than
     :data:`~sunbot.transcripts.bounds.MAX_UNKNOWN_FIELD_BYTES` are cut before it is
@@ -148,8 +151,10 @@ class Run:
         checks: Checks | None = None,
         transcript: TranscriptWriter | None = None,
         on_position: OnPosition | None = None,
+        about: dict[str, Any] | None = None,
     ) -> None:
         self.backend = backend
+        self.about = dict(about or {})
         self.slug = slug
         self.game: GameInfo | None = GAMES.get(slug)
         self.cap = cap
@@ -180,8 +185,9 @@ class Run:
         identity = await self.backend.identify()
         s = self.summary
         self.transcript.header(
-            self.slug, s.seed, s.strategy, self.backend.label, cap=self.cap, identity=identity
-        )
+            self.slug, s.seed, s.strategy, self.backend.label, cap=self.cap, identity=identity,
+            extra=self.about,
+        )  # fmt: skip
 
     async def start(self) -> Answer:
         """Play the opening: ``init`` of the run's seed, checked and recorded."""
@@ -344,6 +350,7 @@ class Run:
                     s.agent = dict(decider.totals() if decider is not None else {})
                 except Exception:
                     log.warning("the agent's totals() failed", exc_info=True)
+            s.clairvoyant = s.clairvoyant or s.agent.get("clairvoyant") is True
             outcome: Outcome = {
                 "game": self.slug, "score": s.score, "endedBy": s.ended_by, "error": s.error,
             }  # fmt: skip
@@ -509,6 +516,12 @@ async def _decide(
     if not pos.legal_actions:
         raise ServerMisbehaved(f"step {step}: no legal actions, yet gameOver is false")
     obs, legal = pos.observation, pos.legal_actions
+    see = getattr(strategy, "on_answer", None)
+    if callable(see):  # a search looking ahead through the server needs the position it carries
+        try:
+            see(pos.raw if pos.raw is not None else _envelope(pos))
+        except Exception as failure:
+            raise StrategyFailed(step) from failure
     pick = fallback or (lambda o, la: default_fallback(run.slug, o, la))
     t0 = time.perf_counter()
     decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
@@ -531,6 +544,16 @@ async def _decide(
     if timings is not None:
         timings.append(time.perf_counter() - t0)
     return decision.action
+
+
+def _envelope(pos: Answer) -> dict[str, Any]:
+    """An engine backend's position as the platform's envelope (no state to carry)."""
+    return {
+        "observation": pos.observation,
+        "legalActions": pos.legal_actions,
+        "score": pos.score,
+        "gameOver": pos.game_over,
+    }
 
 
 def bounded_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -39,12 +39,15 @@ class RunSummary:
     at the table ranked strictly below our best seat (0 to 5; our own other seats count).
     ``strategy_ended``: the game ended on the strategy's own end action (Keelhold's
     END_RUN, Naptuft's end-run), not the cap's. ``checks``: what checked the answers:
-    ``"rules"`` (the game's mirror), ``"generic"`` (the platform's envelope and the served
-    action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
+    ``"rules"`` (the game's mirror), ``"model"`` (a forward model's predictions, with the
+    generic checks: ``sunbot play --engine``), ``"generic"`` (the platform's envelope and the
+    served action grammar only) or ``"none"``. ``timeouts``: decisions past the move deadline,
     played by the fallback action. ``agent``: the agent's own totals (a language model's
     calls and tokens, an external bot's counters), ``{}`` for an in-process strategy.
     ``cut_fields``: unknown fields of the server's answers cut for their size
     (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too).
+    ``clairvoyant``: the strategy looked ahead through a server whose answers hold what the
+    player cannot see (``search --allow-peek``): its score is no honest player's.
     ``stop_reason``: why an ``interrupted`` run stopped when no one stopped it: a daily
     spend cap reached (:mod:`sunbot.spend`), in one line."""
 
@@ -74,6 +77,7 @@ class RunSummary:
     timeouts: int = 0
     agent: dict[str, Any] = field(default_factory=dict)
     cut_fields: int = 0
+    clairvoyant: bool = False
     stop_reason: str | None = None
 
     @property
@@ -228,6 +232,8 @@ def result_record(s: RunSummary) -> dict[str, Any]:
         record["timeouts"] = s.timeouts
     if s.agent:
         record["agent"] = s.agent
+    if s.clairvoyant:
+        record["clairvoyant"] = True
     if s.stop_reason:
         record["stopReason"] = s.stop_reason
     return record

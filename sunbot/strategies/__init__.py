@@ -69,6 +69,10 @@ class Strategy(Protocol):
     - ``totals() -> dict``: the agent's own counters (a model's calls and tokens), in the
       summary's ``agent`` and the result line.
     - ``close() -> None``: release processes or connections at the end of the run.
+    - ``on_answer(answer: dict) -> None``: before each decision of a single-player run, the
+      whole answer decided on (its ``state`` or ``stateToken``, ``score``...; on the engine
+      backend, the envelope without them): what a search looking ahead through the server
+      sends it back. An exception in it ends the run as the strategy's error.
     - ``on_end(observation: dict, outcome: dict) -> None``: once, after the run (or the
       seat's match) ended however it ended: ``observation`` is the last one seen,
       ``outcome`` is :class:`Outcome` (``score``, ``endedBy``, ``error``). An exception in
@@ -164,6 +168,7 @@ def _table(game: str) -> dict[str, str]:
 GENERIC: dict[str, str] = {
     "random": "sunbot.strategies.generic:RandomLegal",
     "first": "sunbot.strategies.generic:First",
+    "search": "sunbot.strategies.search:Search",
 }
 
 

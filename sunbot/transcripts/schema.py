@@ -77,6 +77,16 @@ class Header(_Record):
         description="What the server said of itself in GET /api/games ({service, "
         "localChoices}); replay re-plays through our engines only when localChoices is ours.",
     )
+    model: dict[str, Any] | None = Field(
+        default=None,
+        description="The forward model the run used (--engine): {spec, path, class, sha256, "
+        "certified}; certified is the figures of sunbot certify for that very file, or null.",
+    )
+    lookahead: dict[str, Any] | None = Field(
+        default=None,
+        description="Search looking ahead through the server (--lookahead): {perDecision, "
+        "budget, allowPeek, guard, clairvoyant}; guard is the peek guard's one line.",
+    )
 
 
 class InitRecord(_Record):
@@ -140,11 +150,18 @@ class ResultRecord(_Record):
         description="Path patterns of fields the server sent that the rules do not define "
         "(ignored by the mirror, listed once).",
     )
-    checks: Literal["rules", "generic", "none"] = Field(
+    checks: Literal["rules", "model", "generic", "none"] = Field(
         default="rules",
-        description="What checked the answers: the game's rules mirror, the generic checks "
-        "of a game sunbot has no engine for (the envelope and the served action grammar "
-        "only), or nothing. Written only when not 'rules'.",
+        description="What checked the answers: the game's rules mirror, a forward model of "
+        "the game (--engine; with the generic checks), the generic checks of a game sunbot "
+        "has no engine for (the envelope and the served action grammar only), or nothing. "
+        "Written only when not 'rules'.",
+    )
+    clairvoyant: bool = Field(
+        default=False,
+        description="The strategy looked ahead through a server whose answers hold what the "
+        "player cannot see (--allow-peek): the score is no honest player's. Written only when "
+        "true.",
     )
     timeouts: int = Field(
         default=0, ge=0, description="Decisions past the move deadline (the fallback played)."

@@ -294,24 +294,26 @@ class TranscriptWriter:
         server: str,
         cap: int | None = None,
         identity: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """The first line (``cap``: the run's voyage/day cap, kept so a resumed run keeps it;
         ``identity``: what the server said of itself in ``GET /api/games``, ``service`` and
-        ``localChoices``, or ``None`` when it did not answer)."""
-        self.write(
-            {
-                "type": "header",
-                "schemaVersion": SCHEMA_VERSION,
-                "game": game,
-                "seed": seed,
-                "strategy": strategy,
-                "server": server,
-                "sunbotVersion": __version__,
-                "startedAt": datetime.now(UTC).isoformat(),
-                "cap": cap,
-                "serverIdentity": identity,
-            }
-        )
+        ``localChoices``, or ``None`` when it did not answer; ``extra``: more header fields,
+        such as ``model`` and ``lookahead``, ``docs/transcripts.md``)."""
+        record = {
+            "type": "header",
+            "schemaVersion": SCHEMA_VERSION,
+            "game": game,
+            "seed": seed,
+            "strategy": strategy,
+            "server": server,
+            "sunbotVersion": __version__,
+            "startedAt": datetime.now(UTC).isoformat(),
+            "cap": cap,
+            "serverIdentity": identity,
+        }
+        record.update((k, v) for k, v in (extra or {}).items() if k not in record)
+        self.write(record)
 
     def close(self) -> None:
         """Close the file (idempotent). After a failed write the file is cut back to its

@@ -46,17 +46,17 @@ def test_games_lists_every_game_of_the_server_marked_generic(unseen):
     res = runner.invoke(app, ["games", "--server", unseen], env=WIDE)
     assert res.exit_code == 0, res.output
     assert rows_of(res.stdout, 5) == {
-        "hidden-number": ["Hidden Number", "puzzle", "generic", "random, first"],
-        "take-away": ["Take Away", "strategy", "generic", "random, first"],
-        "tic-tac-toe": ["Tic-Tac-Toe", "board", "generic", "random, first"],
+        "hidden-number": ["Hidden Number", "puzzle", "generic", "random, first, search"],
+        "take-away": ["Take Away", "strategy", "generic", "random, first, search"],
+        "tic-tac-toe": ["Tic-Tac-Toe", "board", "generic", "random, first, search"],
     }
     res = runner.invoke(app, ["games", "--server", unseen, "--json"])
     body = json.loads(res.stdout)
     assert body["server"] == unseen
     assert [(g["slug"], g["support"], g["strategies"], g["replayable"]) for g in body["games"]] == [
-        ("hidden-number", "generic", ["random", "first"], False),
-        ("take-away", "generic", ["random", "first"], False),
-        ("tic-tac-toe", "generic", ["random", "first"], False),
+        ("hidden-number", "generic", ["random", "first", "search"], False),
+        ("take-away", "generic", ["random", "first", "search"], False),
+        ("tic-tac-toe", "generic", ["random", "first", "search"], False),
     ]
     assert body["games"][0]["description"] == "Higher or lower: find the number in ten guesses."
 

@@ -28,9 +28,9 @@ async def test_the_unseen_games_are_generic():
     async with client_of(create_unseen_app(rate_limit_every=2)) as client:
         listed = await list_games(client)
     assert [(g.slug, g.support, g.strategies) for g in listed] == [
-        ("hidden-number", "generic", ("random", "first")),
-        ("take-away", "generic", ("random", "first")),
-        ("tic-tac-toe", "generic", ("random", "first")),
+        ("hidden-number", "generic", ("random", "first", "search")),
+        ("take-away", "generic", ("random", "first", "search")),
+        ("tic-tac-toe", "generic", ("random", "first", "search")),
     ]
     assert listed[2].name == "Tic-Tac-Toe" and listed[2].genre == "board"
     assert listed[0].description == "Higher or lower: find the number in ten guesses."

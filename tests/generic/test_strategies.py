@@ -35,7 +35,9 @@ def test_no_legal_action_is_a_clear_error(bot):
 
 def test_both_declare_any_game_and_are_listed():
     assert First.games == RandomLegal.games == (ANY_GAME,) == ("*",)
-    assert list(GENERIC_STRATEGIES) == ["random", "first"]
-    for ref in GENERIC_STRATEGIES.values():
+    assert list(GENERIC_STRATEGIES) == ["random", "first", "search"]
+    for name, ref in GENERIC_STRATEGIES.items():
         module, _, attr = ref.partition(":")
-        assert getattr(__import__(module, fromlist=[attr]), attr) in (First, RandomLegal)
+        factory = getattr(__import__(module, fromlist=[attr]), attr)
+        assert factory.games == ("*",)
+        assert factory in (First, RandomLegal) or name == "search"

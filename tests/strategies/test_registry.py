@@ -42,7 +42,7 @@ def test_the_default_is_the_games_tables_first_strategy(monkeypatch):
     assert strategies.names("naptuft")[:2] == ["random", "balancer"]
     # a game sunbot does not know (any game a server lists) gets the generic strategies
     assert strategies.default_name("chess") == "random"
-    assert strategies.names("chess") == ["random", "first"]
+    assert strategies.names("chess") == ["random", "first", "search"]
 
 
 def test_unknown_strategy_lists_valid_names():

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Forward models, certify and search on the platform test servers
+# (docs/benchmarks/forward-models.md).
+#
+# Run: nice -n 10 bash benchmarks/forward_models.sh [SEEDS] [STEPS] [OUT]
+# Serves the platform test games (python -m sunbot.testing.platform) and the other test
+# server (--throttle-every 7) on loopback, runs every command below with a time limit, and
+# prints each command with its output; the page's tables are copied from that output.
+# SEEDS (default 1-30) are the bench seeds and STEPS (default 400) the runs' step cap;
+# certify plays 20 seeds where a trajectory is quick, fewer where the model draws.
+set -u
+SEEDS=${1:-1-30}
+STEPS=${2:-400}
+OUT=${3:-$(mktemp -d)}
+PLAT=18741
+OTHER=18742
+python -m sunbot.testing.platform --port "$PLAT" >"$OUT/platform.log" 2>&1 &
+PLAT_PID=$!
+python -m sunbot.testing.otherserver --port "$OTHER" --throttle-every 7 >"$OUT/other.log" 2>&1 &
+OTHER_PID=$!
+trap 'kill "$PLAT_PID" "$OTHER_PID" 2>/dev/null; wait 2>/dev/null' EXIT
+for _ in $(seq 50); do
+  curl -sf "http://127.0.0.1:$PLAT/api/games" >/dev/null \
+    && curl -sf "http://127.0.0.1:$OTHER/api/games" >/dev/null && break
+  sleep 0.2
+done
+P="http://127.0.0.1:$PLAT"
+M=examples/forward_models
+export COLUMNS=200
+
+run() {  # LIMIT_S COMMAND...: the command, its exit code and its output
+  local limit=$1
+  shift
+  echo "\$ $*"
+  local t0=$SECONDS
+  timeout "$limit" "$@" 2>&1 | grep -v "jobs (.*elapsed\|jobs took"
+  echo "(exit ${PIPESTATUS[0]}, ${SECONDS}s - ${t0}s wall)"
+  echo
+}
+
+echo "# $(date -u +%FT%TZ) on $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# certify: the example models against the platform test server and the other test server
+for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
+  dots-and-boxes:dots_and_boxes:DotsAndBoxes; do
+  IFS=: read -r slug file cls <<<"$g"
+  run 300 sunbot certify "$slug" --engine "$M/$file.py:$cls" --server "$P" \
+    --seeds 1-20 --max-steps 40 --no-certificate
+done
+run 300 sunbot certify tile-merge --engine "$M/tile_merge.py:TileMerge" --server "$P" \
+  --seeds 1-3 --max-steps 30 --no-certificate
+run 300 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
+  --server "http://127.0.0.1:$OTHER" --seeds 1-5 --max-steps 20 --no-certificate
+# search over a forward model against random and first
+for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
+  dots-and-boxes:dots_and_boxes:DotsAndBoxes tile-merge:tile_merge:TileMerge; do
+  IFS=: read -r slug file cls <<<"$g"
+  run 600 sunbot bench "$slug" --server "$P" -s search -s random -s first --seeds "$SEEDS" \
+    --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 --out "$OUT" --format md
+done
+# search through the server (--lookahead) on the fully observable puzzles
+for slug in sliding-puzzle maze-runner; do
+  run 600 sunbot bench "$slug" --server "$P" -s search --seeds 1-5 --lookahead 10 \
+    --cap "steps=$STEPS" --workers 2 --out "$OUT" --format md
+done
+# the peek guard: hidden information and random spawns refused, --allow-peek labelled
+for slug in memory-match word-guess solitaire tile-merge dice-dash; do
+  run 120 sunbot play "$slug" --server "$P" --strategy search --lookahead 5 --seed 1
+done
+run 300 sunbot bench tile-merge --server "$P" -s search --seeds 1-2 --lookahead 10 \
+  --allow-peek --cap steps=50 --workers 2 --out "$OUT" --format md

@@ -1,0 +1,182 @@
+"""``sunbot certify GAME --engine FILE.py:Class``: a forward model checked against a server.
+
+Plays each seed with each policy on the server (``--server``; default the embedded one, for
+a game it plays) with the model predicting every answer (:mod:`sunbot.certify.check`);
+prints the agreement, the first divergences with their step and field path, and writes the
+model's certificate when none diverged. Exit 0: no divergence; 3: a divergence (as
+``--strict``); 1: a trajectory ended on an error (a server that could not be played); 2: bad
+usage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from sunbot._text.atomic_write import WriteFailed
+from sunbot._text.terminal import printable
+from sunbot.bench.parse import Seeds, parse_seeds
+from sunbot.certify.check import DEFAULT_MAX_STEPS, DEFAULT_POLICIES, CertifyReport
+from sunbot.cli.bench import option_parser
+from sunbot.cli.console import Exit
+from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.play import check_server_url, console, err_console, fail
+
+#: The seeds certified on by default.
+DEFAULT_SEEDS = "1-20"
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _print(report: CertifyReport, seeds: Seeds) -> None:
+    m = report.model
+    where = f"{m.path}, sha256 {m.sha256[:12]}…" if m.path and m.sha256 else m.spec
+    console.print(
+        escape(printable(f"certify {report.game} · {m.name} ({where}) on {report.server}")),
+        soft_wrap=True,
+    )
+    console.print(
+        f"{report.trajectories} trajectories ({len(report.seeds)} seeds {escape(seeds.text)}"
+        f" x {escape(', '.join(report.policies))}), {report.steps} steps"
+    )
+    mark = (
+        "[green]0 divergences[/]"
+        if not report.divergences
+        else (f"[bold red]{report.divergences} divergences[/]")
+    )
+    console.print(
+        f"predictions checked {report.predictions} · {mark}"
+        + (f" · model errors {report.model_errors}" if report.model_errors else "")
+    )
+    if report.first:
+        console.print("first divergences (the model's value, then the server's):")
+        for f in report.first[:10]:
+            d = f.divergence
+            note = f" ({d.note.removeprefix('model: ')})" if d.note else ""
+            where = f"  seed {f.seed} {f.policy} step {d.step}: {d.path}"
+            text = f"{where}: model {_short(d.expected)}, server {_short(d.got)}{note}"
+            console.print(escape(printable(text)), soft_wrap=True)
+    if report.generic:
+        first = report.generic_first[0] if report.generic_first else None
+        console.print(
+            escape(printable(f"generic checks: {report.generic} findings of the server's envelope"
+                             + (f"; first: {first}" if first else ""))),
+            soft_wrap=True,
+        )  # fmt: skip
+    if report.unpredicted:
+        shown = ", ".join(sorted(report.unpredicted)[:8])
+        more = len(report.unpredicted) - 8
+        tail = f" and {more} more" if more > 0 else ""
+        console.print(escape(printable(f"not predicted (ignored): {shown}{tail}")), soft_wrap=True)
+    for error in report.errors[:5]:
+        err_console.print(f"[bold red]error:[/] {escape(printable(error))}", soft_wrap=True)
+
+
+def certify_command(
+    game: Annotated[str, typer.Argument(help="Game slug (any game the server lists).")],
+    engine: Annotated[
+        str,
+        typer.Option(help="The forward model: FILE.py:Class, FILE.py, or an installed model."),
+    ],
+    server: Annotated[
+        str | None,
+        typer.Option(help="Server origin, e.g. https://gameboard.gg (default: embedded)."),
+    ] = None,
+    seeds: Annotated[
+        Seeds | None,
+        typer.Option(
+            parser=option_parser(parse_seeds),
+            metavar="1-20|1,2,5-9",
+            help=f"Seeds of the trajectories (default {DEFAULT_SEEDS}).",
+        ),
+    ] = None,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy",
+            help="A policy playing each seed (a strategy name); repeat for several"
+            f" (default: {', '.join(DEFAULT_POLICIES)}).",
+        ),
+    ] = None,
+    max_steps: Annotated[
+        int, typer.Option(min=1, max=100_000, help="Steps a trajectory plays at most.")
+    ] = DEFAULT_MAX_STEPS,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    certificate: Annotated[
+        bool,
+        typer.Option(help="Write the certificate beside the model file when none diverged."),
+    ] = True,
+    isolate: Annotated[
+        bool,
+        typer.Option(
+            "--isolate",
+            help="Run the model only in a sandboxed child process (no network, bounded memory"
+            " and time): for a model you did not write.",
+        ),
+    ] = False,
+    verbose: Verbose = 0,
+    log_level: LogLevelOption = None,
+) -> None:
+    """Check a forward model against a server: every answer of seeded trajectories
+    predicted and compared.
+
+    Exit 0 when no prediction diverged, 3 when one did, 1 when a trajectory ended on an
+    error, 2 on bad usage."""
+    from sunbot.certify.check import certify_async
+    from sunbot.forward.certificate import write
+
+    setup_logging(verbose, log_level, console, err_console)
+    check_server_url(server)
+    chosen = seeds or parse_seeds(DEFAULT_SEEDS)
+    policies = list(dict.fromkeys(policy or DEFAULT_POLICIES))
+
+    def progress(seed: int, name: str, report: CertifyReport) -> None:
+        if not as_json and report.trajectories % 10 == 0:
+            err_console.print(
+                f"{report.trajectories} trajectories, {report.predictions} predictions,"
+                f" {report.divergences} divergences"
+            )
+
+    try:
+        report = asyncio.run(
+            certify_async(
+                game,
+                engine,
+                server=server,
+                seeds=chosen.values,
+                policies=policies,
+                max_steps=max_steps,
+                on_trajectory=progress,
+                isolate=isolate,
+            )
+        )
+    except (ValueError, ImportError) as exc:
+        raise fail(str(exc)) from None
+    written = None
+    if certificate and report.passed and report.model.path is not None:
+        try:
+            written = write(report.model.path, report.certificate(chosen.text))
+        except WriteFailed as exc:
+            err_console.print(f"[yellow]certificate not written:[/] {escape(str(exc))}")
+    if as_json:
+        out = report.to_json()
+        out["certificate"] = str(written) if written is not None else None
+        typer.echo(json.dumps(out, default=str))
+    else:
+        _print(report, chosen)
+        if written is not None:
+            console.print(escape(f"certificate: {written}"), soft_wrap=True)
+    if report.divergences:
+        raise typer.Exit(Exit.DIVERGED)
+    if report.errors:
+        raise typer.Exit(Exit.ERROR)
+
+
+__all__ = ["certify_command"]

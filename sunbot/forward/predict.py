@@ -1,0 +1,407 @@
+"""A forward model's predictions of a server's answers, and their comparison with it.
+
+"Rules exact, choices tolerant", as the mirror: a model that says it draws nothing
+(``stochastic`` unset) is compared exactly; a stochastic one is stepped with fresh draws
+until one of them is the served answer. When none of up to :data:`MAX_SAMPLES` draws is,
+what every draw agrees on is compared exactly and the rest (a spawned tile, a dealt card)
+by shape (the JSON type, a number within the sampled range). Fields a server shows that
+the model does not predict are never a divergence: they are listed (``unpredicted``), as
+the mirror lists unknown fields.
+"""
+
+from __future__ import annotations
+
+import collections
+import inspect
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sunbot._text.safe import describe
+from sunbot.forward.contract import is_stochastic
+from sunbot.mirror import MISSING_FIELD, UNKNOWN_FIELD, Finding, diff, same_set
+from sunbot.mirror.fields import pattern
+
+#: Draws of a stochastic model tried at least, and at most, before a served answer none of
+#: them agrees with is compared by shape; and the seconds the draws may take past the first
+#: :data:`SAMPLES`.
+SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 128, 2048, 1.0
+#: The chance, by Good and Turing's estimate (the share of states drawn exactly once), that
+#: the next draw is a model state no draw has shown, below which drawing stops.
+UNSEEN = 0.002
+_MISSING = "<missing>"
+
+
+class ModelFailed(Exception):
+    """The model raised (or returned something that is no answer); the message is one
+    line naming the method and the exception."""
+
+
+@dataclass(frozen=True)
+class View:
+    """What a player sees of a position: the observation, the legal actions, the score
+    and ``gameOver``."""
+
+    observation: dict[str, Any]
+    legal_actions: list[Any]
+    score: float
+    game_over: bool
+    #: The model state it was drawn from, as JSON (``""``: none), which tells apart draws
+    #: that show the same but differ in what is hidden.
+    state_key: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as the platform's field names."""
+        return {
+            "observation": self.observation,
+            "legalActions": self.legal_actions,
+            "score": self.score,
+            "gameOver": self.game_over,
+        }
+
+
+def observation_of(raw: dict[str, Any]) -> dict[str, Any]:
+    """An answer's observation as sunbot's client reads it: the ``observation`` object,
+    else the ``state`` object, else ``{"value": observation}`` (``{}`` without one)."""
+    obs = raw.get("observation")
+    if isinstance(obs, dict):
+        return obs
+    state = raw.get("state")
+    if isinstance(state, dict):
+        return state
+    return {} if obs is None else {"value": obs}
+
+
+def served_view(raw: dict[str, Any]) -> View:
+    """The :class:`View` of a server's answer (raw JSON)."""
+    legal = raw.get("legalActions")
+    score = raw.get("score")
+    return View(
+        observation_of(raw),
+        legal if isinstance(legal, list) else [],
+        float(score) if isinstance(score, int | float) and not isinstance(score, bool) else 0.0,
+        raw.get("gameOver") is True,
+    )
+
+
+def _takes(method: Callable[..., Any], name: str) -> bool:
+    try:
+        params = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+        for p in params
+    )
+
+
+def rebuild(model: Any, view: View) -> Any:
+    """``model.from_observation(view.observation)``, with ``score=`` and
+    ``legal_actions=`` passed when the method declares them.
+
+    Raises:
+        ModelFailed: the method raised.
+    """
+    method = model.from_observation
+    kwargs: dict[str, Any] = {}
+    if _takes(method, "score"):
+        kwargs["score"] = view.score
+    if _takes(method, "legal_actions"):
+        kwargs["legal_actions"] = view.legal_actions
+    return call(method, "from_observation", view.observation, **kwargs)
+
+
+def call(method: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> Any:
+    """``method(*args, **kwargs)``; what it raises becomes :class:`ModelFailed`."""
+    try:
+        return method(*args, **kwargs)
+    except Exception as exc:
+        raise ModelFailed(f"the model's {name} raised {describe(exc)}") from exc
+
+
+def view_of(model: Any, state: Any) -> View:
+    """The :class:`View` the model gives of ``state``.
+
+    Raises:
+        ModelFailed: a method raised or returned something of the wrong kind.
+    """
+    obs = call(model.observation, "observation", state)
+    legal = call(model.legal_actions, "legal_actions", state)
+    score = call(model.score, "score", state)
+    over = call(model.is_over, "is_over", state)
+    if not isinstance(obs, dict):
+        raise ModelFailed(f"the model's observation gave a {type(obs).__name__}, not a dict")
+    if not isinstance(legal, list | tuple):
+        raise ModelFailed(f"the model's legal_actions gave a {type(legal).__name__}, not a list")
+    if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
+        raise ModelFailed(f"the model's score gave {score!r:.40}, not a finite number")
+    return View(obs, list(legal), float(score), bool(over))
+
+
+def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -> View:
+    """One draw of the model's view after ``action`` from the position ``before`` (rebuilt
+    with ``from_observation``); ``rng`` is seeded from ``key`` first, so a draw is
+    reproducible.
+
+    Raises:
+        ModelFailed: the model raised or answered something of the wrong kind.
+    """
+    rng.seed(key)
+    state = call(model.step, "step", rebuild(model, before), action)
+    view = view_of(model, state)
+    try:
+        hidden = json.dumps(state, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        hidden = ""
+    return View(view.observation, view.legal_actions, view.score, view.game_over, hidden)
+
+
+def read(model: Any, rng: random.Random, view: View, key: str) -> View:
+    """One draw of the model's view of a served position it rebuilt itself
+    (``from_observation`` then back): what an opening is checked with.
+
+    Raises:
+        ModelFailed: as :func:`after`.
+    """
+    rng.seed(key)
+    return view_of(model, rebuild(model, view))
+
+
+def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[Finding], list[str]]:
+    """The findings of ``served`` against the model's ``draw(k)`` (the k-th draw).
+
+    A model that draws nothing is asked once and compared exactly. A stochastic one is
+    drawn until one draw agrees with ``served`` on every field it predicts (then nothing
+    is found), at least :data:`SAMPLES` times, until a model state not drawn yet has become
+    unlikely (:data:`UNSEEN`, and no new one in the second half of the draws), or
+    :data:`MAX_SAMPLES` draws (:data:`MAX_SAMPLE_S` seconds past the first
+    :data:`SAMPLES`); when none agrees, ``served`` is compared with all the draws by
+    :func:`compare`: exactly where they agree, by shape where they differ.
+
+    Raises:
+        ModelFailed: as :func:`after`.
+    """
+    if not is_stochastic(model):
+        return compare([draw(0)], served)
+    views: list[View] = []
+    deadline = time.monotonic() + MAX_SAMPLE_S
+    legal = sorted(map(_key, served.legal_actions))
+    drawn: collections.Counter[str] = collections.Counter()
+    last_new = 0
+    for k in range(MAX_SAMPLES):
+        view = draw(k)
+        views.append(view)
+        state = view.state_key or _key(view.to_json())
+        if state not in drawn:
+            last_new = k
+        drawn[state] += 1
+        if _same(view.score, served.score) and view.game_over == served.game_over:
+            shown, unpredicted = strip_unpredicted(
+                served.observation, [view.observation], "observation"
+            )
+            if _key(view.observation) == _key(shown) and (
+                sorted(map(_key, view.legal_actions)) == legal
+            ):
+                return [], unpredicted
+        if k + 1 >= SAMPLES:
+            once = sum(1 for n in drawn.values() if n == 1)
+            settled = once / (k + 1) < UNSEEN and last_new < (k + 1) // 2
+            if settled or time.monotonic() > deadline:
+                break  # what no draw has shown yet is unlikely (Good-Turing), or time is up
+    return compare(views, served)
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def strip_unpredicted(served: Any, predicted: list[Any], path: str) -> tuple[Any, list[str]]:
+    """``served`` without the object keys none of ``predicted`` has at the same place, and
+    the paths of what was left out."""
+    if isinstance(served, dict):
+        shapes = [p for p in predicted if isinstance(p, dict)]
+        if not shapes:
+            return served, []
+        keys = set().union(*(p.keys() for p in shapes))
+        out: dict[str, Any] = {}
+        dropped: list[str] = []
+        for k, v in served.items():
+            sub = f"{path}.{k}"
+            if k not in keys:
+                dropped.append(sub)
+                continue
+            out[k], more = strip_unpredicted(v, [p[k] for p in shapes if k in p], sub)
+            dropped += more
+        return out, dropped
+    if isinstance(served, list):
+        lists = [p for p in predicted if isinstance(p, list)]
+        if not lists:
+            return served, []
+        items: list[Any] = []
+        dropped = []
+        for i, v in enumerate(served):
+            at = [p[i] for p in lists if i < len(p)]
+            item, more = strip_unpredicted(v, at, f"{path}[{i}]")
+            items.append(item)
+            dropped += more
+        return items, dropped
+    return served, []
+
+
+def _flat(value: Any, path: str, out: dict[str, Any]) -> dict[str, Any]:
+    """Leaves of ``value`` by path; a list's length is the leaf ``path#len``, a dict's keys
+    each their own path."""
+    if isinstance(value, dict):
+        out[f"{path}#keys"] = sorted(value)
+        for k, v in value.items():
+            _flat(v, f"{path}.{k}", out)
+    elif isinstance(value, list):
+        out[f"{path}#len"] = len(value)
+        for i, v in enumerate(value):
+            _flat(v, f"{path}[{i}]", out)
+    else:
+        out[path] = value
+    return out
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if value is None:
+        return "null"
+    return type(value).__name__
+
+
+def _drawn(path: str, values: list[Any], got: Any) -> Finding | None:
+    """A field the draws disagree on: ``got`` has one of their kinds and, a number, lies
+    within their range."""
+    if got is _MISSING:
+        if all(v is _MISSING for v in values):
+            return None
+        return Finding(path, values[0], got, MISSING_FIELD)
+    kinds = {_kind(v) for v in values if v is not _MISSING}
+    if path.endswith(("#len", "#keys")) or _kind(got) in kinds:
+        numbers = [v for v in values if _kind(v) == "number"]
+        if _kind(got) == "number" and numbers and not min(numbers) <= got <= max(numbers):
+            return Finding(path, f"{min(numbers)}..{max(numbers)}", got, "outside the drawn range")
+        return None
+    return Finding(path, " or ".join(sorted(kinds)), got, "a drawn field of another kind")
+
+
+def _tolerant(predicted: list[Any], served: Any, path: str) -> list[Finding]:
+    flats = [_flat(p, path, {}) for p in predicted]
+    got = _flat(served, path, {})
+    out: list[Finding] = []
+    for p in dict.fromkeys(k for f in flats for k in f):
+        values = [f.get(p, _MISSING) for f in flats]
+        value = got.get(p, _MISSING)
+        if all(_key(v) == _key(values[0]) for v in values):
+            if p.endswith("#keys"):
+                continue  # a missing key shows as its own path
+            if value is _MISSING:
+                out.append(Finding(p.partition("#")[0], values[0], value, MISSING_FIELD))
+            elif not _same(values[0], value):
+                note = "length differs" if p.endswith("#len") else ""
+                out.append(Finding(p.removesuffix("#len"), values[0], value, note))
+        elif (f := _drawn(p.removesuffix("#len"), values, value)) is not None:
+            out.append(f)
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def compare(predicted: list[View], served: View) -> tuple[list[Finding], list[str]]:
+    """The findings of ``served`` against the model's ``predicted`` views (one, or one per
+    draw), and the paths of served fields the model does not predict (not findings).
+
+    A served answer equal to one of the draws on every predicted field agrees. Otherwise
+    each part is compared exactly where the draws agree and by shape where they differ.
+    """
+    observations = [p.observation for p in predicted]
+    obs, unpredicted = strip_unpredicted(served.observation, observations, "observation")
+    for p in predicted:
+        if _key(p.observation) == _key(obs) and _agrees(p, served):
+            return [], unpredicted
+    findings: list[Finding] = []
+    if len(predicted) == 1:
+        findings += [
+            f for f in diff(observations[0], obs, "observation") if f.note != UNKNOWN_FIELD
+        ]
+    else:
+        findings += _tolerant(observations, obs, "observation")
+    legal = [p.legal_actions for p in predicted]
+    if all(_key(sorted(map(_key, x))) == _key(sorted(map(_key, legal[0]))) for x in legal):
+        findings += same_set(legal[0], served.legal_actions, "legalActions")
+    else:
+        types = {a.get("type") for x in legal for a in x if isinstance(a, dict)}
+        odd = [
+            a for a in served.legal_actions if not isinstance(a, dict) or a.get("type") not in types
+        ]
+        if odd:
+            findings.append(
+                Finding(
+                    "legalActions",
+                    f"actions of type {sorted(map(str, types))}",
+                    odd[0],
+                    "a drawn list of another shape",
+                )
+            )
+    scores = [p.score for p in predicted]
+    if all(_same(s, scores[0]) for s in scores):
+        if not _same(scores[0], served.score):
+            findings.append(Finding("score", scores[0], served.score))
+    elif not min(scores) <= served.score <= max(scores):
+        findings.append(
+            Finding(
+                "score", f"{min(scores)}..{max(scores)}", served.score, "outside the drawn range"
+            )
+        )
+    overs = {p.game_over for p in predicted}
+    if len(overs) == 1 and served.game_over not in overs:
+        findings.append(Finding("gameOver", predicted[0].game_over, served.game_over))
+    return findings, unpredicted
+
+
+def _agrees(p: View, served: View) -> bool:
+    return (
+        _same(p.score, served.score)
+        and p.game_over == served.game_over
+        and sorted(map(_key, p.legal_actions)) == sorted(map(_key, served.legal_actions))
+    )
+
+
+def patterns(paths: list[str]) -> set[str]:
+    """``observation.cells[3].x`` -> ``observation.cells[].x`` for each path."""
+    return {pattern(p) for p in paths}
+
+
+__all__ = [
+    "MAX_SAMPLES",
+    "SAMPLES",
+    "ModelFailed",
+    "View",
+    "after",
+    "call",
+    "compare",
+    "judge",
+    "observation_of",
+    "patterns",
+    "read",
+    "rebuild",
+    "served_view",
+    "strip_unpredicted",
+    "view_of",
+]

@@ -1,0 +1,157 @@
+"""The checks of a *modelled* game: a forward model predicts every answer of a run.
+
+:class:`ModelChecks` has the mirror's interface (:class:`sunbot.runs.loop.Checks`) with
+``kind = "model"``: every answer gets the generic checks (the platform's envelope and the
+served action grammar, :class:`~sunbot.generic.checks.GenericChecks`), and the model's
+prediction of it: the opening read back (``from_observation`` then ``observation``,
+``legal_actions``, ``score``, ``is_over``), and each later answer predicted from the one
+before and the action sent (:mod:`sunbot.forward.predict`). A finding of the model is noted
+``model: ...``; a model that raises is one finding (path ``model``) and the run goes on from
+the server's answer, which the next prediction is rebuilt from.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from sunbot.forward.predict import (
+    ModelFailed,
+    after,
+    call,
+    judge,
+    patterns,
+    read,
+    rebuild,
+    served_view,
+)
+from sunbot.generic.checks import GenericChecks
+from sunbot.mirror import Divergence, Finding
+
+
+def _model_note(f: Finding) -> Finding:
+    return f._replace(note=f"model: {f.note}" if f.note else "model: predicted otherwise")
+
+
+class ModelChecks:
+    """Checks one run's answers with a forward model (see the module doc).
+
+    Args:
+        model: a built forward model (:mod:`sunbot.forward.contract`).
+        slug: the game.
+        seed: the run's seed; the model's draws for step ``n`` are seeded from it and ``n``,
+            so the same run is checked the same way twice.
+        rng: the ``random.Random`` the model was built with (re-seeded per prediction).
+
+    Attributes:
+        kind: ``"model"``.
+        predictions: answers the model predicted (refusals and the opening included).
+        model_errors: predictions the model could not make (it raised).
+        unpredicted: path patterns of served fields the model does not predict.
+    """
+
+    kind = "model"
+
+    def __init__(self, model: Any, slug: str, seed: int | None, rng: random.Random) -> None:
+        self.model = model
+        self.slug = slug
+        self.seed = seed
+        self.rng = rng
+        self.generic = GenericChecks(slug)
+        self.predictions = 0
+        self.model_errors = 0
+        self.unpredicted: set[str] = set()
+        self.divergences: list[Divergence] = []
+
+    @property
+    def responses_checked(self) -> int:
+        """Answers checked so far (init included)."""
+        return self.generic.responses_checked
+
+    @property
+    def unknown_fields(self) -> set[str]:
+        """Served fields the model does not predict (patterns)."""
+        return self.unpredicted
+
+    def _key(self, step: int) -> str:
+        return f"{self.seed}/{step}"
+
+    def _record(
+        self, step: int, generic: list[Divergence], model: list[Finding]
+    ) -> list[Divergence]:
+        out = [Divergence(step, *_model_note(f)) for f in model]
+        self.divergences.extend(generic)
+        self.divergences.extend(out)
+        return [*generic, *out]
+
+    def check_init(self, raw: dict[str, Any]) -> list[Divergence]:
+        """The generic checks of the opening, and the model's reading of it."""
+        generic = self.generic.check_init(raw)
+        if not isinstance(raw, dict) or not isinstance(raw.get("legalActions"), list):
+            return self._record(0, generic, [])
+        served = served_view(raw)
+        self.predictions += 1
+        key = self._key(0)
+        try:
+            found, unpredicted = judge(
+                self.model, lambda k: read(self.model, self.rng, served, f"{key}/{k}"), served
+            )
+        except ModelFailed as exc:
+            self.model_errors += 1
+            return self._record(0, generic, [Finding("model", "a prediction", str(exc), "")])
+        self.unpredicted |= patterns(unpredicted)
+        return self._record(0, generic, found)
+
+    def check_action(
+        self, step: int, before: dict[str, Any], action: Any, answer: dict[str, Any]
+    ) -> list[Divergence]:
+        """The generic checks of the answer to ``action``, and the model's prediction of it
+        from ``before`` (a refusal: the model must not list ``action`` as legal)."""
+        generic = self.generic.check_action(step, before, action, answer)
+        if not isinstance(answer, dict) or not isinstance(before, dict):
+            return self._record(step, generic, [])
+        self.predictions += 1
+        prev, key = served_view(before), self._key(step)
+        try:
+            if answer.get("ok") is False:
+                return self._record(step, generic, self._refused(before, action, step))
+            found, unpredicted = judge(
+                self.model,
+                lambda k: after(self.model, self.rng, prev, action, f"{key}/{k}"),
+                served_view(answer),
+            )
+        except ModelFailed as exc:
+            self.model_errors += 1
+            return self._record(step, generic, [Finding("model", "a prediction", str(exc), "")])
+        self.unpredicted |= patterns(unpredicted)
+        return self._record(step, generic, found)
+
+    def _refused(self, before: dict[str, Any], action: Any, step: int) -> list[Finding]:
+        """A refused action the model lists as legal is a finding."""
+        self.rng.seed(f"{self._key(step)}/0")
+        state = rebuild(self.model, served_view(before))
+        legal = call(self.model.legal_actions, "legal_actions", state)
+        if any(_key(a) == _key(action) for a in legal):
+            return [Finding("ok", False, True, "the model allows the action the server refused")]
+        return []
+
+    def warm(self, init: dict[str, Any], recorded: list[tuple[Any, dict[str, Any]]]) -> None:
+        """Re-check a recorded run before it resumes; the counts start again from 0."""
+        self.check_init(init)
+        prev = init
+        for i, (action, response) in enumerate(recorded, start=1):
+            self.check_action(i, prev, action, response)
+            if isinstance(response, dict) and response.get("ok") is not False:
+                prev = response
+        self.generic.warm(init, [])
+        self.generic.responses_checked = 0
+        self.predictions = self.model_errors = 0
+        self.divergences = []
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+__all__ = ["ModelChecks"]

@@ -1,0 +1,63 @@
+"""Comparing a model's predictions with a served answer: exact where it draws nothing, by
+shape and range where it draws, never on fields it does not predict."""
+
+from __future__ import annotations
+
+from sunbot.forward.predict import View, compare, served_view, strip_unpredicted
+
+
+def view(obs: dict, legal: list | None = None, score: float = 0, over: bool = False) -> View:
+    return View(obs, legal if legal is not None else [{"type": "go"}], score, over)
+
+
+def test_an_exact_prediction_agrees_and_lists_what_it_does_not_predict() -> None:
+    served = view({"n": 2, "board": [1, 2], "tip": "be kind"})
+    found, unpredicted = compare([view({"n": 2, "board": [1, 2]})], served)
+    assert found == []
+    assert unpredicted == ["observation.tip"]
+
+
+def test_a_wrong_field_is_one_finding_with_its_path() -> None:
+    found, _ = compare(
+        [view({"n": 2, "board": [1, 3]}, score=4)], view({"n": 2, "board": [1, 2]}, score=5)
+    )
+    assert [(f.path, f.expected, f.got) for f in found] == [
+        ("observation.board[1]", 3, 2),
+        ("score", 4, 5),
+    ]
+
+
+def test_legal_actions_compare_in_any_order_and_missing_fields_are_findings() -> None:
+    a, b = {"type": "a"}, {"type": "b"}
+    found, _ = compare([view({"n": 1}, [a, b])], view({"n": 1}, [b, a]))
+    assert found == []
+    found, _ = compare([view({"n": 1, "m": 2}, [a])], view({"n": 1}, [a, b], over=True))
+    assert [f.path for f in found] == ["observation.m", "legalActions", "gameOver"]
+
+
+def test_drawn_fields_are_compared_by_kind_and_range() -> None:
+    draws = [view({"cells": [0, 2, 0], "moves": 1}), view({"cells": [4, 0, 0], "moves": 1})]
+    ok, _ = compare(draws, view({"cells": [2, 0, 0], "moves": 1}))  # not one of the draws
+    assert ok == []
+    found, _ = compare(draws, view({"cells": [8, "x", 0], "moves": 2}))
+    assert [(f.path, f.note) for f in found] == [
+        ("observation.cells[0]", "outside the drawn range"),
+        ("observation.cells[1]", "a drawn field of another kind"),
+        ("observation.moves", ""),
+    ]
+
+
+def test_strip_leaves_out_only_keys_no_prediction_has() -> None:
+    got, dropped = strip_unpredicted(
+        {"a": {"x": 1, "y": 2}, "b": [{"k": 1, "z": 0}]},
+        [{"a": {"x": 0}, "b": [{"k": 0}]}, {"a": {"y": 0}}],
+        "observation",
+    )
+    assert got == {"a": {"x": 1, "y": 2}, "b": [{"k": 1}]}
+    assert dropped == ["observation.b[0].z"]
+
+
+def test_served_view_reads_the_envelope_as_the_client_does() -> None:
+    v = served_view({"state": {"p": 1}, "legalActions": [], "score": 3, "gameOver": True})
+    assert (v.observation, v.score, v.game_over) == ({"p": 1}, 3.0, True)
+    assert served_view({"observation": "board", "score": True}).observation == {"value": "board"}
