@@ -1,0 +1,120 @@
+"""The ``adaptive`` Harvest Watch strategy (the default): ``adaptive-v3`` (line play) that
+trusts what a seat did, not what it said.
+
+Protocol: the one strategy contract, ``choose(observation, legal_actions) -> command`` per
+beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in
+:mod:`sunbot.strategies.harvest_watch`).
+
+Speech is free (Harvest Watch §3.6) and acts are secret, so anyone can say the words of a
+bloc member, a joint-farm partner or a farmer; what a seat did shows in the public record
+(the foods after each night, the ballots, our own ``caught`` and ``collided``). This
+strategy is :class:`~sunbot.strategies.harvest_watch_line_play.LinePlay` with its trust
+read from deeds:
+
+- **A joint farm that was not mutual is a defection.** After our ``farm_coop`` with a
+  bloc partner, our night shows the mutual joint farm's half (-0.5, plus whole gifts and
+  whole thefts, §3.5) only if the partner joint-farmed with us too. Any night without
+  that half means it did not, whatever it said: -1.0 (it left us one-sided), -3.0 (one-
+  sided and robbed: the rules explain the loss only by a theft while our store was open)
+  or a gift's 0.0; the partner is a defector from then on (``adaptive-v3`` flagged only
+  the exact -1.0, so a partner that robbed us during a joint farm was kept).
+- **A claimed farmer is believed once its record matches.** A seat that says it farms is
+  robbed as a farmer (its store open, §3.5) only after a night of its own was seen and
+  the record puts no theft on it (:meth:`Deeds.farm_proven`): on the first night, or
+  after a theft the record shares with it, the claim is only words.
+- **Thefts are counted on nights a seat went out too** (:class:`DeedBook`). The
+  record's count of a night's thieves comes from the sum of the night's changes (every
+  seat that stole pays the base cost and grows nothing, §3.5); a seat that goes out shows
+  0.0, not its true store, so ``adaptive-v3`` counted only the thieves it knew then. A
+  seat that went out lost at least its whole opening store, which bounds the count from
+  below; the thefts no known thief explains go first to the seats that went out (a
+  blocked theft costs 3.0, what puts a low store out), one each, then are shared among
+  the suspects as on any night: at a table where every seat steals, seats go out from
+  the first night, and the thieves were taken for farmers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from sunbot.engines import harvest_watch as hw
+
+from .harvest_watch_line_play import LinePlay
+from .harvest_watch_reader import WILD
+from .harvest_watch_styles import StyleBook, _Pending
+
+
+class DeedBook(StyleBook):
+    """:class:`~sunbot.strategies.harvest_watch_styles.StyleBook` that also counts the
+    thieves of a night on which a seat went out (a lower bound, module doc)."""
+
+    def _night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
+        if len(living) == len(n.living):
+            super()._night(n, seen, living)
+            return
+        gone = [s for s in n.living if s not in living]
+        kept = [s for s in n.living if s in living]
+        # out seats' true change is at most minus their opening store; their own thefts
+        # and joint farms are unknown, so the count is a lower bound
+        total = sum(seen[s] - n.food[s] for s in kept) - sum(n.food[s] for s in gone)
+        mutual = sum(1 for s in kept if (seen[s] - n.food[s]) % 10 == 5)
+        least = -hw.COST_GUARD * len(n.living) + 5 * mutual - total
+        super()._night(n, seen, living)  # what a night with an out seat always counts
+        me = self.me
+        known = {s for s in self.caught + self.collided if s != me}
+        ours = 1 if n.act.get("act") in ("steal", "donate") else 0
+        rest = math.ceil(least / 20) - ours - len(known)
+        d = {s: seen[s] - n.food[s] for s in kept}
+        suspects = [
+            s
+            for s in kept
+            if s != me and s not in known and -hw.COST_BASE <= d[s] <= -hw.COST_GUARD
+        ]
+        # a seat that went out may have gone out stealing (a blocked theft costs 3.0): one
+        # unexplained theft each first, the rest shared among the living suspects
+        lost = [s for s in gone if s not in known][: max(0, rest)]
+        for s in lost:
+            self.seat(s).steals += 1
+        self.thefts += len(lost)
+        rest -= len(lost)
+        if rest > 0 and suspects:
+            for s in suspects:
+                self.seat(s).steals += rest / len(suspects)
+            self.thefts += rest
+
+
+class Deeds(LinePlay):
+    """``LinePlay`` with trust read from deeds (module doc)."""
+
+    game = "harvest-watch"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.book = DeedBook()
+
+    def _judge_last_night(self, s: dict[str, Any]) -> None:
+        """A joint farm whose night lacks the mutual half marks the partner a defector."""
+        if self.last is None or self.last[0] != s["day"] - 1:
+            return
+        _, act, opening = self.last
+        if act.get("act") != "farm_coop" or not isinstance(act.get("with"), int):
+            return
+        change = round(s["food"] * 10) - opening
+        if change % 10 != 5:  # no half tenth: not the mutual +2.5 (§3.5.1)
+            self.defectors.add(int(act["with"]))
+
+    def farm_proven(self, seat: int) -> bool:
+        """Whether ``seat``'s record matches a farmer's: at least one of its nights seen,
+        no theft put on it by the record (less than :data:`WILD` of one), never caught
+        robbing us."""
+        st = self.book.seat(seat)
+        return st.nights >= 1 and st.steals < WILD and st.robbed_us == 0
+
+    def _says_farm(self, seat: int) -> bool:
+        """A farm claim counts only once the record matches it (:meth:`farm_proven`)."""
+        return super()._says_farm(seat) and self.farm_proven(seat)
+
+
+__all__ = ["Deeds"]
