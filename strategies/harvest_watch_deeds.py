@@ -18,6 +18,14 @@ read from deeds:
   sided and robbed: the rules explain the loss only by a theft while our store was open)
   or a gift's 0.0; the partner is a defector from then on (``adaptive-v3`` flagged only
   the exact -1.0, so a partner that robbed us during a joint farm was kept).
+- **A bloc is taken on its words only when its ballots can fine.** The coalition format
+  pairs its members on their words; a bloc that is a strict majority of the living seats
+  fines a defector from the next day on (§3.3), so there its words are backed by deeds.
+  A smaller bloc cannot fine anyone, and its words are an offer like any other: its
+  members are ordinary seats (:meth:`Deeds._bloc`), a member's ``coop=`` us is weighed
+  by the line play as every joint-farm offer is (the trust test, the rollouts, robbing an
+  open seat), and our speech names in that format the seat whose offer we would take
+  (:meth:`Deeds._announced`), so an honest member pairs with us when we take it.
 - **A claimed farmer is believed once its record matches.** A seat that says it farms is
   robbed as a farmer (its store open, §3.5) only after a night of its own was seen and
   the record puts no theft on it (:meth:`Deeds.farm_proven`): on the first night, or
@@ -93,6 +101,20 @@ class Deeds(LinePlay):
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self.book = DeedBook()
+
+    def _bloc(self, s: dict[str, Any]) -> list[int]:
+        """The coalition bloc when it is a strict majority of the living seats; else only
+        ourselves (module doc)."""
+        bloc = super()._bloc(s)
+        return bloc if 2 * len(bloc) > len(s["aliveSeats"]) else [s["you"]]
+
+    def _announced(self, s: dict[str, Any]) -> int | None:
+        """The bloc partner; in a smaller bloc, the seat speaking the coalition format
+        whose offer we would take today (``Foresight``'s choice), or ``None``."""
+        if len(self._bloc(s)) > 1:
+            return self._partner(s)
+        p = self._offer_to(s)
+        return p if p is not None and self.said.get(p, {}).get("coalition") else None
 
     def _judge_last_night(self, s: dict[str, Any]) -> None:
         """A joint farm whose night lacks the mutual half marks the partner a defector."""
