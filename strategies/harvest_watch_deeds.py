@@ -27,9 +27,12 @@ read from deeds:
   open seat), and our speech names in that format the seat whose offer we would take
   (:meth:`Deeds._announced`), so an honest member pairs with us when we take it.
 - **A claimed farmer is believed once its record matches.** A seat that says it farms is
-  robbed as a farmer (its store open, §3.5) only after a night of its own was seen and
-  the record puts no theft on it (:meth:`Deeds.farm_proven`): on the first night, or
-  after a theft the record shares with it, the claim is only words.
+  robbed as a farmer (its store open, §3.5) only after a night of its own showed what a
+  farm shows while the record explained that night's thefts without it, and the record
+  puts less than half a theft on it in all (:meth:`Deeds.farm_proven`): on the first
+  night, or while every night of it could hide a theft, the claim is only words. Once a
+  seat that said it farms was caught stealing (our ``caught`` or ``collided``), farm
+  claims are cheap talk at that table and count for no seat.
 - **Thefts are counted on nights a seat went out too** (:class:`DeedBook`). The
   record's count of a night's thieves comes from the sum of the night's changes (every
   seat that stole pays the base cost and grows nothing, §3.5); a seat that goes out shows
@@ -45,23 +48,39 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
 from sunbot.engines import harvest_watch as hw
 
+from .harvest_watch_coalition import Command, Data
 from .harvest_watch_line_play import LinePlay
-from .harvest_watch_reader import WILD
+from .harvest_watch_reader import WILD, says_farm
 from .harvest_watch_styles import StyleBook, _Pending
 
 
+@dataclass
 class DeedBook(StyleBook):
     """:class:`~sunbot.strategies.harvest_watch_styles.StyleBook` that also counts the
-    thieves of a night on which a seat went out (a lower bound, module doc)."""
+    thieves of a night on which a seat went out (a lower bound, module doc), and keeps
+    ``clear[seat]``: the nights whose thefts the record explained without that seat while
+    it showed what a farm shows (-1.0, or -3.0 robbed)."""
+
+    clear: dict[int, int] = field(default_factory=dict)
 
     def _night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
+        before = {s: self.seat(s).steals for s in n.living}
         if len(living) == len(n.living):
             super()._night(n, seen, living)
-            return
+        else:
+            self._out_night(n, seen, living)
+        known = set(self.caught + self.collided)
+        for s in living:
+            quiet = s != self.me and s not in known and self.seat(s).steals == before[s]
+            if quiet and seen[s] - n.food[s] in (-hw.COST_GUARD, -hw.COST_BASE):
+                self.clear[s] = self.clear.get(s, 0) + 1
+
+    def _out_night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
         gone = [s for s in n.living if s not in living]
         kept = [s for s in n.living if s in living]
         # out seats' true change is at most minus their opening store; their own thefts
@@ -100,7 +119,20 @@ class Deeds(LinePlay):
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
-        self.book = DeedBook()
+        self.deeds = DeedBook()
+        self.book = self.deeds  # the record every inherited rule reads
+        self.claims_broken = False  # a seat that said it farms was caught stealing
+
+    def choose(self, data: Data, legal_actions: list[Command]) -> Command:
+        """One command for the current beat; after a night, whether a seat that said it
+        farms that day was caught stealing (our ``caught`` or ``collided``)."""
+        cmd = super().choose(data, legal_actions)
+        if data.get("phase") in ("diary", "done"):
+            said = self.spoken.get("speeches1", {})
+            thieves = self.book.caught + self.book.collided
+            if any(says_farm(said.get(x, "")) for x in thieves):
+                self.claims_broken = True
+        return cmd
 
     def _bloc(self, s: dict[str, Any]) -> list[int]:
         """The coalition bloc when it is a strict majority of the living seats; else only
@@ -128,14 +160,30 @@ class Deeds(LinePlay):
             self.defectors.add(int(act["with"]))
 
     def farm_proven(self, seat: int) -> bool:
-        """Whether ``seat``'s record matches a farmer's: at least one of its nights seen,
-        no theft put on it by the record (less than :data:`WILD` of one), never caught
-        robbing us."""
+        """Whether ``seat``'s record matches a farmer's: a night of it that the record
+        explains without a theft of its own (``DeedBook.clear``), less than :data:`WILD`
+        of a theft put on it in all, never caught robbing us."""
         st = self.book.seat(seat)
-        return st.nights >= 1 and st.steals < WILD and st.robbed_us == 0
+        return self.deeds.clear.get(seat, 0) >= 1 and st.steals < WILD and st.robbed_us == 0
+
+    def _snubbed(self, seat: int, day: int) -> bool:
+        """An offer not counted on: ``LinePlay``'s (we left it one-sided lately), or one
+        from a seat that broke its word to us (a defector, a joint farm with us it left
+        one-sided, a theft caught on us): such a seat's offer says nothing of its store."""
+        st = self.book.seat(seat)
+        broke = seat in self.defectors or st.broke > 0 or st.robbed_us > 0
+        return broke or super()._snubbed(seat, day)
+
+    def prey(self, s: dict[str, Any]) -> list[int]:
+        """``Foresight``'s prey less the seats with an empty store: a theft from a store at
+        0.0 (after a fine, say) takes nothing (§3.5.3) and leaves our own store open."""
+        return [o for o in super().prey(s) if s["foods"][o] > 0]
 
     def _says_farm(self, seat: int) -> bool:
-        """A farm claim counts only once the record matches it (:meth:`farm_proven`)."""
+        """A farm claim counts only once the record matches it (:meth:`farm_proven`), and
+        at no table where a seat that said it farms was caught stealing."""
+        if self.claims_broken:
+            return False
         return super()._says_farm(seat) and self.farm_proven(seat)
 
 

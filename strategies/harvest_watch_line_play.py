@@ -1,5 +1,6 @@
-"""The ``adaptive`` Harvest Watch strategy (the default): ``adaptive-v2`` (``foresight``)
-that chooses between a joint farm, a guard and an early theft by playing whole lines.
+"""The ``adaptive-v3`` Harvest Watch strategy (the default before ``adaptive``, which
+builds on it): ``adaptive-v2`` (``foresight``) that chooses between a joint farm, a guard
+and an early theft by playing whole lines.
 
 Protocol: the one strategy contract, ``choose(observation, legal_actions) -> command`` per
 beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in

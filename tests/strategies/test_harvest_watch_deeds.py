@@ -183,3 +183,55 @@ def test_it_is_the_default_and_the_earlier_ones_stay_versioned():
     assert strategies.default_name("harvest-watch") == "adaptive"
     assert type(strategies.create("harvest-watch", "adaptive", random.Random(0))) is Deeds
     assert type(strategies.create("harvest-watch", "adaptive-v3", random.Random(0))) is LinePlay
+
+
+def test_a_claim_proves_nothing_on_a_night_a_theft_was_shared_with_it():
+    # night 1 from 5.0: seat 5 (says it farms) robbed farming seat 4 (4: 5.0 + 2.0 -
+    # 2.0 - 3.0 = 2.0; 5: 5.0 + 2.0 - 3.0 = 4.0); we guarded. The sum (-8.0 over six)
+    # says one theft, which seats 1, 2, 3, 5 (-1.0) and 4 (-3.0) could each show: a
+    # fifth each, under half a theft, but no claimer's night is clear of it
+    bot = Deeds(random.Random(0))
+    d = data({"day": 1, "foods": [5.0] * 6, "speeches1": FARMERS, "speeches2": QUIET})
+    bot.choose(*hw_args(d))
+    after = [4.0, 4.0, 4.0, 4.0, 2.0, 4.0]
+    bot.choose(*hw_args(data({"day": 1, "foods": after}, phase="diary")))
+    assert [bot.book.seat(s).steals for s in range(1, 6)] == [pytest.approx(0.2)] * 5
+    assert not any(bot.farm_proven(s) for s in range(1, 6))
+    d = data({"day": 2, "foods": after, "speeches1": FARMERS, "speeches2": QUIET})
+    assert bot.choose(*hw_args(d)) == {"act": "guard"}
+
+
+def test_farm_claims_count_for_no_seat_once_a_claimer_was_caught_stealing():
+    bot = Deeds(random.Random(0))
+    d = data({"day": 1, "foods": [5.0] * 6, "speeches1": FARMERS, "speeches2": QUIET})
+    bot.choose(*hw_args(d))  # guard
+    bot.choose(*hw_args(data({"day": 1, "foods": [4.0] * 6}, phase="diary")))
+    assert bot.farm_proven(1) and bot._says_farm(1)
+    d = data({"day": 2, "foods": [4.0] * 6, "speeches1": FARMERS, "speeches2": QUIET})
+    assert bot.choose(*hw_args(d)) == {"act": "steal", "target": 1}
+    # seat 3, which said it farms, robbed seat 1 too: our ``collided`` names it. Seat 1
+    # (4.0 + 2.0, two thieves: 2.0 each) ends at 0.0 - 3.0: out
+    night = data({"day": 2, "foods": [3.0, 0.0, 3.0, 3.0, 3.0, 3.0], "collided": [3],
+                  "aliveSeats": [0, 2, 3, 4, 5]}, phase="diary")  # fmt: skip
+    bot.choose(*hw_args(night))
+    assert bot.claims_broken and not bot._says_farm(2)
+
+
+def test_it_does_not_rob_an_empty_store():
+    # seat 5 was fined to 0.0 at the vote: a theft on it takes nothing (§3.5.3)
+    bot = Deeds(random.Random(0))
+    bot.choose(*hw_args(data({"day": 1, "foods": [5.0] * 6, "speeches1": FARMERS}, phase="vote")))
+    bot.deeds.clear = {s: 1 for s in range(1, 6)}
+    foods = [4.0, 4.0, 4.0, 4.0, 4.0, 0.0]
+    d = data({"day": 2, "foods": foods, "speeches1": FARMERS, "speeches2": QUIET})
+    assert 5 not in bot.prey(d["summary"]) and 1 in bot.prey(d["summary"])
+
+
+def test_an_offer_from_a_seat_that_broke_its_word_is_not_counted_on():
+    bot = Deeds(random.Random(0))
+    assert not bot._snubbed(2, 3)
+    bot.defectors.add(2)
+    assert bot._snubbed(2, 3)
+    bot.book.seat(4).broke = 1  # left a joint farm with us one-sided
+    bot.book.seat(5).robbed_us = 1
+    assert bot._snubbed(4, 3) and bot._snubbed(5, 3) and not bot._snubbed(1, 3)

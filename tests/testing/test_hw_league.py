@@ -418,6 +418,44 @@ def test_benchmark_one_table_two_matches_hand_computed():
     assert rep["groups"]["issue"]["guard"]["mean"] == pytest.approx(1 / 6)
 
 
+def _row(share: float, matches: int = 10) -> Any:
+    row = bench.hwbench.Row("x", matches=matches, finishes=matches)
+    row.share = share * matches
+    return row
+
+
+def test_robustness_and_versions_in_the_report():
+    # two tables; ours, two references and two earlier defaults, shares by hand
+    a, b = Table("a", "issue"), Table("b", "tuning")
+    shares = {
+        "ours": (0.50, 0.20),
+        "guard": (0.40, 0.30),
+        "farmer": (0.10, 0.25),
+        "adaptive-v1": (0.45, 0.26),
+        "adaptive-v2": (0.60, 0.10),
+    }
+    players = list(shares)
+    rows = {(i, p): _row(shares[p][i]) for i in (0, 1) for p in players}
+    rep = bench.report([a, b], players, rows, ["adaptive-v1", "adaptive-v2"])
+    assert rep["references"] == ["guard", "farmer"]
+    ta, tb = rep["tables"]
+    assert (ta["best_reference"], ta["gap"]) == ("guard", pytest.approx(0.10))
+    assert (tb["best_reference"], tb["gap"]) == ("guard", pytest.approx(-0.10))
+    assert (ta["best_version"], ta["drop"]) == ("adaptive-v2", pytest.approx(-0.10))
+    assert (tb["best_version"], tb["drop"]) == ("adaptive-v1", pytest.approx(-0.06))
+    everything = rep["robustness"]["all"]
+    assert everything["mean"] == pytest.approx(0.0)
+    assert (everything["worst"], everything["worst_table"]) == (pytest.approx(-0.10), "b")
+    assert rep["robustness"]["issue"]["worst_table"] == "a"
+    assert rep["drops"]["all"]["worst_table"] == "a"
+    text = bench.markdown(rep)
+    assert "| a | 50.0% | 45.0% | 60.0% | `adaptive-v2` (**-10.0**) |" in text
+    assert "| b | 20.0% | 26.0% | 10.0% | `adaptive-v1` (**-6.0**) |" in text
+    assert "worst -10.0 points (b)" in text
+    assert bench.versions("adaptive") == ["adaptive-v1", "adaptive-v2", "adaptive-v3"]
+    assert bench.versions("adaptive-v2") == ["adaptive-v1", "adaptive-v3"]
+
+
 def test_benchmark_is_deterministic_and_the_pool_agrees():
     table = Table(
         "mix", "tuning", tuple((s, {}) for s in ["greedy", "bloc", "liar", "mimic", "loyal"])

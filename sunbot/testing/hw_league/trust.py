@@ -97,11 +97,12 @@ class Turncoat(Style):
     target=T ring=A>B>C``): the bloc is every living seat that ever spoke the tag, itself
     included, ascending, paired off (b0, b1), (b2, b3)...; ``coop`` is its pair, ``target``
     the richest seat outside the bloc, ``ring`` the bloc. It votes with the bloc (the
-    target the lowest member proposed, the share to the next member) when the bloc is a
-    majority. It joint-farms with its pair once the pair confirmed ``coop=`` it; after
-    ``loyal_nights`` such nights, each night with probability ``betray_rate`` it steals
-    instead, from its pair (``victim="partner"``) or the richest other member
-    (``"richest"``). Without a confirmed pair it guards, and farms on its last night."""
+    target the lowest member proposed that is outside the bloc, the share to the next
+    member) when the bloc is a majority. It joint-farms with its pair once the pair
+    confirmed ``coop=`` it; after ``loyal_nights`` such nights, each night with
+    probability ``betray_rate`` it steals instead, from its pair (``victim="partner"``) or
+    the richest other member (``"richest"``). Without a confirmed pair it guards, and farms
+    on its last night."""
 
     style = "turncoat"
     loyal_nights: int = 1
@@ -158,12 +159,12 @@ class Turncoat(Style):
         if 2 * len(bloc) <= len(r.living):
             return {"punish": None}
         target = self._target()
-        for m in bloc:
-            said = r.speeches.get(r.day, {}).get(m, "")
-            if m != r.me and (found := re.search(r"\btarget=(\d)\b", said)):
-                target = int(found.group(1))
-                break
+        for m in bloc:  # the lowest member's proposal of an outsider, as the bloc votes
             if m == r.me:
+                break
+            found = re.search(r"\btarget=(\d)\b", r.speeches.get(r.day, {}).get(m, ""))
+            if found and int(found.group(1)) not in bloc:
+                target = int(found.group(1))
                 break
         ring = [m for m in bloc if m not in (r.me, target)]
         if target is None or target not in r.living or not ring:
