@@ -17,7 +17,9 @@ read from deeds:
   that half means it did not, whatever it said: -1.0 (it left us one-sided), -3.0 (one-
   sided and robbed: the rules explain the loss only by a theft while our store was open)
   or a gift's 0.0; the partner is a defector from then on (``adaptive-v3`` flagged only
-  the exact -1.0, so a partner that robbed us during a joint farm was kept).
+  the exact -1.0, so a partner that robbed us during a joint farm was kept). A seat
+  outside a bloc whose offer we took is a defector after a one-sided night worse than
+  -1.0 (a theft); a plain one-sided night is a miss the record counts (``broke``).
 - **A bloc is taken on its words only when its ballots can fine.** The coalition format
   pairs its members on their words; a bloc that is a strict majority of the living seats
   fines a defector from the next day on (§3.3), so there its words are backed by deeds.
@@ -42,6 +44,17 @@ read from deeds:
   blocked theft costs 3.0, what puts a low store out), one each, then are shared among
   the suspects as on any night: at a table where every seat steals, seats go out from
   the first night, and the thieves were taken for farmers.
+- **An offer says nothing of a store when its seat broke its word to us** (a defector, a
+  joint farm with us that left us one-sided and robbed, a theft on us caught by our
+  guard): the line play
+  does not count it as an open seat or model its offer (:meth:`Deeds._snubbed`). And no
+  theft on an empty store (a seat fined to 0.0): it takes nothing and leaves ours open.
+- **A word kept is answered by a word kept.** A seat speaking the coalition format that
+  kept a joint farm with us, and never left us one-sided and robbed, is not robbed, nor
+  taken for an open seat for its offer; in a smaller bloc we offer our pair by the
+  format's pairing when no better reason names a seat (:meth:`Deeds._first_offer`), so
+  two seats of ours pair and stay paired (``LinePlay`` robbed an offering seat it could,
+  its own copy too).
 """
 
 from __future__ import annotations
@@ -56,7 +69,7 @@ from sunbot.engines import harvest_watch as hw
 from .harvest_watch_coalition import Command, Data
 from .harvest_watch_line_play import LinePlay
 from .harvest_watch_reader import WILD, says_farm
-from .harvest_watch_styles import StyleBook, _Pending
+from .harvest_watch_styles import PendingNight, StyleBook
 
 
 @dataclass
@@ -68,7 +81,7 @@ class DeedBook(StyleBook):
 
     clear: dict[int, int] = field(default_factory=dict)
 
-    def _night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
+    def _night(self, n: PendingNight, seen: list[int], living: list[int]) -> None:
         before = {s: self.seat(s).steals for s in n.living}
         if len(living) == len(n.living):
             super()._night(n, seen, living)
@@ -80,7 +93,7 @@ class DeedBook(StyleBook):
             if quiet and seen[s] - n.food[s] in (-hw.COST_GUARD, -hw.COST_BASE):
                 self.clear[s] = self.clear.get(s, 0) + 1
 
-    def _out_night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
+    def _out_night(self, n: PendingNight, seen: list[int], living: list[int]) -> None:
         gone = [s for s in n.living if s not in living]
         kept = [s for s in n.living if s in living]
         # out seats' true change is at most minus their opening store; their own thefts
@@ -141,12 +154,22 @@ class Deeds(LinePlay):
         return bloc if 2 * len(bloc) > len(s["aliveSeats"]) else [s["you"]]
 
     def _announced(self, s: dict[str, Any]) -> int | None:
-        """The bloc partner; in a smaller bloc, the seat speaking the coalition format
-        whose offer we would take today (``Foresight``'s choice), or ``None``."""
+        """The bloc partner; in a smaller bloc, the seat speaking the coalition format we
+        offer a joint farm to (:meth:`_first_offer`), or ``None``."""
         if len(self._bloc(s)) > 1:
             return self._partner(s)
         p = self._offer_to(s)
         return p if p is not None and self.said.get(p, {}).get("coalition") else None
+
+    def _first_offer(self, s: dict[str, Any], trusted: list[int]) -> int:
+        """With no better reason (no offer to answer, no kept joint farm), our pair by the
+        coalition format's pairing of the seats that speak it, when it is trusted: two
+        seats of ours then offer each other, in the format and in the house bots' words."""
+        words = super()._bloc(s)  # every seat speaking the format, paired as it pairs them
+        i = words.index(s["you"])
+        j = i + 1 if i % 2 == 0 else i - 1
+        pair = words[j] if j < len(words) else None
+        return pair if pair in trusted else super()._first_offer(s, trusted)
 
     def _judge_last_night(self, s: dict[str, Any]) -> None:
         """A joint farm whose night lacks the mutual half marks the partner a defector."""
@@ -156,7 +179,12 @@ class Deeds(LinePlay):
         if act.get("act") != "farm_coop" or not isinstance(act.get("with"), int):
             return
         change = round(s["food"] * 10) - opening
-        if change % 10 != 5:  # no half tenth: not the mutual +2.5 (§3.5.1)
+        if change % 10 == 5:  # the half tenth: the mutual +2.5 (§3.5.1), robbed or not
+            return
+        # one-sided: a bloc partner defected; a seat whose offer we took defected if the
+        # night was worse than a one-sided farm's (a theft on our open store), else it
+        # only missed (it guarded, say): the record counts that (``broke``)
+        if len(self._bloc(s)) > 1 or change < hw.FARM - hw.COST_BASE:
             self.defectors.add(int(act["with"]))
 
     def farm_proven(self, seat: int) -> bool:
@@ -171,13 +199,34 @@ class Deeds(LinePlay):
         from a seat that broke its word to us (a defector, a joint farm with us it left
         one-sided, a theft caught on us): such a seat's offer says nothing of its store."""
         st = self.book.seat(seat)
-        broke = seat in self.defectors or st.broke > 0 or st.robbed_us > 0
+        broke = seat in self.defectors or st.betrayed > 0 or st.robbed_us > 0
         return broke or super()._snubbed(seat, day)
 
+    def _open_offers(self, s: dict[str, Any], offerers: list[int]) -> set[int]:
+        """``LinePlay``'s open offerers less the seats speaking the coalition format: their
+        offer is the format's pairing, ours too, and two seats of ours that each took the
+        other's offer for an open store would rob each other instead of pairing."""
+        fresh = super()._open_offers(s, offerers)
+        return {o for o in fresh if not self.said.get(o, {}).get("coalition")}
+
     def prey(self, s: dict[str, Any]) -> list[int]:
-        """``Foresight``'s prey less the seats with an empty store: a theft from a store at
-        0.0 (after a fine, say) takes nothing (§3.5.3) and leaves our own store open."""
-        return [o for o in super().prey(s) if s["foods"][o] > 0]
+        """``Foresight``'s prey less the seats with an empty store (a theft from a store at
+        0.0, after a fine say, takes nothing, §3.5.3, and leaves ours open) and less the
+        seats speaking the coalition format whose joint farms with us were all kept: a word
+        kept is answered by a word kept (two seats of ours would otherwise rob each other
+        the night after their first joint farm)."""
+        return [
+            o
+            for o in super().prey(s)
+            if s["foods"][o] > 0 and not (self.said.get(o, {}).get("coalition") and self._kept(o))
+        ]
+
+    def _kept(self, seat: int) -> bool:
+        """Whether a joint farm of ours with ``seat`` was mutual and none left us robbed
+        (a miss, a one-sided night without a theft, is forgiven as ``Foresight`` forgives
+        it)."""
+        st = self.book.seat(seat)
+        return st.kept > 0 and st.betrayed == 0 and seat not in self.defectors
 
     def _says_farm(self, seat: int) -> bool:
         """A farm claim counts only once the record matches it (:meth:`farm_proven`), and
@@ -187,4 +236,4 @@ class Deeds(LinePlay):
         return super()._says_farm(seat) and self.farm_proven(seat)
 
 
-__all__ = ["Deeds"]
+__all__ = ["DeedBook", "Deeds"]

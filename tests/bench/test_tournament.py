@@ -271,4 +271,7 @@ def test_thirty_matches_order_adaptive_guard_random():
     results, _ = _tournament(30)
     ratings = rate_matches(results)
     assert [r.strategy for r in ratings] == ["adaptive", "guard", "random"]
-    assert ratings[0].ordinal > ratings[1].mu  # well separated, not a coin toss
+    # separated by more than two of its sigmas, not a coin toss (three before the default
+    # stopped pairing on sight with a seat speaking its format in a bloc of two of six,
+    # as its second seat here is: a stranger using its words robbed it that way)
+    assert ratings[0].mu - 2 * ratings[0].sigma > ratings[1].mu

@@ -232,6 +232,46 @@ def test_an_offer_from_a_seat_that_broke_its_word_is_not_counted_on():
     assert not bot._snubbed(2, 3)
     bot.defectors.add(2)
     assert bot._snubbed(2, 3)
-    bot.book.seat(4).broke = 1  # left a joint farm with us one-sided
+    bot.book.seat(4).broke = bot.book.seat(4).betrayed = 1  # one-sided and robbed
     bot.book.seat(5).robbed_us = 1
     assert bot._snubbed(4, 3) and bot._snubbed(5, 3) and not bot._snubbed(1, 3)
+
+
+def test_two_seats_of_ours_offer_each_other_and_keep_faith():
+    # seats 0 and 3 speak the format (a bloc of two of six): with no offer to answer,
+    # each offers the other, in the format and in the house bots' words
+    said = dict(QUIET) | {"3": "Seat 3: coalition. coop=- target=1 ring=3"}
+    bot = Deeds(random.Random(0))
+    d = data({"day": 1, "speeches1": said}, phase="speech2")
+    speech = bot.choose(*hw_args(d))["speech"]
+    assert parse_speech(speech)["coop"] == 3 and speech.endswith("I cooperate with seat 3.")
+    # after a mutual joint farm with it (-0.5), it is not prey however open its store
+    # (``LinePlay`` took it for an open seat), until a joint farm with it leaves us robbed
+    d = data({"day": 2, "speeches1": said, "speeches2": said})
+    bot.model.seat(3).active = 1  # a night that proves it did not guard: open
+    assert 3 in bot.prey(d["summary"])
+    bot.book.seat(3).kept = 1
+    assert 3 not in bot.prey(d["summary"])
+    bot.book.seat(3).broke = 1  # a miss (one-sided, not robbed) keeps the faith
+    assert 3 not in bot.prey(d["summary"])
+    bot.book.seat(3).betrayed = 1  # one-sided and robbed: a betrayal ends it
+    assert 3 in bot.prey(d["summary"])
+
+
+@pytest.mark.parametrize(("after", "defector"), [(3.0, False), (1.0, True)])
+def test_a_joint_farm_outside_a_bloc_left_one_sided_is_a_miss_robbed_a_defection(
+    after, defector
+):
+    # seat 3 alone speaks the format and offers us a joint farm: we take it from 4.0.
+    # One-sided and not robbed (4.0 + 2.0 - 3.0 = 3.0): it missed (it guarded, say), which
+    # the record counts; one-sided and robbed (1.0): a defection
+    said = dict(QUIET) | {"3": "Seat 3: coalition. coop=0 target=1 ring=0>3"}
+    bot = Deeds(random.Random(0))
+    bot.choose(*hw_args(data({"speeches1": said, "speeches2": said}, phase="vote")))
+    cmd = bot.choose(*hw_args(data({"speeches1": said, "speeches2": said})))
+    assert cmd == {"act": "farm_coop", "with": 3}
+    foods = [after, 3.0, 3.0, 3.0, 3.0, 3.0]
+    bot.choose(*hw_args(data({"foods": foods}, phase="diary")))
+    bot.choose(*hw_args(data({"day": 3, "foods": foods}, phase="speech1")))
+    assert (3 in bot.defectors) is defector
+    assert bot.book.seat(3).broke == 1 and bot.book.seat(3).betrayed == int(defector)
