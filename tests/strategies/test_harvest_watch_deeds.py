@@ -259,9 +259,7 @@ def test_two_seats_of_ours_offer_each_other_and_keep_faith():
 
 
 @pytest.mark.parametrize(("after", "defector"), [(3.0, False), (1.0, True)])
-def test_a_joint_farm_outside_a_bloc_left_one_sided_is_a_miss_robbed_a_defection(
-    after, defector
-):
+def test_a_joint_farm_outside_a_bloc_left_one_sided_is_a_miss_robbed_a_defection(after, defector):
     # seat 3 alone speaks the format and offers us a joint farm: we take it from 4.0.
     # One-sided and not robbed (4.0 + 2.0 - 3.0 = 3.0): it missed (it guarded, say), which
     # the record counts; one-sided and robbed (1.0): a defection
