@@ -25,9 +25,9 @@ import typer
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.mirror.harvest_night import Night, explain_night
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
 
 app = typer.Typer(add_completion=False)
 NAMES = ("random", "house", "coalition", "farmer", "guard")

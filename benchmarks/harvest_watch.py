@@ -37,8 +37,9 @@ import typer
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import SEATS, seat_data
+from sunbot.server.match_state import SEATS
 
 app = typer.Typer(add_completion=False)
 Z95 = 1.959963984540054

@@ -26,8 +26,8 @@ from typing import Any
 import sunbot
 from sunbot.agents.llm import LLMStrategy
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
 from sunbot.testing.llm_endpoint import create_llm_app, in_process_client
 
 

@@ -26,7 +26,8 @@ from serve_process import start_serve
 from sunbot import strategies
 from sunbot.client import GameboardClient, Position, RetryPolicy
 from sunbot.client.http import KEEPALIVE_S
-from sunbot.client.matches import MatchClient, play_match
+from sunbot.client.matches import MatchClient
+from sunbot.runs.seat_http import play_match
 
 app = typer.Typer(add_completion=False)
 ONE_TRY = RetryPolicy(attempts=1)

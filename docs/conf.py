@@ -19,12 +19,12 @@ copyright = "the sunbot developers"
 release = sunbot.__version__
 version = release
 
+# The reference pages (observation tables, CLI, API) are Markdown generated from the code
+# and committed (docs/_ext/sunbot_pages.py), so they read the same as files; the
+# extension warns at build time when one is stale.
 extensions = [
     "myst_parser",
-    "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
-    "sphinx_click",
-    "sunbot_observations",
+    "sunbot_pages",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -34,14 +34,9 @@ exclude_patterns = ["_build", "_ext", "screenshots/README.md"]
 myst_enable_extensions = ["colon_fence", "deflist", "fieldlist"]
 myst_heading_anchors = 3
 
-autodoc_member_order = "bysource"
-autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": False}
-napoleon_google_docstring = True
-napoleon_numpy_docstring = False
-# "Attributes:" sections become fields of their class, so a dataclass field that autodoc
-# also lists is described once.
-napoleon_use_ivar = True
+# No typographic quotes or dashes: `--server` outside a code span must stay two hyphens,
+# as a shell needs it when pasted.
+smartquotes = False
 
 html_theme = "furo"
 html_title = f"sunbot {release}"

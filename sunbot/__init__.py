@@ -5,7 +5,8 @@ The public API, in one import::
     import sunbot
 
     summary = sunbot.play("keelhold", seed=7, max_voyages=3)     # a script or a notebook
-    rows = sunbot.bench("naptuft", ["balancer", "rotation"], seeds=range(1, 11))  # bench rows
+    result = sunbot.bench("naptuft", ["balancer", "rotation"], seeds=range(1, 11))
+    print(result.verdict)  # "balancer scores ...x rotation on 10 paired seeds, 95% CI ..."
     summary = await sunbot.play_async("naptuft", strategy=MyBot)  # async code
     print(summary.score, summary.ended_by, len(summary.divergences))
 
@@ -26,13 +27,10 @@ from __future__ import annotations
 
 import importlib
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sunbot import _compat
-from sunbot._checkout import find_checkout_strategies
 
-find_checkout_strategies(Path(__file__).parent)  # sunbot.strategies in a checkout, uninstalled
 _compat.install()  # old module paths (sunbot.runner, ...) for one release, with a warning
 
 try:
@@ -46,8 +44,10 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from sunbot.agents.http import HttpStrategy
     from sunbot.agents.llm import LLMStrategy
     from sunbot.api import play, play_async
+    from sunbot.bench.result import BenchResult, TournamentResult
+    from sunbot.bench.run import BenchRow, run_bench, tournament
     from sunbot.bots import StrategyLike
-    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy, play_match
+    from sunbot.client import GameboardClient, MatchClient, Position, RetryPolicy
     from sunbot.games import GameInfo, available, get_game
     from sunbot.mirror import Divergence, Mirror
     from sunbot.runs.remote import play_run
@@ -71,7 +71,7 @@ _LAZY: dict[str, str | None] = {
     "MatchClient": "sunbot.client",
     "Position": "sunbot.client",
     "RetryPolicy": "sunbot.client",
-    "play_match": "sunbot.client",
+    "play_match": "sunbot.runs.seat_http",
     "GameInfo": "sunbot.games",
     "available": "sunbot.games",
     "get_game": "sunbot.games",
@@ -85,6 +85,9 @@ _LAZY: dict[str, str | None] = {
     "TranscriptWriter": "sunbot.transcripts.jsonl",
     "run_bench": "sunbot.bench.run",
     "BenchRow": "sunbot.bench.run",
+    "BenchResult": "sunbot.bench.result",
+    "TournamentResult": "sunbot.bench.result",
+    "tournament": "sunbot.bench.run",
     "bench": None,
     "engines": None,
     "observations": None,
@@ -109,6 +112,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "BenchResult",
     "BenchRow",
     "Divergence",
     "ExecStrategy",
@@ -126,6 +130,7 @@ __all__ = [
     "Strategy",
     "StrategyLike",
     "TokenCodec",
+    "TournamentResult",
     "TranscriptWriter",
     "UnknownStrategy",
     "__version__",
@@ -141,4 +146,5 @@ __all__ = [
     "play_run",
     "run_bench",
     "strategies",
+    "tournament",
 ]

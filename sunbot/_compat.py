@@ -1,7 +1,8 @@
 """Old import paths, kept for one release: ``import sunbot.runner`` (and the other modules
 that moved when the run path became one, listed in :data:`MOVED`) gives the module's new
-home, with a ``DeprecationWarning`` naming it. Installed by ``sunbot/__init__.py``; nothing
-is imported until an old name is."""
+home, with a ``DeprecationWarning`` naming it; so do the names that moved out of a module
+that stays (:data:`MOVED_NAMES`, ``from sunbot.client import play_match``). Installed by
+``sunbot/__init__.py``; nothing is imported until an old name is."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ MOVED: dict[str, str] = {
     "sunbot.cli_logging": "sunbot.cli.log",
     "sunbot.bench.cli": "sunbot.cli.bench",
     "sunbot.html.after_run": "sunbot.cli.replay_page",
+    "sunbot.agents.checkbot": "sunbot.checkbot.check",
+    "sunbot.agents.checkbot_report": "sunbot.checkbot.report",
 }
 #: names a moved module also had from a second new home (``sunbot.runner.RunSummary``).
 ALSO: dict[str, tuple[str, ...]] = {
@@ -40,6 +43,52 @@ ALSO: dict[str, tuple[str, ...]] = {
     "sunbot.match_play": ("sunbot.cli.play_match",),
     "sunbot.terminal_text": ("sunbot.views.common",),
 }
+
+
+#: module -> {name: its new home}: names that moved out of a module that stays (the seat
+#: loop out of the match client); the module's ``__getattr__`` is
+#: :func:`forward_moved_names`.
+MOVED_NAMES: dict[str, dict[str, str]] = {
+    "sunbot.client.matches": {
+        "play_seat": "sunbot.runs.seat_http",
+        "play_match": "sunbot.runs.seat_http",
+        "beat_budget": "sunbot.runs.seat_http",
+        "POST_MARGIN_S": "sunbot.runs.seat_http",
+        "POST_FAILURES": "sunbot.runs.seat_http",
+        "SeatResult": "sunbot.runs.seats",
+        "MatchStrategy": "sunbot.runs.seats",
+        "OnEvent": "sunbot.runs.seats",
+        "fallback_command": "sunbot.runs.seats",
+        "seat_score": "sunbot.runs.seats",
+        "final_ranks": "sunbot.runs.seats",
+        "MAX_REFUSALS_PER_BEAT": "sunbot.runs.seats",
+        "MAX_SEAT_REQUESTS": "sunbot.runs.seats",
+    },
+    "sunbot.client": {
+        "play_seat": "sunbot.runs.seat_http",
+        "play_match": "sunbot.runs.seat_http",
+        "SeatResult": "sunbot.runs.seats",
+    },
+}
+
+
+def forward_moved_names(module: str) -> Any:
+    """A module ``__getattr__`` that gives the names :data:`MOVED_NAMES` lists for
+    ``module`` from their new homes, with a ``DeprecationWarning`` naming it."""
+    moved = MOVED_NAMES[module]
+
+    def __getattr__(name: str) -> Any:
+        home = moved.get(name)
+        if home is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is deprecated and will be removed: import it from {home}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(home), name)
+
+    return __getattr__
 
 
 class _Alias(importlib.abc.Loader):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from sunbot import bots, strategies
 from sunbot.bots import StrategyLike
 from sunbot.games import GameInfo, get_game, seed_problem
-from sunbot.runs.summary import MatchSeat, RunSummary
+from sunbot.runs.summary import MatchSeat, MatchSummary, RunSummary
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
 
 if TYPE_CHECKING:
@@ -290,7 +290,16 @@ def embedded_transport() -> Any:
 
     from sunbot.server import TokenCodec, create_app
 
-    return httpx.ASGITransport(app=create_app(TokenCodec.embedded()))
+    codec = TokenCodec.embedded()
+    app = _EMBEDDED_APPS.get(codec.identity)
+    if app is None:  # building the app costs more than a short run: one per key per process
+        _EMBEDDED_APPS.clear()
+        app = _EMBEDDED_APPS[codec.identity] = create_app(codec)
+    return httpx.ASGITransport(app=app)
+
+
+#: The embedded server's app by its codec's identity (the latest one only).
+_EMBEDDED_APPS: dict[str, Any] = {}
 
 
 def open_backend(server: str | None, info: GameInfo | None) -> Backend:
@@ -497,18 +506,16 @@ async def play_async(
             f"transcript {transcript}: no folder {Path(transcript).parent} (create it first)"
         )
     if info is not None and info.kind == "match":
-        if seed is None:
-            seed = new_seed()
-        elif (problem := seed_problem(seed)) is not None:
-            raise ValueError(problem)
-        check_server(server)
-        check_move_timeout(move_timeout)
         if max_voyages is not None or max_days is not None:
             raise ValueError(f"max_voyages and max_days do not apply to {info.slug}")
-        return await _play_match(
-            info, seed, strategy, server, transcript, strict, seats, match, move_timeout,
-            isolate, agent_options, _bytes(max_transcript_mb),
+        mplan = plan_match(
+            game, seed=seed, strategy=strategy, server=server, seats=seats, match=match,
+            strict=strict, move_timeout=move_timeout, isolate=isolate,
+            agent_options=agent_options,
         )  # fmt: skip
+        return await run_match_plan(
+            mplan, transcript=transcript, max_transcript_bytes=_bytes(max_transcript_mb)
+        )
     if seats != 1 or match is not None:
         raise ValueError("seats and match apply to match games only")
     plan = plan_run(
@@ -528,55 +535,170 @@ async def play_async(
     return summary
 
 
-async def _play_match(
-    info: GameInfo,
-    seed: int,
-    strategy: StrategyLike | None,
-    server: str | None,
-    transcript: str | Path | None,
-    strict: bool,
-    seats: int,
-    match: str | None,
+@dataclass
+class MatchPlan:
+    """A checked match, ready to play: what :func:`plan_match` resolved from the options.
+
+    ``make(rng)`` builds one seat's strategy (``label`` names it); ``match_id`` joins an
+    existing match on ``server`` instead of creating one; ``start_ms`` is a created match's
+    countdown on ``server`` (others may join meanwhile; ``None``: the server's default);
+    ``beat_ms`` the beat lengths of a match created on the embedded server (``None``:
+    :data:`sunbot.runs.match.LOCAL_BEAT_MS`, or the slow ones for clocked or slow seats).
+    """
+
+    info: GameInfo
+    seed: int
+    strategy: str
+    make: Callable[[random.Random], Any]
+    server: str | None = None
+    match_id: str | None = None
+    seats: int = 1
+    strict: bool = False
+    move_timeout: float | None = None
+    start_ms: int | None = None
+    beat_ms: dict[str, int] | None = None
+
+    @property
+    def shown_seed(self) -> int | None:
+        """The match's seed as summaries show it: a joined match's is its creator's."""
+        return self.seed if self.match_id is None else None
+
+
+def plan_match(
+    game: str,
+    *,
+    seed: int | None = None,
+    strategy: StrategyLike | None = None,
+    server: str | None = None,
+    seats: int = 1,
+    match: str | None = None,
+    strict: bool = False,
     move_timeout: float | None = None,
     isolate: bool = False,
     agent_options: dict[str, Any] | None = None,
-    max_bytes: int | None = None,
-) -> RunSummary:
-    from sunbot.runs.match import run_match
-    from sunbot.transcripts.jsonl import TranscriptWriter
+    wait_s: int | None = None,
+) -> MatchPlan:
+    """Check a match's options and resolve them (nothing is opened or played): the seed,
+    the strategy of our ``seats``, where the match lives, its beats.
 
+    Args:
+        wait_s: a match created on ``server`` waits this many seconds for other players.
+
+    Raises:
+        ValueError: an unknown game, a game that is not a match game, a bad seed or server,
+            ``server="engine"``, ``match`` or ``wait_s`` without a server, ``wait_s`` with
+            ``match``, seats outside 1..6, one strategy object for several seats, a bad
+            ``move_timeout``, an unknown strategy or a bot file whose constructor raises.
+    """
+    try:
+        info = get_game(game)
+    except KeyError:
+        raise ValueError(unknown_game(game)) from None
+    if info.kind != "match":
+        raise ValueError(f"{info.slug} is not a match game: use plan_run")
+    if seed is None:
+        seed = new_seed()
+    elif (problem := seed_problem(seed)) is not None:
+        raise ValueError(problem)
+    check_server(server)
+    check_move_timeout(move_timeout)
     if server == ENGINE:
         raise ValueError("a match plays on a server: give server=None (embedded) or a URL")
     if match is not None and server is None:
         raise ValueError("match needs server (the match lives there)")
+    if wait_s is not None and (server is None or match is not None):
+        raise ValueError("wait creates a match on a server that others can join")
     if not 1 <= seats <= 6:
         raise ValueError(f"seats must be 1 to 6, got {seats}")
-    name, make = resolve_strategy(
-        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
-    )
     shared = not isinstance(strategy, str | type | None) and hasattr(strategy, "choose")
     if shared and seats > 1:
         raise ValueError("one strategy object cannot play several seats: pass its class")
+    name, make = resolve_strategy(
+        info.slug, strategy, isolate=isolate, seed=seed, options=agent_options
+    )
+    if isinstance(strategy, str) and bots.is_file_spec(strategy) and not isolate:
+        _close(make(random.Random(seed)))  # a constructor that raises: before any file
+    plan = MatchPlan(
+        info, seed, name, make, server, match, seats, strict, move_timeout,
+        None if wait_s is None else wait_s * 1000,
+    )  # fmt: skip
+    return plan
+
+
+def _close(bot: Any) -> None:
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
+async def run_match_plan(
+    plan: MatchPlan,
+    *,
+    transcript: str | Path | None = None,
+    max_transcript_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB << 20,
+    on_recorder: Callable[[Any], None] | None = None,
+    announce: Callable[[str], None] | None = None,
+    transport: Any = None,
+) -> MatchSummary:
+    """Play a planned match and return its summary: the seats' strategies built
+    (``random.Random(seed * 1000 + i)`` for our i-th seat), the embedded server started
+    when ``plan.server`` is ``None``, the transcript written, every seat played by the one
+    seat loop with its mirror (:func:`sunbot.runs.match.run_match`).
+
+    Args:
+        transcript: the JSON Lines file to write (it must not exist); ``None``: none.
+        max_transcript_bytes: its size limit (``None``: none).
+        on_recorder: called once with the match's recorder (a face's live view follows
+            its ``latest`` view).
+        announce: called with the match id once the match exists.
+        transport: an httpx transport to the server (tests); default: the embedded server
+            in-process, or the network for ``plan.server``.
+
+    Returns:
+        A :class:`~sunbot.runs.summary.MatchSummary`; a match that fails midway is not
+        raised: ``ended_by == "error"`` and ``error`` says why. A transcript that cannot
+        be written whole (a full disk) ends it the same way.
+
+    Raises:
+        SetupError: the embedded server's key cannot be had.
+        FileExistsError, OSError: the transcript cannot be created.
+        sunbot.agents.clock.BotError: an isolated bot that cannot start.
+    """
+    from sunbot.runs.match import run_match
+    from sunbot.transcripts.jsonl import TranscriptWriter
+
+    if plan.server is None and transport is None:
+        transport = _embedded_match_transport()
     writer = (
-        TranscriptWriter(Path(transcript), max_bytes=max_bytes) if transcript is not None else None
+        TranscriptWriter(Path(transcript), max_bytes=max_transcript_bytes)
+        if transcript is not None
+        else None
     )
     try:
         result = await run_match(
-            game=info.slug,
-            seed=seed,
-            strategy=name,
-            server=server,
-            match_id=match,
-            seats=seats,
-            writer=writer,
-            strict=strict,
-            make=make,
-            move_timeout=move_timeout,
-        )
+            game=plan.info.slug, seed=plan.seed, strategy=plan.strategy, server=plan.server,
+            match_id=plan.match_id, seats=plan.seats, writer=writer, strict=plan.strict,
+            on_recorder=on_recorder, transport=transport, make=plan.make,
+            start_ms=plan.start_ms, announce=announce, move_timeout=plan.move_timeout,
+            beat_ms=plan.beat_ms,
+        )  # fmt: skip
     finally:
         if writer is not None:
             writer.close()
-    return match_summary(info.slug, seed, name, match, result, writer)
+    summary = match_summary(plan.info.slug, plan.seed, plan.strategy, plan.match_id, result, writer)
+    if writer is not None and writer.failed is not None:  # the disk filled up mid-match
+        summary.transcript_error = str(writer.failed)
+        summary.ended_by, summary.error = "error", summary.transcript_error
+    return summary
+
+
+def _embedded_match_transport() -> Any:
+    """The embedded server for a match: a fresh key (a match's seat tokens are its own)."""
+    import httpx
+
+    from sunbot.server import TokenCodec, create_app
+
+    return httpx.ASGITransport(app=create_app(TokenCodec()))
 
 
 def match_summary(
@@ -586,14 +708,14 @@ def match_summary(
     match: str | None,
     result: dict[str, Any],
     writer: TranscriptWriter | None,
-) -> RunSummary:
-    """The :class:`RunSummary` of a match from its ``result`` record
+) -> MatchSummary:
+    """The :class:`MatchSummary` of a match from its ``result`` record
     (:func:`sunbot.runs.match.run_match`)."""
     from sunbot.observations.harvest_watch_outcome import final_summary, winner_line
 
     final = result.get("final") or {}
     fs = final_summary(final)
-    return RunSummary(
+    return MatchSummary(
         game=slug,
         seed=seed if match is None else None,  # a joined match's seed is its creator's
         strategy=name,
@@ -603,6 +725,7 @@ def match_summary(
         game_over=bool(result["gameOver"]),
         ended_by=result["endedBy"],
         error=result["error"],
+        error_traceback=result.get("errorTraceback"),
         final_state=final.get("data"),
         responses_checked=int(result["responsesChecked"]),
         divergences=list(result["mirrorDivergences"]),
@@ -619,6 +742,11 @@ def match_summary(
             for s in result["seats"]
         ],
         outcome=winner_line(result["ranks"], fs.get("aliveSeats"), fs.get("day")),
+        unknown_fields=list(result.get("unknownFields") or []),
+        beats_checked=int(result.get("beatsChecked", 0)),
+        nights_undecided=int(result.get("nightsUndecided", 0)),
+        result={k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")},
+        final_view=result.get("final"),
     )
 
 
@@ -674,6 +802,7 @@ def play(
 
 __all__ = [
     "ENGINE",
+    "MatchPlan",
     "RunPlan",
     "SetupError",
     "check_move_timeout",
@@ -681,10 +810,12 @@ __all__ = [
     "first_prompt",
     "new_seed",
     "open_backend",
+    "plan_match",
     "plan_run",
     "play",
     "play_async",
     "resolve_strategy",
     "run_cap",
+    "run_match_plan",
     "run_plan",
 ]

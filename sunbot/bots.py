@@ -8,7 +8,8 @@ What each form means (``docs/writing-a-bot.md``):
   (relative to the working directory), treated as below. ``"bots/mine.py"`` alone picks the
   file's only class that defines ``choose``, or, when the file defines no such class, its
   module-level function ``choose``. The file is imported once per process, under a
-  private module name, so it needs no package and no install.
+  private module name, so it needs no package and no install; while it loads its folder
+  is first on the import path, so it may import modules beside it by name.
 - a class: built with the run's ``random.Random`` when its constructor takes an argument,
   else with none. A ``game`` (or ``games``) class attribute, when present, must name the game.
 - an object with a ``choose`` method: used as it is (one run or one seat).
@@ -80,11 +81,17 @@ def _module(path: Path) -> ModuleType:
         raise UnknownStrategy(f"{str(path)!r} is not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look their module up here
+    # while it loads, the file's folder comes first on the import path, as for a script
+    # run by Python: a bot split over modules beside it imports them by name
+    folder = str(resolved.parent)
+    sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[name]
         raise UnknownStrategy(f"{path} did not load: {type(exc).__name__}: {exc}") from exc
+    finally:
+        sys.path.remove(folder)
     _LOADED[resolved] = module
     return module
 

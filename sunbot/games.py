@@ -67,6 +67,12 @@ class GameInfo:
         mirror_ref: the mirror hooks module (:mod:`sunbot.mirror`); ``None``: the game is
             mirrored otherwise (Harvest Watch: per seat, :mod:`sunbot.mirror.harvest_watch`).
         view_ref: ``"module:render"`` of the terminal view (:mod:`sunbot.views`).
+        summary_ref: ``"module:function"`` of the closing-summary fields of a final
+            position (plain values: :mod:`sunbot.observations`), shown by ``sunbot play``,
+            ``replay`` and ``export``; ``None``: none.
+        explain_ref: ``"module:function"`` ``(word) -> str | None``: what the game's own
+            ending word (``cause``/``result``) means, in a few plain words, shown beside it
+            in ``sunbot play``'s summary (:meth:`explain`); ``None``: none.
         page_ref: the replay page's module (:mod:`sunbot.html`): ``frame`` and ``progress``
             of a position (a match's: of a seat's view, and ``food``), drawn by the script
             of the same name in ``sunbot/html/assets/``.
@@ -105,6 +111,8 @@ class GameInfo:
     env_ref: str | None = None
     codec_ref: str | None = None
     fallback_ref: str | None = None
+    summary_ref: str | None = None
+    explain_ref: str | None = None
 
     def check_cap(self, value: int, option: str) -> None:
         """Refuse a run cap (``option``: the option's name, for the message) below 1 or
@@ -157,6 +165,38 @@ class GameInfo:
         value: dict[str, Any] = resolve(self.spec_ref)
         return value
 
+    def served_fields(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What a faithful server's answer shows of the engine ``state``, its token aside
+        (spec README, "The local server"): ``state`` (the observation for a hidden game),
+        ``observation``, ``legalActions``, ``score``, ``gameOver``. Our server serves it;
+        ``sunbot replay`` re-plays a recorded run against it."""
+        eng = self.engine
+        obs = eng.observation(state)
+        return {
+            "state": obs if self.hidden else state,
+            "observation": obs,
+            "legalActions": eng.legal_actions(state),
+            "score": eng.score(state),
+            "gameOver": eng.is_over(state),
+        }
+
+    def closing_summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The game's closing-summary fields for a final position (:attr:`summary_ref`;
+        ``{}`` when the game has none)."""
+        if self.summary_ref is None:
+            return {}
+        out: dict[str, Any] = resolve(self.summary_ref)(state)
+        return out
+
+    def explain(self, word: str) -> str | None:
+        """A few plain words on what the game's own ending word means (``lurch``,
+        ``zero:food``, ``missedQuota``), for the summary (:attr:`explain_ref`); ``None``
+        for a word the game does not use, or a game without explanations."""
+        if self.explain_ref is None:
+            return None
+        said: str | None = resolve(self.explain_ref)(word)
+        return said
+
     def cap_action(self, state: dict[str, Any], cap: int | None) -> dict[str, Any] | None:
         """The action that ends a run capped at ``cap`` voyages/days, when it is due now.
 
@@ -188,6 +228,8 @@ GAMES: dict[str, GameInfo] = {
         check_state_ref="sunbot.engines.keelhold_schema:check_state",
         mirror_ref="sunbot.mirror.keelhold",
         view_ref="sunbot.views.keelhold:render",
+        summary_ref="sunbot.observations.keelhold:summary",
+        explain_ref="sunbot.observations.keelhold:explain",
         cap_field="voyage",
         cap_phase="port",
         end_action={"type": "END_RUN"},
@@ -219,6 +261,8 @@ GAMES: dict[str, GameInfo] = {
         check_state_ref="sunbot.engines.sunloaf:check_state",
         mirror_ref="sunbot.mirror.sunloaf",
         view_ref="sunbot.views.sunloaf:render",
+        summary_ref="sunbot.observations.sunloaf:summary",
+        explain_ref="sunbot.observations.sunloaf:explain",
         cap_field="day",
         cap_phase="sunset",
         end_action={"type": "END_RUN"},
@@ -252,6 +296,8 @@ GAMES: dict[str, GameInfo] = {
         check_state_ref="sunbot.engines.naptuft:check_state_shape",
         mirror_ref="sunbot.mirror.naptuft",
         view_ref="sunbot.views.naptuft:render",
+        summary_ref="sunbot.observations.naptuft:summary",
+        explain_ref="sunbot.observations.naptuft:explain",
         cap_field="day",
         cap_phase="dayBreak",
         end_action={"type": "end-run"},
@@ -282,6 +328,7 @@ GAMES: dict[str, GameInfo] = {
         check_state_ref=None,
         mirror_ref=None,
         view_ref="sunbot.views.harvest_watch:render",
+        summary_ref="sunbot.observations.harvest_watch_outcome:summary",
         cap_field=None,
         cap_phase=None,
         end_action=None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,17 @@ def test_the_sunloaf_example_beats_always_rest_on_the_guide_s_seeds():
     ours, rest = (mean(r.score for r in runs[n]) for n in (spec, "rest"))
     assert rest == 34364.25 and ours == 67310.1  # the docstring's figures
     assert all(r.ended_by == "cap" for r in runs[spec])  # no quota missed in 10 days
+
+
+def test_a_bot_file_imports_a_module_beside_it(tmp_path, monkeypatch):
+    folder = tmp_path / "split"
+    folder.mkdir()
+    (folder / "docs_helper_choice.py").write_text("def pick(legal):\n    return legal[-1]\n")
+    (folder / "bot.py").write_text(
+        "from docs_helper_choice import pick\n\n\nclass Bot:\n"
+        "    def choose(self, observation, legal_actions):\n        return pick(legal_actions)\n"
+    )
+    monkeypatch.chdir(tmp_path)  # not the bot's folder: the loader puts that on the path
+    bot = bots.load_file("split/bot.py:Bot")()
+    assert bot.choose({}, [{"a": 1}, {"b": 2}]) == {"b": 2}
+    assert str(folder) not in sys.path  # only while the file loads

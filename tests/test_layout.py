@@ -10,8 +10,9 @@
   ``A.B`` runs ``A.B``'s face first, so that is an arrow too. The ``"module:attr"``
   references of the games table (:mod:`sunbot.games`) are imported on first use by name and
   are not arrows.
-- **typer and rich** only under the command line (``sunbot/cli*.py``, ``sunbot/cli/``,
-  ``bench/cli.py``, ``__main__`` modules) and the views (``sunbot/views/``).
+- **The import contracts** of ``pyproject.toml`` (import-linter: the run path's layers,
+  typer and rich only under ``sunbot/cli/`` and ``sunbot/views/``, nothing importing the
+  test fixtures, no cycle between subpackages) hold.
 - **One console factory and one exit-code enum**: ``sunbot.cli.console``.
 - **Moved modules** still import by their old names, with a ``DeprecationWarning``.
 - **No path outside the repository** is cited, in any file.
@@ -36,9 +37,8 @@ import pytest
 from sunbot._compat import MOVED
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Import name -> its folder: the built-in strategies are installed as ``sunbot.strategies``
-#: from the top-level ``strategies/`` folder.
-SOURCES = {"sunbot": ROOT / "sunbot", "sunbot.strategies": ROOT / "strategies"}
+#: Import name -> its folder.
+SOURCES = {"sunbot": ROOT / "sunbot"}
 
 #: Circles the run path's restructure (``sunbot/play/``) is still to break: each one, as the
 #: set of its modules. Empty it as they go; a circle listed here that is gone fails too.
@@ -262,34 +262,19 @@ def test_the_package_root_holds_at_most_eight_modules() -> None:
     assert len(root) <= 8, root
 
 
-#: The command line and the terminal views: the only modules that may import typer or rich.
-def _may_use_terminal_libraries(name: str) -> bool:
-    parts = name.split(".")
-    return (
-        parts[1].startswith("cli")  # sunbot.cli.main, sunbot.cli_*.py, the sunbot.cli.main package
-        or parts[1] == "views"
-        or name == "sunbot.cli.bench"
-        or parts[-1] == "__main__"  # ``python -m``: a command line
-    )
+def test_the_import_contracts_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyproject's import-linter contracts (the layers of the run path, typer and rich only
+    in the command line and the views, nothing below the run path importing it, no
+    package importing the test fixtures, no cycle between subpackages): what ``lint-imports``
+    checks in CI, checked by the default test run too."""
+    cli = pytest.importorskip("importlinter.cli", reason="pip install '.[test]'")
+    monkeypatch.chdir(ROOT)
+    assert cli.lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
 
 
-#: Modules of the run path's restructure that still import typer or rich (they print as they
-#: play); empty it as they go: a module listed here that no longer does fails too.
-KNOWN_TERMINAL_USERS: set[str] = set()
-
-
-def test_typer_and_rich_only_under_the_command_line_and_the_views() -> None:
-    users: dict[str, list[str]] = {}
-    for name, path in modules().items():
-        for imp in imports(path):
-            if imp.level == 0 and imp.module.split(".")[0] in ("typer", "rich"):
-                users.setdefault(name, []).append(f"{path.relative_to(ROOT)}:{imp.line}")
-    bad = {n: where for n, where in users.items() if not _may_use_terminal_libraries(n)}
-    assert set(bad) - KNOWN_TERMINAL_USERS == set(), bad
-    gone = KNOWN_TERMINAL_USERS - set(bad)
-    assert not gone, f"no longer import typer or rich, remove from KNOWN_TERMINAL_USERS: {gone}"
-
-
+#: The console factories: the command line's (every terminal console), and the recording
+#: console that lays a view out as plain text for readers without a terminal (MCP clients).
+CONSOLE_FACTORIES = ("sunbot.cli.console", "sunbot.views.text")
 #: Run path files that still make their own consoles or exit codes (the restructure's).
 KNOWN_OWN_CONSOLES: set[str] = set()
 
@@ -319,14 +304,14 @@ def test_one_console_factory_and_one_exit_code_enum() -> None:
     where = {
         name: found
         for name, path in modules().items()
-        if name != "sunbot.cli.console" and (found := _own_consoles_and_exit_codes(path))
+        if name not in CONSOLE_FACTORIES and (found := _own_consoles_and_exit_codes(path))
     }
     assert set(where) - KNOWN_OWN_CONSOLES == set(), where
     assert not KNOWN_OWN_CONSOLES - set(where), "remove them from KNOWN_OWN_CONSOLES"
     # the documented codes (README, docs/transcripts.md): 128 + the signal for a stop
     assert [(e.name, int(e)) for e in Exit] == [
         ("OK", 0), ("ERROR", 1), ("USAGE", 2), ("DIVERGED", 3), ("CUT", 4), ("CORRUPT", 5),
-        ("INTERRUPTED", 130), ("TERMINATED", 143),
+        ("SPEND_CAP", 6), ("INTERRUPTED", 130), ("TERMINATED", 143),
     ]  # fmt: skip
 
 

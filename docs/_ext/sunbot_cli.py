@@ -1,78 +1,67 @@
-"""The ``sunbot`` command as a click object, for the sphinx-click directive of the CLI page.
+"""The ``sunbot`` command's reference as Markdown: :func:`render`.
 
-Typer (0.29 and later) builds its commands on a private copy of click, which sphinx-click
-does not recognise, so this module rebuilds the tree that
-``typer.main.get_command(sunbot.cli.main.app)`` returns out of plain ``click`` objects:
-the same commands, names, help texts, arguments and options (with their flags, defaults and
-``--x/--no-x`` pairs). ``command`` is that tree; the page documents nothing else.
+Built from the command itself (``typer.main.get_command(sunbot.cli.main.app)``): for every
+command, its help text, its usage line and one table row per argument and option, as
+``sunbot COMMAND --help`` prints them (the declaration and the help with its
+``[default: ...]``). :mod:`sunbot_pages` writes it into ``docs/reference/cli.md`` (a test
+checks it is up to date). Every option is a code span, so no typesetting turns ``--server``
+into a dash.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import click
 import typer
+from sunbot_markdown import cell, docstring
 
 from sunbot.cli.main import app
 
-_PLAIN = (str, int, float, bool, type(None))
+
+def command() -> Any:
+    """The ``sunbot`` command as typer builds it (a click group)."""
+    return typer.main.get_command(app)
 
 
-def _default(param: Any) -> Any:
-    value = param.default
-    if isinstance(value, _PLAIN) or (
-        isinstance(value, (list, tuple)) and all(isinstance(v, _PLAIN) for v in value)
-    ):
-        return value
-    return None
+def _params(cmd: Any, ctx: Any) -> list[str]:
+    out = ["| argument or option | meaning |", "|---|---|"]
+    for param in cmd.params:
+        if param.name == "help" or getattr(param, "hidden", False):
+            continue
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        decl, help_text = record
+        out.append(f"| `{decl.replace('|', chr(92) + '|')}` | {cell(help_text) or ' '} |")
+    return out
 
 
-def _param(param: Any) -> click.Parameter:
-    name = str(param.name)
-    if not param.opts or not str(param.opts[0]).startswith("-"):
-        return click.Argument(
-            [name],
-            required=bool(param.required),
-            nargs=int(param.nargs),
-            metavar=name.upper(),
-        )
-    decls = list(param.opts)
-    if param.secondary_opts:
-        decls = [f"{decls[0]}/{param.secondary_opts[0]}", *decls[1:]]
-    is_flag = bool(getattr(param, "is_flag", False))
-    count = bool(getattr(param, "count", False))
-    return click.Option(
-        [*decls, name],
-        help=getattr(param, "help", None),
-        is_flag=is_flag,
-        count=count,
-        multiple=bool(param.multiple),
-        required=bool(param.required),
-        default=_default(param),
-        show_default=bool(getattr(param, "show_default", False)) and not is_flag,
-        metavar=None if is_flag or count else name.upper(),
-        hidden=bool(getattr(param, "hidden", False)),
-    )
+def _section(cmd: Any, name: str, parent: Any | None, level: int) -> list[str]:
+    ctx = cmd.make_context(name, [], parent=parent, resilient_parsing=True)
+    title = ctx.command_path
+    lines = [f"{'#' * level} `{title}`", ""]
+    if cmd.help:
+        lines += [docstring(cmd.help), ""]
+    usage = cmd.get_usage(ctx).removeprefix("Usage: ")
+    lines += ["```text", usage, "```", ""]
+    table = _params(cmd, ctx)
+    if len(table) > 2:
+        lines += [*table, ""]
+    return lines
 
 
-def _command(cmd: Any, name: str) -> click.Command:
-    params = [_param(p) for p in cmd.params if p.name != "help"]
-    fields: dict[str, Any] = {
-        "name": name,
-        "params": params,
-        "help": cmd.help,
-        "short_help": cmd.short_help,
-        "epilog": cmd.epilog,
-        "hidden": bool(cmd.hidden),
-    }
-    subcommands = getattr(cmd, "commands", None)
-    if subcommands is None:
-        return click.Command(**fields)
-    group = click.Group(**fields)
-    for sub_name, sub in subcommands.items():
-        group.add_command(_command(sub, sub_name))
-    return group
+def render(commands: list[str] | None = None) -> list[str]:
+    """The reference's Markdown lines: the ``sunbot`` group's own options, then each
+    command (``commands`` in this order, default: the group's), one ``##`` section each.
 
-
-command = _command(typer.main.get_command(app), "sunbot")
+    Raises ``KeyError`` for a name in ``commands`` that is not a command.
+    """
+    root = command()
+    ctx = root.make_context("sunbot", [], resilient_parsing=True)
+    lines = _section(root, "sunbot", None, 2)
+    names = commands if commands is not None else list(root.commands)
+    for name in names:
+        lines += _section(root.commands[name], name, ctx, 2)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines

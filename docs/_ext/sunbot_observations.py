@@ -1,31 +1,29 @@
-"""A Sphinx directive that renders a module's typed observations and actions as tables.
+"""A module's typed observations and actions as Markdown tables: :func:`render`.
 
-``.. sunbot-observations:: sunbot.observations.keelhold`` (in MyST: a ``{sunbot-observations}``
-fence) writes, for every ``TypedDict`` the module defines, in source order, its docstring and
-one table row per field: the field's name, its type as written in the module, and whether
-the server always sends it. Type aliases of unions (``KeelholdAction = Place | CastOff``)
-are listed after them. The page is rebuilt from the code, so it cannot drift from it.
+For every ``TypedDict`` the module defines, in source order: a heading, its docstring and
+one table row per field (the field's name, its type as written in the module, and whether
+the server always sends it); then the type aliases of unions (``KeelholdAction = Place |
+CastOff``). :mod:`sunbot_pages` writes the result into ``docs/writing-a-bot.md`` (a test
+checks it is up to date), so the page reads the same as a file and on the site.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import types
 import typing
 from typing import Any
 
-from docutils import nodes
-from docutils.statemachine import StringList
-from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
+from sunbot_markdown import cell, docstring
 
 
 def _is_typeddict(obj: object) -> bool:
     return isinstance(obj, type) and typing.is_typeddict(obj)
 
 
-def _type_text(hint: Any) -> str:
+def type_text(hint: Any) -> str:
     """``list[Crate]``, ``int | None``, ``Literal['a', 'b']``: a type as a reader writes it."""
     if isinstance(hint, type) and not typing.get_args(hint):
         return hint.__name__
@@ -33,20 +31,29 @@ def _type_text(hint: Any) -> str:
     for prefix in ("typing.", "sunbot.observations.", "builtins."):
         text = text.replace(prefix, "")
     # ``keelhold.Crate`` -> ``Crate``: drop the module path the repr keeps.
-    return " ".join(part.rsplit(".", 1)[-1] if "." in part else part for part in text.split(" "))
+    return re.sub(r"(?<![\w'\"])(?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*)", r"\1", text)
 
 
-def _rows(cls: type) -> list[tuple[str, str, str]]:
+def rows(cls: type) -> list[tuple[str, str, str]]:
+    """``(field, type, "always" | "optional")`` of each field of the ``TypedDict`` ``cls``."""
     hints = typing.get_type_hints(cls)
     required = getattr(cls, "__required_keys__", frozenset())
     return [
-        (name, _type_text(hint), "always" if name in required else "optional")
+        (name, type_text(hint), "always" if name in required else "optional")
         for name, hint in hints.items()
     ]
 
 
-def render(module_name: str) -> list[str]:
-    """The reStructuredText lines for one module: a section per TypedDict, then the unions.
+def table(cls: type) -> list[str]:
+    """The field table of the ``TypedDict`` ``cls``, as Markdown lines."""
+    out = ["| field | type | sent |", "|---|---|---|"]
+    out += [f"| `{name}` | {cell(f'``{kind}``')} | {sent} |" for name, kind, sent in rows(cls)]
+    return out
+
+
+def render(module_name: str, level: int = 4) -> list[str]:
+    """The Markdown lines for one module: a section (heading ``level``) per TypedDict, then
+    the unions.
 
     Raises ``ImportError`` when the module cannot be imported.
     """
@@ -59,56 +66,22 @@ def render(module_name: str) -> list[str]:
     classes.sort(key=lambda c: inspect.getsourcelines(c)[1])
     lines: list[str] = []
     for cls in classes:
-        title = f"``{cls.__name__}``"
-        lines += [title, "~" * len(title), ""]
+        lines += [f"{'#' * level} `{cls.__name__}`", ""]
         doc = inspect.getdoc(cls) or ""
-        lines += [*doc.splitlines(), ""]
-        lines += [
-            ".. list-table::",
-            "   :header-rows: 1",
-            "",
-            "   * - field",
-            "     - type",
-            "     - sent",
-        ]
-        for name, type_text, sent in _rows(cls):
-            lines += [f"   * - ``{name}``", f"     - ``{type_text}``", f"     - {sent}"]
-        lines.append("")
+        if doc:
+            lines += [docstring(doc), ""]
+        lines += [*table(cls), ""]
     unions = [
         (name, obj)
         for name, obj in vars(module).items()
         if isinstance(obj, types.UnionType) and all(_is_typeddict(a) for a in typing.get_args(obj))
     ]
     if unions:
-        lines += ["Action types", "~~~~~~~~~~~~", ""]
+        lines += [f"{'#' * level} Action types", ""]
         for name, obj in unions:
-            members = " | ".join(f"``{a.__name__}``" for a in typing.get_args(obj))
-            lines += [f"- ``{name}`` = {members}"]
+            members = " | ".join(f"`{a.__name__}`" for a in typing.get_args(obj))
+            lines += [f"- `{name}` = {members}"]
         lines.append("")
+    while lines and not lines[-1]:
+        lines.pop()
     return lines
-
-
-class ObservationsDirective(SphinxDirective):
-    """``sunbot-observations MODULE``: tables of the module's typed observations."""
-
-    required_arguments = 1
-    has_content = False
-
-    def run(self) -> list[nodes.Node]:
-        module_name = self.arguments[0]
-        try:
-            lines = render(module_name)
-        except ImportError as exc:
-            raise self.error(f"cannot import {module_name}: {exc}") from None
-        container = nodes.section()
-        container.document = self.state.document
-        self.state.nested_parse(
-            StringList(lines, source=module_name), 0, container, match_titles=True
-        )
-        return list(container.children)
-
-
-def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directive (Sphinx extension entry point)."""
-    app.add_directive("sunbot-observations", ObservationsDirective)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}

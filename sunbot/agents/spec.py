@@ -45,7 +45,9 @@ def create_agent(
     - ``http://127.0.0.1:8080/move``: :class:`~sunbot.agents.http.HttpStrategy`
       (``timeout_s``);
     - ``llm:MODEL``: ``sunbot.agents.llm.LLMStrategy`` from ``parse_llm_spec(text)``, with
-      ``options`` on top and ``rng``;
+      ``options`` on top and ``rng`` (while daily spend caps are in force in this process,
+      :func:`sunbot.spend.meter.current`, wrapped in
+      :class:`~sunbot.spend.agent.MeteredAgent`, which counts its decisions);
     - anything else, a strategy name or ``path.py:Class``: built here with ``rng``
       (:func:`sunbot.strategies.create`), or with ``isolate=True`` in a child process,
       :class:`~sunbot.agents.isolate.IsolatedStrategy` seeded with ``seed``. ``isolate``
@@ -76,6 +78,12 @@ def create_agent(
             raise ValueError(f"llm: language-model agents are not available ({exc})") from None
         settings = {**parse_llm_spec(t), **options}
         strategy: Strategy = LLMStrategy(**settings, game=game, rng=rng)
+        from sunbot.spend.meter import current
+
+        if current() is not None:  # the daily caps count every decision (sunbot.spend)
+            from sunbot.spend.agent import MeteredAgent
+
+            return MeteredAgent(strategy)
         return strategy
     from sunbot import strategies
 

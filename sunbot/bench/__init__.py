@@ -20,7 +20,11 @@ Modules, each named for what it does:
 
 - :mod:`.run`: ``sunbot.bench(game, strategies, seeds, cap, workers)`` from Python: the
   package itself is callable (``sunbot.bench("naptuft", ["balancer"], range(1, 11))``),
-  returning :data:`~.run.BenchRow` rows; ``sunbot.run_bench`` is the same function, typed.
+  returning a :class:`~.result.BenchResult` (the rows and their statistics, the verdict);
+  ``sunbot.run_bench`` is the same function, typed; ``sunbot.tournament(...)`` returns a
+  :class:`~.result.TournamentResult`.
+- :mod:`.result`: those results; :mod:`.verdict`: their one-sentence verdicts and the
+  W-L-T notation.
 - :mod:`.reference`: measured reference means, the yardstick of ``sunbot play``'s summary.
 
 Only :mod:`.jobs` (with :mod:`.engine_match`) is imported by workers;

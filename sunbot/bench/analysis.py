@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from sunbot.bench import stats
+import sunbot.bench.stats as stats
 from sunbot.bench.jobs import Result, group_of
 
 #: A table as text: its head and its rows, one string per cell.
@@ -138,6 +138,15 @@ def ci(low: float, high: float) -> str:
     return "-" if math.isnan(low) else f"[{num(low)}, {num(high)}]"
 
 
+#: The column head of win/loss/tie counts: one notation in every bench and tournament table.
+WLT = "W-L-T"
+
+
+def wlt(wins: int, losses: int, ties: int) -> str:
+    """``"12-5-3"``: wins, losses and ties, in that order (the :data:`WLT` notation)."""
+    return f"{wins}-{losses}-{ties}"
+
+
 def _pct(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
@@ -185,15 +194,16 @@ def summary_rows(a: Analysis) -> Rows:
 
 
 def pair_rows(a: Analysis) -> Rows:
-    """Each pair of strategies on their common seeds: mean difference, CI, Wilcoxon p."""
-    head = ["A - B", "seeds", "mean diff", "95% CI", "A >/</= B", "Wilcoxon p"]
+    """Each pair of strategies on their common seeds: mean difference, CI, A's seeds won,
+    lost and tied against B (:data:`WLT`), Wilcoxon p."""
+    head = ["A - B", "seeds", "mean diff", "95% CI", f"A vs B {WLT}", "Wilcoxon p"]
     rows = [
         [
             f"{x} - {y}",
             str(p.n),
             num(p.mean_diff),
             ci(p.ci_low, p.ci_high),
-            f"{p.better}/{p.worse}/{p.ties}",
+            wlt(p.better, p.worse, p.ties),
             "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}",
         ]
         for x, y, p in a.pairs

@@ -8,8 +8,14 @@ millisecond jobs do not pay a round trip each and long ones keep the load balanc
 ``4 * workers`` chunks are in flight, so a benchmark of any size keeps memory flat and stops
 promptly when interrupted.
 
-Local workers are started with ``spawn`` (fresh interpreters, as Ray's are; no fork while
-the progress bar's thread runs) and ignore SIGINT and SIGTERM, so Ctrl-C or ``timeout``
+Local workers are forked (:func:`start_method`: Linux, and this process runs no other
+thread), so a script that calls ``sunbot.bench(...)`` at module level, with no ``if
+__name__ == "__main__":`` guard, is not run again in every worker (``spawn`` and
+``forkserver`` both import the caller's main module in each worker), and a worker starts in
+milliseconds with sunbot already imported; the pool starts when :func:`run_jobs` is called,
+before a progress bar's thread does. A process that runs other threads (a notebook's
+kernel, a test runner) spawns fresh interpreters instead, where a notebook's main module
+has no file to import. Workers ignore SIGINT and SIGTERM, so Ctrl-C or ``timeout``
 (which signal the whole process group) reach only the parent, which cancels what has not
 started, kills the workers still running a job (their rows are not stored; a long job would
 otherwise hold the exit for its whole length) and returns. A worker whose parent dies
@@ -28,12 +34,16 @@ import socket
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import resource_tracker
+from multiprocessing.util import Finalize
 from typing import Any, Literal
 
 from sunbot.bench.jobs import Job, Result, run_chunk
 
+log = logging.getLogger(__name__)
 Backend = Literal["local", "ray"]
 BACKENDS: tuple[str, ...] = ("local", "ray")
 #: Chunks in flight per worker.
@@ -150,24 +160,97 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
+def _stop_resource_tracker() -> None:
+    """Stop multiprocessing's resource tracker and wait for it to exit.
+
+    A spawned pool's locks start that helper process; left alone it exits only once it
+    notices this process is gone, after it, so a command that has exited still has a
+    process in its group for a while (a timing tool or a container sees it). Run as the
+    last of multiprocessing's own exit finalizers, after the locks are released.
+    """
+    tracker = getattr(resource_tracker, "_resource_tracker", None)
+    stop = getattr(tracker, "_stop", None)  # CPython's own (3.8+), not a public API
+    if stop is not None:
+        try:
+            stop()
+        except Exception:  # pragma: no cover - never fail an exit over a helper process
+            log.debug("the resource tracker did not stop", exc_info=True)
+
+
+_TRACKER_STOP: list[Finalize] = []
+
+
+def _stop_tracker_at_exit() -> None:
+    """Have :func:`_stop_resource_tracker` run at exit (once)."""
+    if not _TRACKER_STOP:
+        _TRACKER_STOP.append(Finalize(None, _stop_resource_tracker, exitpriority=-100))
+
+
+def start_method() -> str:
+    """How the local pool starts its workers: ``fork`` on Linux when this process runs no
+    other thread, else ``spawn``.
+
+    ``fork`` copies this process as it is, so workers never import the caller's main
+    module: a script without a main guard works, and a worker is ready in milliseconds.
+    It is not safe with other threads running (a lock one of them holds stays held in the
+    child), so a process that has them (a notebook kernel, pytest-xdist) spawns fresh
+    interpreters; a notebook's main module has no file, so nothing is re-run there either.
+    ``forkserver`` would not help: its workers import the main module too.
+    """
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
 def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Result]:
-    """Run ``jobs`` on a pool of ``workers`` spawned processes; yield results as they finish."""
+    """Run ``jobs`` on a pool of ``workers`` processes (:func:`start_method`); yield
+    results as they finish.
+
+    The pool starts and the first chunks are sent now, before the caller iterates (so a
+    progress bar started afterwards is not running when the workers are forked); a
+    result iterator dropped unstarted still stops the pool. No process of the pool
+    outlives the command: the workers are joined (or killed, when stopped early), and a
+    spawned pool's resource tracker is stopped at exit.
+    """
     if not jobs:
-        return
-    ctx = multiprocessing.get_context("spawn")
+        return iter(())
+    _stop_tracker_at_exit()
+    ctx = multiprocessing.get_context(start_method())
     workers = max(1, min(workers, len(jobs)))  # never more processes than jobs
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
     )
     todo, sizer = iter(jobs), ChunkSizer()
     pending: set[Future[list[Result]]] = set()
-    finished = False
     try:
         for _ in range(IN_FLIGHT_PER_WORKER * workers):
             chunk = sizer.take(todo)
             if not chunk:
                 break
             pending.add(pool.submit(run_chunk, chunk))
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    results = _drain(pool, pending, todo, sizer)
+    weakref.finalize(results, _stop_pool, pool)
+    return results
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Kill ``pool``'s workers and shut it down (idempotent)."""
+    kill_workers(pool)
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _drain(
+    pool: ProcessPoolExecutor,
+    pending: set[Future[list[Result]]],
+    todo: Iterator[Job],
+    sizer: ChunkSizer,
+) -> Iterator[Result]:
+    """Yield the results of ``pending`` as they finish, sending the rest of ``todo``."""
+    finished = False
+    try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 import sunbot
@@ -35,8 +35,10 @@ from sunbot.bench.engine_match import MATCH_SEATS as MATCH_SEATS
 from sunbot.bench.engine_match import MAX_MATCH_BEATS as MAX_MATCH_BEATS
 from sunbot.bench.engine_match import MatchTooLong, SeatError, play_seats
 from sunbot.games import GAMES, GameInfo, generic_game, get_game
+from sunbot.spend import meter as spending
+from sunbot.spend.caps import SpendCaps
 
-EndedBy = Literal["rules", "cap", "error", "timeout"]
+EndedBy = Literal["rules", "cap", "error", "timeout", "spend"]
 #: Fields of a :class:`Result` that are measurements and differ from run to run.
 TIMING_FIELDS: tuple[str, ...] = ("decision_p50_ms", "decision_p95_ms", "wall_s")
 #: The default table: five house bots, as a one-seat match on the server.
@@ -76,6 +78,8 @@ class Job:
             row reports on its first seat. ``table`` and ``seating`` are then ignored: the
             row's table is the other five seats in seat order and its seating is
             :data:`LINEUP_SEATING`. Empty (the default): ``strategy`` against ``table``.
+        spend: the daily spend caps the job counts against (:mod:`sunbot.spend`: model
+            tokens and money, requests to ``server``), shared with every other job and run.
     """
 
     game: str
@@ -90,6 +94,7 @@ class Job:
     options: tuple[tuple[str, Any], ...] = ()
     max_steps: int | None = None
     lineup: tuple[str, ...] = ()
+    spend: SpendCaps | None = None
 
 
 @dataclass(frozen=True)
@@ -106,7 +111,9 @@ class Result:
             ``win``, ``draw`` or ``lost``), ``None`` while the run was not over.
         ended_by: ``rules``, ``cap``, ``error`` (then ``error`` says why) or ``timeout``
             (stopped at the job's ``timeout_s``; its ``score`` is 0 and is no score: the
-            statistics leave it out).
+            statistics leave it out); ``spend``: a daily spend cap stopped the job
+            (``error`` says which): such a row is never stored, and the job runs again
+            on ``--resume``.
         steps: actions sent, refused ones included (Harvest Watch: beats our seat played).
         refused: actions the rules refused.
         decisions: ``choose`` calls.
@@ -283,6 +290,17 @@ def _run_job(job: Job) -> Result:
         raise KeyError(f"unknown game {job.game!r}: a game sunbot does not know needs a server")
     if info is not None:
         get_game(job.game)  # an unavailable game is a bad job (KeyError)
+    meter = spending.active(job.spend)  # this worker's meter of the shared daily caps
+    if meter is not None:
+        meter.begin()
+    result = _played(info, job)
+    if meter is not None and meter.stopped is not None:  # a cap, not the job, ended it
+        return replace(result, ended_by="spend", error=meter.stopped, score=0)
+    return result
+
+
+def _played(info: GameInfo | None, job: Job) -> Result:
+    """Play ``job`` (of ``info``'s game, ``None`` for one sunbot does not know)."""
     started = time.perf_counter()
     timings: list[float] = []
     tally = _Tally()

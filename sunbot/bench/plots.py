@@ -8,8 +8,12 @@
   as a ``+`` on its strategy's curve.
 - :func:`paired_plot`: per pair of strategies, the histogram of per-seed differences.
 
-Every plot has labelled axes and a legend for every marker it draws. Text stays text in the
-SVG (``svg.fonttype = none``), so labels can be searched and read by screen readers.
+Every plot has labelled axes and a legend for every marker it draws, placed outside the
+axes so it never covers a point; survival curves differ in line style and width, so two
+strategies with the same curve both stay visible (the first drawn is the widest). Text
+stays text in the SVG (``svg.fonttype = none``), so labels can be searched and read by
+screen readers. ``*_figure`` build a plot as a matplotlib figure; the ``*_plot`` functions
+return it as SVG.
 """
 
 from __future__ import annotations
@@ -71,10 +75,24 @@ def kaplan_meier(results: Sequence[Result], horizon: int) -> tuple[np.ndarray, n
     return t, np.asarray(sf.evaluate(t - 0.5), dtype=float)
 
 
+#: Survival curves' line styles, in strategy order (then repeated).
+LINE_STYLES = ("-", "--", "-.", ":")
+
+
+def _legend_outside(ax: Any, **kwargs: Any) -> None:
+    """The axes' legend to the right of them, where it covers nothing drawn."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+
+
 def score_plot(a: Analysis) -> str:
     """Box plot of scores per strategy with every run as a dot (SVG)."""
+    return to_svg(score_figure(a))
+
+
+def score_figure(a: Analysis) -> Any:
+    """:func:`score_plot` as a matplotlib figure."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     names = [printable(s.name) for s in a.strategies]
     data = [[r.score for r in s.results] for s in a.strategies]
     ax.boxplot(data, tick_labels=names, showmeans=True, meanprops={"marker": "^"})
@@ -99,19 +117,29 @@ def score_plot(a: Analysis) -> str:
         plt.Line2D([], [], marker="o", linestyle="", color="tab:blue", alpha=0.5, markersize=3,
                    label="one run"),
     ]  # fmt: skip
-    ax.legend(handles=handles, fontsize=7, loc="best")
-    return to_svg(fig)
+    _legend_outside(ax, handles=handles, fontsize=7)
+    return fig
 
 
 def survival_plot(a: Analysis) -> str:
     """Kaplan-Meier share of runs still going per voyage/day, censored runs marked (SVG)."""
+    return to_svg(survival_figure(a))
+
+
+def survival_figure(a: Analysis) -> Any:
+    """:func:`survival_plot` as a matplotlib figure."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
     horizon = max((r.progress for s in a.strategies for r in s.results), default=0)
     censored_any = False
-    for s in a.strategies:
+    count = len(a.strategies)
+    for i, s in enumerate(a.strategies):
         t, share = kaplan_meier(s.results, horizon)
-        (line,) = ax.step(t, share, where="post", label=printable(s.name))
+        style = LINE_STYLES[i % len(LINE_STYLES)]
+        width = 1.2 + 1.6 * (count - 1 - i)  # the first drawn is the widest: none hides
+        (line,) = ax.step(
+            t, share, where="post", label=printable(s.name), linestyle=style, linewidth=width
+        )
         cut = sorted({r.progress for r in s.results if r.ended_by != EVENT and r.progress >= 1})
         if cut:
             censored_any = True
@@ -126,16 +154,21 @@ def survival_plot(a: Analysis) -> str:
     ax.set_ylim(0, 1.05)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # whole voyages/days
     ax.set_title(f"{a.game}: survival (Kaplan-Meier)")
-    ax.legend(fontsize=8)
-    return to_svg(fig)
+    _legend_outside(ax, fontsize=8)
+    return fig
 
 
 def paired_plot(a: Analysis) -> str:
     """Histograms of per-seed score differences for each pair of strategies (SVG)."""
+    return to_svg(paired_figure(a))
+
+
+def paired_figure(a: Analysis) -> Any:
+    """:func:`paired_plot` as a matplotlib figure (one panel per pair)."""
     plt = _pyplot()
     by = {s.name: s for s in a.strategies}
-    fig, axes = plt.subplots(1, len(a.pairs), figsize=(5 * len(a.pairs), 3.6), squeeze=False)
-    for ax, (x, y, p) in zip(axes[0], a.pairs, strict=True):
+    fig, axes = plt.subplots(len(a.pairs), 1, figsize=(8, 3.2 * len(a.pairs)), squeeze=False)
+    for ax, (x, y, p) in zip(axes[:, 0], a.pairs, strict=True):
         first = {r.seed: float(r.score) for r in by[x].results}
         second = {r.seed: float(r.score) for r in by[y].results}
         diff = [first[k] - second[k] for k in sorted(set(first) & set(second))]
@@ -149,8 +182,8 @@ def paired_plot(a: Analysis) -> str:
         ax.set_ylabel("seeds")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(f"{x} - {y} per seed")
-        ax.legend(fontsize=8)
-    return to_svg(fig)
+        _legend_outside(ax, fontsize=8)
+    return fig
 
 
 def figures(a: Analysis) -> list[tuple[str, str]]:

@@ -44,7 +44,7 @@ from typing import Any
 
 from openskill.models import MODELS
 
-from sunbot.bench import stats
+import sunbot.bench.stats as stats
 from sunbot.bench.tournament import MatchResult
 
 #: Names ``rate_matches(model=...)`` accepts: the ``openskill.models`` classes.

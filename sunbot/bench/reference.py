@@ -1,11 +1,11 @@
 """Measured reference means: a yardstick for one run's score (``sunbot play``'s summary).
 
 Each :class:`Reference` is a mean score measured with ``sunbot bench`` on the embedded
-engine, with the game's default cap unless ``cap`` says otherwise, e.g.::
+engine at its ``cap`` (the game's default, and the short caps the docs' examples use), e.g.::
 
-    sunbot bench keelhold -s planner -s safe-greedy --seeds 1-20
-    sunbot bench naptuft -s balancer -s rotation --seeds 1-50
-    sunbot bench sunloaf -s reference --seeds 1-20
+    sunbot bench keelhold -s planner -s safe-greedy --seeds 1-20 --cap voyages=5
+    sunbot bench naptuft -s balancer -s rotation --seeds 1-50 --cap days=2
+    sunbot bench sunloaf -s reference --seeds 1-20 --cap days=10
 
 and copied here by hand from the summary table's ``mean score`` column (rounded to a whole
 point). The Keelhold cap-100 figure is the README's benchmark table (``benchmarks/keelhold.py``,
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["REFERENCES", "Reference", "nearest", "short_number", "yardstick"]
+__all__ = ["REFERENCES", "Reference", "measured_caps", "nearest", "short_number", "yardstick"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,24 @@ class Reference:
 
 #: Every measured mean, by game, then cap, best strategy first.
 REFERENCES: tuple[Reference, ...] = (
+    Reference("keelhold", "planner", 3, 5_127, "1-20", 20),
+    Reference("keelhold", "safe-greedy", 3, 4_703, "1-20", 20),
+    Reference("keelhold", "planner", 5, 14_304, "1-20", 20),
+    Reference("keelhold", "safe-greedy", 5, 12_618, "1-20", 20),
+    Reference("keelhold", "planner", 10, 65_070, "1-20", 20),
+    Reference("keelhold", "safe-greedy", 10, 54_583, "1-20", 20),
     Reference("keelhold", "planner", 30, 1_082_788, "1-20", 20),
     Reference("keelhold", "safe-greedy", 30, 281_633, "1-20", 20),
     Reference("keelhold", "planner", 100, 22_468_117, "1-50", 50),
+    Reference("naptuft", "balancer", 2, 2_520, "1-50", 50),
+    Reference("naptuft", "rotation", 2, 1_812, "1-50", 50),
+    Reference("naptuft", "balancer", 5, 8_277, "1-50", 50),
+    Reference("naptuft", "rotation", 5, 4_206, "1-50", 50),
     Reference("naptuft", "balancer", 10, 18_830, "1-50", 50),
     Reference("naptuft", "rotation", 10, 7_860, "1-50", 50),
+    Reference("naptuft", "balancer", 30, 60_843, "1-50", 50),
+    Reference("naptuft", "rotation", 30, 22_456, "1-50", 50),
+    Reference("sunloaf", "reference", 10, 48_706, "1-20", 20),
     Reference("sunloaf", "reference", 40, 254_058, "1-20", 20),
 )
 
@@ -68,18 +81,40 @@ def short_number(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def measured_caps(game: str) -> list[int]:
+    """The caps ``game`` has references at, ascending."""
+    return sorted({r.cap for r in REFERENCES if r.game == game})
+
+
 def yardstick(game: str, cap: int | None, unit: str | None = None) -> str | None:
-    """One line comparing a run with the nearest references, e.g. ``planner averages 1.08 M
-    capped at voyage 30 over seeds 1-20; safe-greedy 282 k``, saying so when the measured cap
-    is not the run's (``… capped at voyage 100 (the nearest measured; this run: 50)``).
-    ``unit``: the cap's word (``voyage``, ``day``). ``None`` when ``game`` has no reference."""
-    refs = nearest(game, cap)
+    """One line comparing a run with the references measured at the run's own cap, e.g.
+    ``planner averages 1.08 M capped at voyage 30 over seeds 1-20; safe-greedy 282 k``.
+
+    A mean measured at another cap says little about this run (a Keelhold score grows
+    with every voyage), so when none was measured at ``cap`` the line says so, names the
+    caps that were, and gives the command that measures this one: ``no mean measured at
+    voyage 7 (measured at voyages 3, 5, 10, 30, 100); sunbot bench keelhold -s planner
+    -s safe-greedy --cap voyages=7 --seeds 1-20 measures one``. ``unit``: the cap's word
+    (``voyage``, ``day``). ``None`` when ``game`` has no reference at all.
+    """
+    refs = [r for r in REFERENCES if r.game == game]
     if not refs:
         return None
-    best, rest = refs[0], refs[1:]
+    word = unit or "cap"
+    mine = sorted((r for r in refs if r.cap == cap), key=lambda r: -r.mean)
+    if not mine:
+        caps = ", ".join(str(c) for c in measured_caps(game))
+        names = list(dict.fromkeys(r.strategy for r in sorted(refs, key=lambda r: -r.mean)))
+        seeds = max(refs, key=lambda r: r.runs).seeds
+        if cap is None:  # bench caps every run: there is no command to measure this one
+            return f"no mean measured for an uncapped run (measured at {word}s {caps})"
+        how = f"sunbot bench {game} " + " ".join(f"-s {n}" for n in names)
+        how += f" --cap {unit}s={cap}" if unit else ""
+        return (
+            f"no mean measured for {word} {cap} (measured at {word}s {caps});"
+            f" {how} --seeds {seeds} measures one"
+        )
+    best, rest = mine[0], mine[1:]
     where = f"capped at {unit} {best.cap}" if unit else f"capped at {best.cap}"
-    if cap != best.cap:
-        run_cap = "no cap" if cap is None else str(cap)
-        where += f" (the nearest measured; this run: {run_cap})"
     text = f"{best.strategy} averages {short_number(best.mean)} {where} over seeds {best.seeds}"
     return "; ".join([text, *(f"{r.strategy} {short_number(r.mean)}" for r in rest)])

@@ -5,6 +5,8 @@
 - :func:`survival`: share of runs still alive at each voyage/day.
 - :func:`paired`: two strategies on the same seeds: mean difference with a bootstrap CI
   and the Wilcoxon signed-rank test (``scipy.stats.wilcoxon``).
+- :func:`ratio`: two strategies on the same seeds: the ratio of their mean scores with a
+  paired bootstrap CI (resampling seeds), for a verdict such as "2.6x".
 - :func:`win_rate`: wins out of matches with a Wilson interval
   (``scipy.stats.binomtest(...).proportion_ci(method="wilson")``).
 
@@ -14,8 +16,10 @@ Undefined values (a CI from fewer than two values, a test on no pairs) are ``nan
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -181,6 +185,62 @@ def paired(a: Mapping[int, float], b: Mapping[int, float]) -> Paired:
         worse=int(np.sum(diff < 0)),
         ties=int(np.sum(diff == 0)),
     )
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``mean(a) / mean(b)`` on the seeds both have, with its 95% bootstrap CI (seeds
+    resampled in pairs); every field ``nan`` where a ratio means nothing (see :func:`ratio`)."""
+
+    n: int
+    value: float
+    ci_low: float
+    ci_high: float
+
+
+def ratio(a: Mapping[int, float], b: Mapping[int, float]) -> Ratio:
+    """The ratio of ``a``'s mean score to ``b``'s on their common seeds (seed -> score).
+
+    Only scores that are all zero or more, with both means above zero, have a ratio (a
+    negative score makes "2x" mean nothing); otherwise every field but ``n`` is ``nan``.
+    The CI is the paired BCa bootstrap of the ratio of means (:data:`BOOTSTRAP_SEED`),
+    ``nan`` when a resample's mean of ``b`` is zero or fewer than two seeds are shared.
+    """
+    seeds = sorted(set(a) & set(b))
+    nan = math.nan
+    x = np.array([a[s] for s in seeds], dtype=float)
+    y = np.array([b[s] for s in seeds], dtype=float)
+    if not seeds or min(x.min(), y.min()) < 0 or x.mean() <= 0 or y.mean() <= 0:
+        return Ratio(len(seeds), nan, nan, nan)
+    value = float(x.mean() / y.mean())
+    if len(seeds) < 2:
+        return Ratio(1, value, nan, nan)
+    if np.allclose(x, value * y, rtol=0, atol=1e-12 * max(1.0, float(np.abs(x).max()))):
+        return Ratio(len(seeds), value, value, value)  # the same ratio on every seed
+
+    def of_means(p: NDArray[np.float64], q: NDArray[np.float64], axis: int = -1) -> Any:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.mean(p, axis=axis) / np.mean(q, axis=axis)
+
+    # a resample (or a jackknife sample) whose mean of b is zero gives inf/nan, said as "no CI"
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", st.DegenerateDataWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res = st.bootstrap(
+            (x, y),
+            of_means,
+            paired=True,
+            vectorized=True,
+            confidence_level=CONFIDENCE,
+            n_resamples=BOOTSTRAP_RESAMPLES,
+            batch=_BATCH,
+            method="BCa",
+            rng=np.random.default_rng(BOOTSTRAP_SEED),
+        )
+    low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        low = high = nan
+    return Ratio(len(seeds), value, low, high)
 
 
 def win_rate(wins: int, n: int, confidence: float = CONFIDENCE) -> WinRate:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sunbot._text.atomic_write import write_atomic
-from sunbot.bench.analysis import ci, num
+from sunbot.bench.analysis import WLT, ci, num, wlt
 from sunbot.bench.ratings import Crosstable, HeadToHead, PairedRank, Rating, leaderboard_order
 from sunbot.bench.report import html_table, page_head
 from sunbot.bench.tournament import MatchResult
@@ -43,14 +43,14 @@ def leaderboard_rows(ratings: Sequence[Rating]) -> tuple[list[str], list[list[st
 def _h2h_cell(h: HeadToHead) -> str:
     if h.meetings == 0:
         return "-"
-    return f"{_pct(h.share)} ({h.ahead}/{h.level}/{h.behind})"
+    return f"{_pct(h.share)} ({wlt(h.ahead, h.behind, h.level)})"
 
 
 def crosstable_rows(
     table: Crosstable, order: Sequence[str] = ()
 ) -> tuple[list[str], list[list[str]]]:
     """A crosstable (or win matrix) as table text: rows and columns in ``order`` (then any
-    other names, sorted); each cell ``share (ahead/level/behind)`` of the row against the
+    other names, sorted); each cell ``share (W-L-T)`` of the row against the
     column, ``-`` on the diagonal and for pairs that never met."""
     names = [n for n in order if n in table] + sorted(n for n in table if n not in order)
     head = ["row vs column", *names]
@@ -68,7 +68,7 @@ def paired_rows(ranking: Sequence[PairedRank]) -> tuple[list[str], list[list[str
     """The paired ranking as table text: rank, entrant, seeds, mean score, difference to
     the first-ranked entrant with its 95% CI and Wilcoxon p, wins."""
     head = ["#", "strategy", "seeds", "mean score", "minus the best", "95% CI"]
-    head += ["better/worse/same", "Wilcoxon p", "wins"]
+    head += [WLT, "Wilcoxon p", "wins"]
     rows = []
     for r in ranking:
         p = r.vs_best
@@ -77,7 +77,7 @@ def paired_rows(ranking: Sequence[PairedRank]) -> tuple[list[str], list[list[str
             row += ["(best)", "-", "-", "-"]
         else:
             pv = "-" if math.isnan(p.p_value) else f"{p.p_value:.3g}"
-            row += [num(p.mean_diff), ci(p.ci_low, p.ci_high), f"{p.better}/{p.worse}/{p.ties}"]
+            row += [num(p.mean_diff), ci(p.ci_low, p.ci_high), wlt(p.better, p.worse, p.ties)]
             row.append(pv)
         row.append(f"{r.wins:g}")
         rows.append(row)
@@ -100,11 +100,11 @@ def _matches_table(matches: Sequence[MatchResult]) -> str:
 _CROSSTABLE_NOTE = (
     "Each cell: how the row's seats finished against the column's seats in the matches "
     "where both sat, as the share of seat pairs the row won (a level pair counts half) and "
-    "(ahead/level/behind) pair counts."
+    "W-L-T: the seat pairs the row won, lost and tied."
 )
 _WINS_NOTE = (
     "Each cell: on the seeds every entrant played, the share the row scored more than the "
-    "column (a tie counts half) and (more/same/less) seed counts."
+    "column (a tie counts half) and W-L-T: the seeds the row won, lost and tied."
 )
 
 

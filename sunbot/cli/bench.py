@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypeVar
 
 import typer
 from rich.markup import escape
@@ -63,12 +63,25 @@ from sunbot.bench.jobs import (
     job_key,
 )
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
+from sunbot.bench.status import STATUS_NAME, RunStatus, StatusFile
 from sunbot.bench.store import RunMismatch, Store, after_failure, export_csv
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
+from sunbot.cli.spend_options import (
+    DailyRequests,
+    DailyTokens,
+    DailyUsd,
+    OnCap,
+    OnCapOption,
+    SpendStore,
+    next_day,
+    spend_caps,
+    wait_for_next_day,
+)
 from sunbot.games import GameInfo, generic_game, get_game
 from sunbot.generic.index import check_slug
+from sunbot.spend.caps import SpendCaps
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -306,6 +319,18 @@ def bench_command(
         float | None,
         typer.Option(min=0, help="Stop once the stored jobs cost this many USD (--llm-price)."),
     ] = None,
+    daily_requests: DailyRequests = None,
+    daily_tokens: DailyTokens = None,
+    daily_usd: DailyUsd = None,
+    spend_store: SpendStore = None,
+    on_cap: OnCapOption = OnCap.stop,
+    auto_resume: Annotated[
+        bool,
+        typer.Option(
+            help="With --run: resume the run if it holds jobs, else start it (a service"
+            " that restarts after a crash or a reboot)."
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -342,6 +367,10 @@ def bench_command(
     names = check_strategies(info, strategy or [])
     llm = any(n.startswith("llm:") for n in names)
     options = _agent_options(llm, llm_url, llm_price, budget_usd, isolate)
+    try:
+        caps = spend_caps(daily_requests, daily_tokens, daily_usd, spend_store, llm_price)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
     if llm:  # the endpoint's concurrency: one model call per job at a time
         workers = llm_concurrency if workers is None else min(workers, llm_concurrency)
     tables = _tables(info, table or [], seating)
@@ -352,12 +381,18 @@ def bench_command(
         raise fail("--ray-address needs --backend ray")
     if run is not None:
         check_run_label(run)
+    if auto_resume:
+        if run is None:
+            raise fail("--auto-resume needs --run LABEL (the run to resume or start)")
+        resume = False  # set below: whether the store holds the run
     if workers is None and ray_address:  # the run_jobs defaults
         slots = "the cluster's CPUs as workers"
     else:
         slots = plural(workers or default_workers(), "worker")
     ensure_out_dir(out)
     with open_store(out / STORE_NAME) as store:
+        if auto_resume and run is not None:
+            resume = store.run_info(run) is not None
         label = run_label(store, info.slug, run, resume)
         if (out / label).exists() and not (out / label).is_dir():
             raise fail(f"{out / label} (the run's directory) exists and is not a directory")
@@ -377,6 +412,7 @@ def bench_command(
                 server,
                 move_timeout,
                 options,
+                spend=caps,
             )
             for seed in seed_list.values  # seed by seed: a bench cut short stays paired
             for s in names
@@ -405,10 +441,21 @@ def bench_command(
                     f" {plural(len(todo), 'job')} not run; a larger budget runs them"
                 )
                 todo = []
-        elapsed, ran = execute(
-            store, label, todo, backend.value, workers, ray_address, out=talk, budget=budget
+        status = open_status(out, label, "bench", info.slug, len(jobs), len(jobs) - len(todo), caps)
+        elapsed, ran, stopped = run_to_the_caps(
+            store,
+            label,
+            todo,
+            lambda jobs: execute(
+                store, label, jobs, backend.value, workers, ray_address, talk, budget, status
+            ),
+            on_cap,
+            status,
+            talk,
         )
+        status.set("stopped" if stopped else "done", stopped)
         wanted = {job_key(j) for j in jobs}
+        missing = len(wanted - store.done(label))
         whole = store.results(label)  # the run's files cover the whole run
         results = [r for r in whole if (r.strategy, r.table, r.seed) in wanted]
         results.sort(key=lambda r: (names.index(r.strategy), r.table, r.seed))
@@ -454,6 +501,8 @@ def bench_command(
             f"{escape(printable(late.error or ''))}",
             soft_wrap=True,
         )
+    if stopped:
+        say_stopped(stopped, missing, label)
     if errors:
         count, first = errors
         err_console.print(
@@ -465,6 +514,41 @@ def bench_command(
         raise typer.Exit(Exit.ERROR)
     if timed_out:
         raise typer.Exit(Exit.ERROR)
+    if stopped:
+        raise typer.Exit(Exit.SPEND_CAP)
+
+
+def open_status(
+    out: Path,
+    label: str,
+    command: str,
+    game: str,
+    jobs: int,
+    stored: int,
+    caps: SpendCaps | None,
+) -> StatusFile:
+    """The run's status file ``OUT/LABEL/status.json`` (:mod:`sunbot.bench.status`), written
+    now; with daily caps it shows today's spend ledger too."""
+    status = RunStatus(
+        command, label, game, jobs, stored, resume=f"the same command plus --resume --run {label}"
+    )
+    today = None
+    if caps is not None:
+        from sunbot.spend.meter import Meter
+
+        meter = Meter(caps)
+        today = meter.today_spent
+    return StatusFile(out / label / STATUS_NAME, status, today)
+
+
+def say_stopped(reason: str, missing: int, label: str) -> None:
+    """The line a command stopped by a daily spend cap ends with."""
+    err_console.print(
+        f"[yellow]stopped:[/] {escape(reason)}; {plural(missing, 'job')} not run: continue"
+        f" with the same command plus --resume --run {label} once the cap allows (the day"
+        " turns at 00:00 UTC), or add --on-cap wait",
+        soft_wrap=True,
+    )
 
 
 class Budget:
@@ -645,6 +729,15 @@ def run_label(store: Store, game: str, run: str | None, resume: bool, prefix: st
 PROGRESS_S = 30.0
 
 
+class Executed(NamedTuple):
+    """What :func:`execute` did: ``elapsed`` seconds, ``done`` jobs stored, and
+    ``stopped``, the reason a daily spend cap stopped it (``None`` if none did)."""
+
+    elapsed: float
+    done: int
+    stopped: str | None = None
+
+
 def execute(
     store: Store,
     label: str,
@@ -654,15 +747,18 @@ def execute(
     ray_address: str | None,
     out: Console | None = None,
     budget: Budget | None = None,
-) -> tuple[float, int]:
+    status: StatusFile | None = None,
+) -> Executed:
     """Run ``todo`` on ``backend`` (:func:`~sunbot.bench.backends.run_jobs`), storing each
     row under ``label`` as it arrives, with a progress bar on ``out`` (default: standard
     output) or, when that or standard error is not a terminal, a progress line on standard
     error every :data:`PROGRESS_S` seconds or ~5% of the jobs
     (:func:`~sunbot.cli.bench_output.progress`). SIGINT and SIGTERM stop it, keeping the
     stored rows. Once the stored rows reach ``budget`` (model tokens or USD), the running
-    jobs are stopped and the command goes on with the rows it has. Returns ``(seconds
-    spent, jobs stored)``.
+    jobs are stopped and the command goes on with the rows it has; so too when a job says
+    a daily spend cap stopped it (``ended_by == "spend"``: that row is not stored, and the
+    job runs again on ``--resume``). ``status`` (the run's status file) counts each
+    stored row and says how it ended.
 
     Raises:
         typer.Exit: 1 when the backend fails or a row cannot be stored; 130/143 when
@@ -672,8 +768,9 @@ def execute(
 
     started = time.perf_counter()
     if not todo:
-        return 0.0, 0
+        return Executed(0.0, 0)
     done = 0
+    stopped: str | None = None
     stop = StopSignals(raise_interrupt)  # SIGTERM too, and even where SIGINT was ignored
     results = run_jobs(todo, backend, workers, ray_address)
     shown = out or console
@@ -682,9 +779,14 @@ def execute(
         with stop, progress(shown, err_console, label, len(todo), wave, PROGRESS_S) as advance:
             try:
                 for result in results:
+                    if result.ended_by == "spend":  # a daily cap stopped it: run it again
+                        stopped = result.error or "a daily spend cap was reached"
+                        break
                     store.add(label, result)
                     done += 1
                     advance()
+                    if status is not None:
+                        status.add(result)
                     if budget is not None and budget.spend(result):
                         err_console.print(
                             f"[yellow]budget reached[/] ({escape(budget.said())}): {done:,}"
@@ -695,8 +797,12 @@ def execute(
                 if isinstance(results, Generator):
                     results.close()  # stops the workers now, not when garbage-collected
     except BackendError as exc:
+        if status is not None:
+            status.set("failed", str(exc))
         raise fail(str(exc), Exit.ERROR) from None
     except sqlite3.Error as exc:  # a full disk, a lock, a damaged file: each its own advice
+        if status is not None:
+            status.set("failed", f"cannot store a result: {exc}")
         raise fail(
             f"cannot store a result in {store.path}: {exc}; {done:,} of"
             f" {plural(len(todo), 'job')} stored; {after_failure(exc, label)}",
@@ -704,12 +810,64 @@ def execute(
         ) from None
     except KeyboardInterrupt:  # it can land between a row's store and its count: ask the store
         done = len({job_key(j) for j in todo} & store.done(label))
+        if status is not None:
+            status.status.stored = len(store.done(label))
+            status.set("interrupted", f"stopped by signal {stop.signum or 'SIGINT'}")
         err_console.print(
             f"[yellow]interrupted:[/] {done:,} of {plural(len(todo), 'job')} stored;"
             f" continue with the same command plus --resume --run {label}"
         )
         raise typer.Exit(exit_code(stop.signum)) from None
-    return time.perf_counter() - started, done
+    return Executed(time.perf_counter() - started, done, stopped)
+
+
+def run_to_the_caps(
+    store: Store,
+    label: str,
+    todo: list[Job],
+    run: Callable[[list[Job]], Executed],
+    on_cap: OnCap,
+    status: StatusFile | None,
+    talk: Console,
+) -> Executed:
+    """``run(todo)`` (:func:`execute`); when a daily spend cap stops it and ``on_cap`` is
+    ``wait``, sleep until the day turns and run the jobs still missing, day after day,
+    until they are done or a whole day stores none (a cap too small for one job).
+
+    Raises:
+        typer.Exit: as :func:`execute`; 130/143 when a signal stops the wait.
+    """
+    total = run(todo)
+    elapsed, done, stopped = total
+    fresh_day = False  # a run that started as the day turned and stored nothing: give up
+    while stopped is not None and on_cap is OnCap.wait and not (fresh_day and not total.done):
+        wake = next_day()
+        if status is not None:
+            status.set("waiting", f"{stopped}; going on at {wake:%Y-%m-%d %H:%M} UTC")
+        talk.print(
+            f"[yellow]daily cap reached[/]: {escape(stopped)}; waiting until"
+            f" {wake:%Y-%m-%d %H:%M} UTC (--on-cap wait)",
+            soft_wrap=True,
+        )
+        stop = StopSignals(raise_interrupt)
+        try:
+            with stop:
+                wait_for_next_day()
+        except KeyboardInterrupt:
+            if status is not None:
+                status.set("interrupted", f"stopped by signal {stop.signum or 'SIGINT'}")
+            err_console.print(
+                f"[yellow]interrupted[/] while waiting for the day to turn; continue with the"
+                f" same command plus --resume --run {label}"
+            )
+            raise typer.Exit(exit_code(stop.signum)) from None
+        if status is not None:
+            status.set("running")
+        stored = store.done(label)
+        todo = [j for j in todo if job_key(j) not in stored]
+        total, fresh_day = run(todo), True
+        elapsed, done, stopped = elapsed + total.elapsed, done + total.done, total.stopped
+    return Executed(elapsed, done, stopped)
 
 
 @dataclass(frozen=True)
@@ -739,6 +897,7 @@ def _show(
     N: message``), or ``None``."""
     from sunbot.bench.analysis import analyse
     from sunbot.bench.report import write_report
+    from sunbot.bench.verdict import bench_verdict
     from sunbot.cli.bench_output import paired_table, summary_tables, summary_text
 
     shown = shown or _Shown()
@@ -749,6 +908,7 @@ def _show(
             console.print(table)
         if analysis.pairs:
             console.print(paired_table(analysis))
+        console.print(escape(printable(f"verdict: {bench_verdict(analysis)}")), soft_wrap=True)
     else:
         sys.stdout.write(summary_text(analysis, shown.fmt, meta))
         sys.stdout.flush()
@@ -767,7 +927,7 @@ def _show(
     csv_path = where / "results.csv"
     try:
         export_csv(rows, csv_path)
-        report = write_report(on_file, where, meta)
+        report = write_report(on_file, where, {**meta, "verdict": bench_verdict(on_file)})
     except OSError as exc:
         why = (
             str(exc)

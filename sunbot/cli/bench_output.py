@@ -163,9 +163,12 @@ FORMATS = ("table", "md", "csv", "json")
 
 def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
     """The summary (every column, full strategy labels) and the paired comparisons as
-    ``fmt``: ``md`` (two Markdown tables), ``csv`` (the summary only, one header line) or
-    ``json`` (``{"run": .., "game": .., "strategies": [{column: cell}], "pairs": [..]}``,
-    cells as the table shows them). Raises ``ValueError`` for another ``fmt``."""
+    ``fmt``: ``md`` (two Markdown tables and the verdict), ``csv`` (the summary only, one
+    header line) or ``json`` (``{"run": .., "game": .., "strategies": [{column: cell}],
+    "pairs": [..], "verdict": ..}``, cells as the table shows them;
+    :func:`sunbot.bench.verdict.bench_verdict`). Raises ``ValueError`` for another ``fmt``."""
+    from sunbot.bench.verdict import bench_verdict
+
     head, rows = summary_rows(a)
     phead, prows = pair_rows(a)
     if fmt == "csv":
@@ -181,13 +184,15 @@ def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
                     "game": a.game,
                     "strategies": [dict(zip(head, r, strict=True)) for r in rows],
                     "pairs": [dict(zip(phead, r, strict=True)) for r in prows],
+                    "verdict": bench_verdict(a),
                 }
             )
             + "\n"
         )
     if fmt == "md":
         out = _markdown(head, rows)
-        return out + ("\n" + _markdown(phead, prows) if prows else "")
+        out += "\n" + _markdown(phead, prows) if prows else ""
+        return out + f"\nVerdict: {bench_verdict(a)}\n"
     raise ValueError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
 
 

@@ -1,4 +1,4 @@
-"""``sunbot check-bot BOT [GAME...]``: is a bot fit to bench? (:mod:`sunbot.agents.checkbot`)
+"""``sunbot check-bot BOT [GAME...]``: is a bot fit to bench? (:mod:`sunbot.checkbot.check`)
 
 Prints one line per game as its check ends, then a table (runs, refused actions, decision
 times against the deadline, determinism) and the verdict; ``--json`` prints the report as
@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot._text.terminal import outside
-from sunbot.agents.checkbot import (
+from sunbot.checkbot.check import (
     DEFAULT_MOVE_TIMEOUT,
     DEFAULT_SEEDS,
     MAX_SEEDS,

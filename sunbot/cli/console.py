@@ -29,7 +29,10 @@ class Exit(IntEnum):
     ``replay``: a re-play mismatch, a foreign line, an inconsistent result line too).
     ``CUT``: ``replay --strict`` of a transcript cut at its end or without a result line.
     ``CORRUPT``: a transcript with a corrupt line in the middle (``replay``, ``export``);
-    it wins over ``DIVERGED``, which wins over ``CUT``. ``INTERRUPTED`` and ``TERMINATED``:
+    it wins over ``DIVERGED``, which wins over ``CUT``. ``SPEND_CAP``: a daily spend cap
+    (:mod:`sunbot.spend`) stopped the command before it finished (``play``: the run is
+    resumable; ``bench``, ``tournament``: ``--resume`` runs the rest once the cap allows).
+    ``INTERRUPTED`` and ``TERMINATED``:
     stopped by SIGINT (Ctrl-C) or SIGTERM, ``128 +`` the signal as a shell reports it
     (:func:`sunbot.cli.signals.exit_code`).
     """
@@ -40,6 +43,7 @@ class Exit(IntEnum):
     DIVERGED = 3
     CUT = 4
     CORRUPT = 5
+    SPEND_CAP = 6
     INTERRUPTED = 128 + signal.SIGINT
     TERMINATED = 128 + signal.SIGTERM
 

@@ -8,7 +8,6 @@ code path) or on ``--server URL``; ``sunbot serve`` runs the local server with u
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,11 +18,15 @@ from typer.core import TyperOption
 import sunbot
 from sunbot.cli.bench import bench_command
 from sunbot.cli.check_bot import check_bot_command
+from sunbot.cli.config import ConfigGroup, apply_config, config_app
 from sunbot.cli.games import games_command
 from sunbot.cli.log import LogLevel, LogLevelOption, Verbose, set_root_logging, setup_logging
+from sunbot.cli.mcp import mcp_command
 from sunbot.cli.play import console, err_console, fail, play_command
+from sunbot.cli.ports import check_port
 from sunbot.cli.probe import probe_command
 from sunbot.cli.rules import rules_command
+from sunbot.cli.status import status_command
 from sunbot.cli.tournament import tournament_command
 from sunbot.cli.transcripts import export_command, replay_command
 from sunbot.server import TokenCodec, create_app
@@ -43,30 +46,13 @@ def _type_column(self: TyperOption, ctx: Any) -> str | None:
 TyperOption.display_type_rich = _type_column  # type: ignore[method-assign]
 
 app = typer.Typer(
+    cls=ConfigGroup,  # --config FILE before or after the command
     name="sunbot",
     help="Play the Gameboard agent games: run a bot, serve the games locally, list them.",
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode="markdown",  # a docstring's paragraphs reflow to the terminal's width
 )
-
-
-def check_port(host: str, port: int) -> None:
-    """Exit 2 with a clear message when ``host:port`` cannot be listened on (in use, not an
-    address of this machine, no permission), by binding it once as uvicorn will."""
-    try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except socket.gaierror as exc:
-        raise fail(f"--host {host}: {exc.strerror}") from None
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
-        try:
-            probe.bind(addr)
-        except OSError as exc:
-            raise fail(
-                f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-                " (another server there? pick --port)"
-            ) from None
 
 
 @app.command()
@@ -153,6 +139,9 @@ app.command("bench")(bench_command)
 app.command("tournament")(tournament_command)
 app.command("probe")(probe_command)
 app.command("check-bot")(check_bot_command)
+app.command("mcp")(mcp_command)
+app.command("status")(status_command)
+app.add_typer(config_app)
 
 
 def _version(value: bool) -> None:
@@ -163,18 +152,31 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            dir_okay=False,
+            help="Config file of option defaults (default: $SUNBOT_CONFIG, else ./sunbot.toml"
+            " if there is one); before or after the command.",
+        ),
+    ] = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
     """Play the Gameboard agent games: run a bot, serve the games locally, list them.
 
-    -v/--verbose and --log-level work before the command (sunbot -v play ...) or after it.
+    -v/--verbose and --log-level work before the command (sunbot -v play ...) or after it,
+    as --config does.
     """
     set_root_logging(verbose, log_level)
+    if not ctx.resilient_parsing:
+        apply_config(ctx, config)
 
 
 def main() -> None:

@@ -31,8 +31,10 @@ from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging, show_traceback
 from sunbot.cli.replay_page import after_run, page_after_run
 from sunbot.cli.signals import StopSignals, exit_code
+from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.runs.summary import RunSummary, result_record
+from sunbot.spend import meter as spending
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB, MAX_UNKNOWN_FIELD_BYTES
 from sunbot.transcripts.jsonl import (
     MIB,
@@ -139,6 +141,7 @@ def check_server_url(server: str | None) -> None:
 
 
 def play_command(
+    ctx: typer.Context,
     game: Annotated[
         str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
     ] = None,
@@ -274,6 +277,10 @@ def play_command(
             "--llm-dry-run", help="Print the first decision's prompt and exit; no model is called."
         ),
     ] = False,
+    daily_requests: DailyRequests = None,
+    daily_tokens: DailyTokens = None,
+    daily_usd: DailyUsd = None,
+    spend_store: SpendStore = None,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -281,8 +288,15 @@ def play_command(
 
     Exit 0 when the run ended by the rules or at its cap (--max-voyages, --max-days or the
     game's default cap), 1 on an error, 2 on bad usage, 3 on a mirror divergence under
-    --strict, 130 when interrupted (resumable)."""
+    --strict, 6 when a daily spend cap stopped it (resumable), 130 when interrupted
+    (resumable)."""
     setup_logging(verbose, log_level, console, err_console)
+    try:
+        caps = spend_caps(daily_requests, daily_tokens, daily_usd, spend_store, llm_price)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if spending.active(caps) is not None:  # this process's meter, until the command ends
+        ctx.call_on_close(spending.deactivate)
     quiet = quiet or as_json
     check_server_url(server)
     if seed is not None and (problem := seed_problem(seed, "--seed")) is not None:
@@ -556,6 +570,15 @@ def _run(
     if writer is not None and writer.failed is not None:
         _transcript_failed(writer.failed, writer)
         raise typer.Exit(Exit.ERROR)
+    if summary.stop_reason is not None:  # a daily spend cap: resumable once it allows
+        again = (
+            f"; resume once the cap allows (the day turns at 00:00 UTC) with:"
+            f" {api.resume_command(summary.transcript, plan.server)}"
+            if summary.transcript is not None
+            else ""
+        )
+        err_console.print(f"[yellow]stopped:[/] {escape(summary.stop_reason + again)}")
+        raise typer.Exit(Exit.SPEND_CAP)
     if summary.ended_by == "interrupted":
         if summary.transcript is not None:
             err_console.print(
@@ -606,11 +629,15 @@ async def _play(
 def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
     """One ``ended`` row for the game's own words (``result``, ``cause``): ``capped at day
     10`` for a capped run (its END_RUN is a "win" or "ended" in the rules' words, which
-    misleads), else ``fatal (zero:food)``-style, and ``ended (END_RUN by the strategy)``
-    when the strategy sent the game's end action itself; no row when the game said nothing."""
+    misleads), else ``fatal (zero:food): food fell to 0``-style (the words explained by
+    :meth:`sunbot.games.GameInfo.explain`), and ``ended (END_RUN by the strategy)`` when the
+    strategy sent the game's end action itself; no row when the game said nothing. A game
+    sunbot does not know: a ``result`` row, what its server served read generically
+    (:mod:`sunbot.generic.outcome`)."""
     info = GAMES.get(s.game)
-    if info is None:  # a game sunbot does not know: its own words are not ours to read
-        return {"ended": f"capped at step {s.steps}"} if s.ended_by == "cap" else {}
+    if info is None:  # a game sunbot does not know: what its server served, read generically
+        out = {"ended": f"capped at step {s.steps}"} if s.ended_by == "cap" else {}
+        return {**out, "result": s.outcome} if s.outcome else out
     field = info.cap_field
     if s.ended_by == "cap" and field and s.final_state and field in s.final_state:
         return {"ended": f"capped at {field} {s.final_state[field]}"}
@@ -620,16 +647,29 @@ def _ended_row(s: RunSummary, result: object, cause: object) -> dict[str, str]:
         words = [*(w for w in words if w.lower() != str(end).lower()), f"{end} by the strategy"]
     if not words:
         return {}
-    return {"ended": words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")}
+    said = words[0] + (f" ({'; '.join(words[1:])})" if len(words) > 1 else "")
+    # the game's own word, explained (the words of an end action the strategy sent say it)
+    meaning = (
+        None
+        if s.strategy_ended
+        else next((m for w in reversed(words) if (m := info.explain(w))), None)
+    )
+    return {"ended": f"{said}: {meaning}" if meaning else said}
 
 
 def _yardstick_row(s: RunSummary, cap: int | None) -> dict[str, str]:
-    """A ``yardstick`` row: the measured reference means nearest this run's cap
-    (:func:`sunbot.bench.reference.yardstick`); none for a game without references, or a
-    run that ended on an error or was interrupted (its score is not a whole run's)."""
+    """A ``yardstick`` row: the measured reference means at this run's cap, or that none
+    was measured there (:func:`sunbot.bench.reference.yardstick`); for a game sunbot does
+    not know, the command that measures one; none for a known game without references, or
+    a run that ended on an error or was interrupted (its score is not a whole run's)."""
     info = GAMES.get(s.game)
-    if info is None or s.ended_by not in ("rules", "cap"):
+    if s.ended_by not in ("rules", "cap"):
         return {}
+    if info is None:  # nothing measured here; how to measure it
+        return {
+            "yardstick": f"none measured for {s.game}; sunbot bench {s.game} --server URL"
+            " -s random -s first --seeds 1-20 measures one"
+        }
     said = yardstick(s.game, cap, info.cap_field)
     return {"yardstick": said} if said else {}
 
@@ -664,6 +704,7 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
             **({"timeouts": s.timeouts} if s.timeouts else {}),
             "ended by": s.ended_by
             + (f" ({s.error})" if s.error else "")
+            + (f" ({s.stop_reason})" if s.stop_reason else "")
             + (" (the strategy's end action)" if s.strategy_ended else ""),
             **agent_rows(s.agent),
             **(

@@ -1,18 +1,17 @@
 """``sunbot play`` for match games: the live view, the signals and the summary around
-:func:`sunbot.runs.match.run_match`."""
+:func:`sunbot.api.run_match_plan` (the API assembles the match)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
 from rich.console import Console, RenderableType
 
-from sunbot import api, bots, strategies
+from sunbot import api, strategies
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
 from sunbot.agents.clock import BotError
@@ -21,9 +20,9 @@ from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import show_traceback
 from sunbot.cli.match_report import announce_match, print_summary
 from sunbot.cli.signals import STOP_SIGNALS, exit_code
-from sunbot.runs.match import MatchRecorder, run_match
+from sunbot.runs.match import MatchRecorder
 from sunbot.transcripts.bounds import DEFAULT_MAX_TRANSCRIPT_MB
-from sunbot.transcripts.jsonl import MIB, TranscriptWriter, default_path
+from sunbot.transcripts.jsonl import MIB, default_path
 from sunbot.views import harvest_watch as hw_view
 from sunbot.views.common import line, live_view
 
@@ -87,13 +86,14 @@ def play_match_command(
     agent_options: dict[str, Any] | None = None,
     max_transcript_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
 ) -> int:
-    """Play a match from the CLI (see the module docstring); returns the exit code:
-    0 the match ended by the rules, 1 an error, 2 bad usage, 3 a divergence under
-    ``--strict``, 130 / 143 interrupted by Ctrl-C / SIGTERM (the result line is written).
-    ``wait``: seconds a created match on ``server`` waits for other players (its id is
-    printed at once). ``agent_options``: the agent's options (``llm:MODEL``'s
-    ``--llm-*``), as for :func:`sunbot.play`. ``max_transcript_bytes``: the transcript's
-    size limit (``None``: none)."""
+    """Play a match from the CLI: :func:`sunbot.api.plan_match` and
+    :func:`sunbot.api.run_match_plan` do the work; this face shows the live view, handles
+    the signals and maps the outcome to the exit code: 0 the match ended by the rules, 1 an
+    error, 2 bad usage, 3 a divergence under ``--strict``, 130 / 143 interrupted by Ctrl-C
+    / SIGTERM (the result line is written). ``wait``: seconds a created match on ``server``
+    waits for other players (its id is printed at once). ``agent_options``: the agent's
+    options (``llm:MODEL``'s ``--llm-*``), as for :func:`sunbot.play`.
+    ``max_transcript_bytes``: the transcript's size limit (``None``: none)."""
     if wait is not None and (server is None or match_id is not None):
         console.print("[red]error:[/] --wait creates a match on --server that others can join")
         return Exit.USAGE
@@ -106,68 +106,52 @@ def play_match_command(
     except strategies.UnknownStrategy as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE
-    if seed is None:
-        seed = api.new_seed()
     try:
-        label, make = api.resolve_strategy(
-            game, name, isolate=isolate, seed=seed, options=agent_options
-        )
-        if bots.is_file_spec(name) and not isolate:  # a constructor that raises: one line,
-            make(random.Random(seed))  # before any file exists (as a single-player run)
+        plan = api.plan_match(
+            game, seed=seed, strategy=name, server=server, seats=seats, match=match_id,
+            strict=strict, move_timeout=move_timeout, isolate=isolate,
+            agent_options=agent_options, wait_s=wait,
+        )  # fmt: skip
     except ValueError as exc:
         console.print(line(("error:", "red"), " ", outside(exc, 2000)))
         return Exit.USAGE
-    # a joined match's seed is its creator's: ours only seeds our strategies' random.Random
-    match_seed = seed if match_id is None else None
-    default = default_path(game, seed, label, match_id=match_id)
+    default = default_path(game, plan.seed, plan.strategy, match_id=match_id)
     path = (transcript or default) if write_transcript else None
-    writer = TranscriptWriter(path, max_bytes=max_transcript_bytes) if path else None
     got: list[int] = []
     try:
         with live_view(console, "starting…", quiet) as live:
-            result = asyncio.run(
+            summary = asyncio.run(
                 until_interrupted(
-                    run_match(
-                        game=game,
-                        seed=seed,
-                        strategy=label,
-                        server=server,
-                        match_id=match_id,
-                        seats=seats,
-                        writer=writer,
-                        strict=strict,
+                    api.run_match_plan(
+                        plan,
+                        transcript=path,
+                        max_transcript_bytes=max_transcript_bytes,
                         on_recorder=None
                         if live is None
                         else (lambda rec: live.update(_LiveView(rec))),
-                        start_ms=None if wait is None else wait * 1000,
                         announce=lambda mid: announce_match(mid, server, match_id, wait),
-                        move_timeout=move_timeout,
-                        make=make,
                     ),
                     got,
                 )
             )
-    except WriteFailed as exc:  # the result line: no room for it
+    except WriteFailed as exc:  # the header or the result line: no room for it
         err_console.print(line(("error:", "bold red"), " ", printable(exc)), soft_wrap=True)
         return Exit.ERROR
     except BotError as exc:  # an isolated bot that cannot start (its constructor raised)
         err_console.print(line(("error:", "bold red"), " ", outside(exc, 2000)), soft_wrap=True)
         return Exit.ERROR
-    finally:
-        if writer is not None:
-            writer.close()  # not even a whole header: it leaves no file
-    if writer is not None and writer.failed is not None:  # the disk filled up mid-match
-        err_console.print(
-            line(("error:", "bold red"), " ", printable(writer.failed)), soft_wrap=True
-        )
+    if summary.transcript_error is not None:  # the disk filled up mid-match
+        err = printable(summary.transcript_error)
+        err_console.print(line(("error:", "bold red"), " ", err), soft_wrap=True)
         return Exit.ERROR
+    result = summary.result
     if as_json:
-        shown = {k: v for k, v in result.items() if k not in ("final", "mirrorDivergences")}
-        print(json.dumps({"game": game, "seed": match_seed, "strategySeed": seed,
-                          "strategy": label, **shown,
+        print(json.dumps({"game": game, "seed": plan.shown_seed, "strategySeed": plan.seed,
+                          "strategy": plan.strategy, **result,
                           "transcript": str(path) if path else None}))  # fmt: skip
     else:
-        print_summary(console, result, match_seed, label)
+        shown = {**result, "final": summary.final_view}
+        print_summary(console, shown, plan.shown_seed, plan.strategy)
     if result["endedBy"] == "interrupted":
         err_console.print("[yellow]interrupted[/]: the match goes on without us; result written")
         return exit_code(got[-1] if got else None)

@@ -2,7 +2,9 @@
 
 ``sunbot bench ... > log`` has no live bar to look at (rich draws none off a terminal), so
 :class:`ProgressLines` writes one line to standard error every ``every_s`` seconds or every
-~5% of the jobs, whichever comes first (jobs done, rate, ETA), and an up-front estimate of
+~5% of the jobs, whichever comes first (jobs done, rate, ETA), but never two within
+``min_gap_s`` seconds except the last (a run of fast jobs wrote one line per job), and an
+up-front estimate of
 the whole once two waves of jobs (one per worker each) have finished, from the second wave's
 pace (the first one includes the workers' start-up: a tournament's first match on one worker
 took 0.7 s and its others 0.03 s). Used as a context
@@ -42,6 +44,8 @@ class ProgressLines:
         write: called with each line (no trailing newline).
         every_s: seconds between time-driven lines.
         step: fraction of ``total`` between count-driven lines (0.05: every ~5%).
+        min_gap_s: seconds at least between two count-driven lines (the last job's line
+            is always written).
         clock: seconds, monotonic (tests pass a fake one).
     """
 
@@ -54,10 +58,12 @@ class ProgressLines:
         *,
         every_s: float = 30.0,
         step: float = 0.05,
+        min_gap_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.label, self.total, self.workers = label, max(1, total), max(1, workers)
         self.write, self.every_s, self.clock = write, every_s, clock
+        self.min_gap_s = min_gap_s
         self.stride = max(1, round(self.total * step))
         self.started = clock()
         self.done = 0
@@ -114,8 +120,9 @@ class ProgressLines:
                     f"{self.label}: the first {self.done:,} of {self.total:,} jobs took"
                     f" {duration(elapsed)}: the whole run should take about {duration(whole)}"
                 )
-        due = self.done - self._last_done >= self.stride or now - self._last_time >= self.every_s
-        if due or self.done >= self.total:
+        since = now - self._last_time
+        counted = self.done - self._last_done >= self.stride and since >= self.min_gap_s
+        if counted or since >= self.every_s or self.done >= self.total:
             self._line(now, elapsed)
 
     def _line(self, now: float, elapsed: float) -> None:

@@ -3,7 +3,7 @@
     sunbot tournament harvest-watch -s A -s B [-s C ...] --matches N [--seed S]
     sunbot tournament GAME -s A -s B [--seeds 1-50 | --seeds-file F] [--cap days=N]
     ... [--workers N] [--backend local|ray] [--ray-address ADDR] [--out DIR] [--run LABEL]
-        [--resume] [--json] [--report/--no-report]
+        [--resume] [--json] [--report/--no-report] [--transcripts DIR]
 
 Harvest Watch: ``--matches`` drawn tables (:func:`sunbot.bench.tournament.schedule_matches`:
 balanced seats, repeats allowed, seats shuffled from ``--seed``), each one bench job
@@ -18,6 +18,13 @@ progress bar, stop signals) and their rows go to the bench store ``--out/bench.s
 under the run label (default ``tournament-GAME-date-time``), so ``--resume`` plays only
 what is missing; the report page is ``--out/<run>/tournament.html``. Matches (runs) that
 ended on an error are left out of the standings and named in the output.
+
+``--transcripts DIR`` rates what transcripts recorded beside the strategies played here (an
+assistant that played over MCP, ``sunbot mcp``; :mod:`sunbot.bench.recorded`): each finished
+run or match becomes the row its job would have made, stored under the run label; each
+strategy label in them is an entrant. Single-player games: the entrants play the seeds and
+the cap of the recorded runs (unless ``--seeds``/``--cap`` say otherwise); Harvest Watch:
+the recorded matches are rated with the ``--matches`` drawn ones (default none).
 
 ``--json`` prints only the standings on standard output, as one JSON object
 (:func:`standings_json`); the progress and messages go to standard error.
@@ -45,6 +52,8 @@ from sunbot._text.safe import clip
 from sunbot.bench.backends import MAX_WORKERS, default_workers
 from sunbot.bench.jobs import LINEUP_SEATING, Job, Result, job_key
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds
+from sunbot.bench.recorded import Recorded, read_recorded
+from sunbot.bench.store import Store
 from sunbot.bench.tournament import (
     MAX_MATCHES,
     TableDraw,
@@ -55,6 +64,7 @@ from sunbot.bench.tournament import (
 from sunbot.cli.bench import BackendName, fail, option_parser, plural
 from sunbot.cli.console import Exit
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.cli.spend_options import DailyTokens, OnCap, OnCapOption, SpendStore, spend_caps
 from sunbot.games import GameInfo, get_game
 
 if TYPE_CHECKING:  # the standings import openskill and SciPy: only when a tournament ends
@@ -159,6 +169,24 @@ def tournament_command(
             help="Stop a match (run) after this many seconds; it is left out of the standings.",
         ),
     ] = None,
+    transcripts: Annotated[
+        Path | None,
+        typer.Option(
+            file_okay=False,
+            help="Rate the finished runs (matches) recorded in this folder's transcripts too"
+            " (an assistant that played over sunbot mcp): each label in them is an entrant.",
+        ),
+    ] = None,
+    daily_tokens: DailyTokens = None,
+    spend_store: SpendStore = None,
+    on_cap: OnCapOption = OnCap.stop,
+    auto_resume: Annotated[
+        bool,
+        typer.Option(
+            help="With --run: resume the tournament if it holds jobs, else start it (a"
+            " service that restarts after a crash or a reboot)."
+        ),
+    ] = False,
     verbose: Verbose = 0,
     log_level: LogLevelOption = None,
 ) -> None:
@@ -170,26 +198,43 @@ def tournament_command(
         info = get_game(game)
     except KeyError as exc:
         raise fail(str(exc.args[0])) from None
-    names = _entrants(info, strategy or [])
+    recorded = _recorded(info, transcripts)
+    names = _entrants(info, strategy or [], recorded.labels if recorded else [])
+    played = [n for n in names if n in (strategy or [])] if recorded is not None else names
     if info.kind == "match":
         if seeds is not None or seeds_file is not None:
             raise fail("--seeds is for single-player games; Harvest Watch plays --matches N")
         bench_cli.run_cap(info, cap)  # says the game has no cap
+        if recorded is not None and matches is None:
+            matches = 0
         plan = _match_plan(
-            names, matches, DEFAULT_SEED if seed is None else seed, move_timeout, job_timeout
-        )
+            played, matches, DEFAULT_SEED if seed is None else seed, move_timeout, job_timeout,
+            recorded,
+        )  # fmt: skip
     else:
         if matches is not None or seed is not None:
             raise fail(f"--matches and --seed are for Harvest Watch; {info.slug} plays --seeds")
+        if recorded is not None:
+            seeds, cap = _recorded_seeds(info, recorded, seeds, seeds_file, cap)
         plan = _seed_plan(
-            info, names, bench_cli.pick_seeds(seeds, seeds_file), cap, move_timeout, job_timeout
-        )
+            info, played, bench_cli.pick_seeds(seeds, seeds_file), cap, move_timeout,
+            job_timeout, recorded,
+        )  # fmt: skip
     if ray_address is not None and backend is not BackendName.ray:
         raise fail("--ray-address needs --backend ray")
     if run is not None:
         bench_cli.check_run_label(run)
+    if auto_resume and run is None:
+        raise fail("--auto-resume needs --run LABEL (the tournament to resume or start)")
+    try:
+        caps = spend_caps(None, daily_tokens, None, spend_store)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    plan = replace(plan, jobs=[replace(j, spend=caps) for j in plan.jobs])
     bench_cli.ensure_out_dir(out)
     with bench_cli.open_store(out / bench_cli.STORE_NAME) as store:
+        if auto_resume and run is not None:
+            resume = store.run_info(run) is not None
         label = bench_cli.run_label(store, info.slug, run, resume, prefix=RUN_PREFIX)
         if (out / label).exists() and not (out / label).is_dir():
             raise fail(f"{out / label} (the run's directory) exists and is not a directory")
@@ -198,8 +243,10 @@ def tournament_command(
         except ValueError as exc:
             raise fail(f"{exc}; choose another --run") from None
         stored = store.done(label)
+        if recorded is not None:
+            stored |= _store_recorded(store, label, recorded, stored)
         todo = [j for j in plan.jobs if job_key(j) not in stored]
-        done = len(plan.jobs) - len(todo)
+        done = len(plan.jobs) - len(todo) - plan.recorded
         if done and not resume:
             raise fail(
                 f"run {label!r} already holds {plural(done, plan.unit)} of this tournament;"
@@ -212,42 +259,67 @@ def tournament_command(
                 f" {len(todo):,} to play on {backend.value} with {slots}"
             )
         )
-        elapsed, _ = bench_cli.execute(
-            store, label, todo, backend.value, workers, ray_address, out=shown
+        status = bench_cli.open_status(
+            out, label, "tournament", info.slug, len(plan.jobs), done, caps
         )
+        elapsed, ran, stopped = bench_cli.run_to_the_caps(
+            store,
+            label,
+            todo,
+            lambda jobs: bench_cli.execute(
+                store, label, jobs, backend.value, workers, ray_address, shown, None, status
+            ),
+            on_cap,
+            status,
+            shown,
+        )
+        status.set("stopped" if stopped else "done", stopped)
+        missing = len({job_key(j) for j in plan.jobs} - store.done(label))
         try:
             rows = _rows_of(store.results(label), plan.jobs)
         except sqlite3.Error as exc:
             raise fail(f"cannot read the run from {store.path}: {exc}", Exit.ERROR) from None
-    if todo:
-        shown.print(f"{plural(len(todo), plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
+    if ran:
+        shown.print(f"{plural(ran, plan.unit)} in {elapsed:.2f} s ({backend.value}, {slots})")
     meta = {
         "run": label,
         "game": info.slug,
         "entrants": ", ".join(names),
         **plan.meta,
+        **({"recorded": _recorded_line(recorded, transcripts)} if recorded else {}),
         "backend": f"{backend.value}, {slots}",
         "sunbot": sunbot.__version__,
         "store": str(out / bench_cli.STORE_NAME),
     }
     from sunbot.bench.tournament_standings import match_standings, paired_standings
+    from sunbot.bench.verdict import standings_verdict
     from sunbot.cli.tournament_output import show_errors, show_standings
 
     if plan.unit == "match":
         result = match_standings(info.slug, plan.draws, rows, names, meta)
     else:
         result = paired_standings(info.slug, plan.jobs, rows, meta)
+    result.meta["verdict"] = standings_verdict(result)
     page = _write_page(result, out / label) if report else None
     if json_out:
-        typer.echo(json.dumps(result.json(label, page), allow_nan=False))
+        record = {**result.json(label, page), "verdict": result.meta["verdict"]}
+        typer.echo(json.dumps(record, allow_nan=False))
     else:
         show_standings(bench_cli.console, result, label, page)
+    if recorded is not None:
+        for name, why in recorded.skipped[:20]:
+            bench_cli.err_console.print(f"[yellow]left out:[/] {escape(name)}: {escape(why)}")
     if result.errors:
         show_errors(bench_cli.err_console, result)
-    if result.failed is not None:
-        bench_cli.err_console.print(f"[bold red]error:[/] {escape(result.failed)}")
-    if result.errors or result.failed is not None:
+    if result.failed is not None:  # stopped by a cap: too few rows yet, which is no error
+        said = "[yellow]not yet:[/]" if stopped else "[bold red]error:[/]"
+        bench_cli.err_console.print(f"{said} {escape(result.failed)}")
+    if stopped:
+        bench_cli.say_stopped(stopped, missing, label)
+    if result.errors or (result.failed is not None and not stopped):
         raise typer.Exit(Exit.ERROR)
+    if stopped:
+        raise typer.Exit(Exit.SPEND_CAP)
 
 
 @dataclass(frozen=True)
@@ -261,22 +333,87 @@ class _Plan:
     seating: str
     meta: dict[str, str]
     draws: list[TableDraw] = field(default_factory=list)
+    recorded: int = 0
 
 
-def _entrants(info: GameInfo, given: list[str]) -> list[str]:
-    """The entrants as given: two to :data:`MAX_ENTRANTS`, each once, each a strategy of
-    the game (a usage error otherwise)."""
-    if len(given) < 2:
+def _entrants(info: GameInfo, given: list[str], recorded: list[str] | None = None) -> list[str]:
+    """The entrants: those given (each once, each a strategy of the game), then the labels
+    the transcripts add; two to :data:`MAX_ENTRANTS` in all (a usage error otherwise)."""
+    extra = [n for n in recorded or [] if n not in given]
+    if len(given) + len(extra) < 2:
         raise fail(f"a tournament needs at least two entrants (-s A -s B), got {len(given)}")
-    if len(given) > MAX_ENTRANTS:
-        raise fail(f"at most {MAX_ENTRANTS} entrants, got {len(given)}")
+    if len(given) + len(extra) > MAX_ENTRANTS:
+        raise fail(f"at most {MAX_ENTRANTS} entrants, got {len(given) + len(extra)}")
     dup = sorted({n for n in given if given.count(n) > 1})
     if dup:
         raise fail(f"entrant named more than once: {clip(', '.join(dup))}")
     bad = next((n for n in given if "," in n or not n.strip()), None)
     if bad is not None:
         raise fail(f"entrant {clip(bad)!r}: a strategy name is not empty and holds no ','")
-    return bench_cli.check_strategies(info, given)
+    return [*(bench_cli.check_strategies(info, given) if given else []), *extra]
+
+
+def _recorded(info: GameInfo, folder: Path | None) -> Recorded | None:
+    """``--transcripts``: what the folder recorded of the game (``None`` without it)."""
+    if folder is None:
+        return None
+    try:
+        found = read_recorded(folder, info)
+    except ValueError as exc:
+        raise fail(f"--transcripts: {exc}") from None
+    if not found.rows:
+        why = f" ({found.skipped[0][0]}: {found.skipped[0][1]})" if found.skipped else ""
+        raise fail(f"--transcripts: no finished {info.slug} run in {folder}{why}")
+    return found
+
+
+def _recorded_seeds(
+    info: GameInfo,
+    recorded: Recorded,
+    seeds: Seeds | None,
+    seeds_file: Path | None,
+    cap: Cap | None,
+) -> tuple[Seeds | None, Cap | None]:
+    """The seeds and cap the entrants play beside recorded runs: the runs' own, unless
+    given (then the recorded runs must share the cap)."""
+    caps = recorded.caps
+    if len(caps) > 1:
+        shown = ", ".join(sorted(str(c) for c in caps))
+        raise fail(f"--transcripts: the recorded runs have different caps ({shown}): one each")
+    held = next(iter(caps))
+    given = bench_cli.run_cap(info, cap) if cap is not None else held
+    if given != held:
+        raise fail(f"--cap {cap.text if cap else ''}: the recorded runs are capped at {held}")
+    if cap is None and held is not None and info.cap_field is not None:
+        cap = parse_cap(f"{info.cap_field}s={held}")
+    if seeds is None and seeds_file is None:
+        values = sorted({r.seed for r in recorded.rows})
+        seeds = parse_seeds(",".join(map(str, values)))
+    return seeds, cap
+
+
+def _store_recorded(
+    store: Store, label: str, recorded: Recorded, stored: set[tuple[str, str, int]]
+) -> set[tuple[str, str, int]]:
+    """Store the recorded rows the run does not hold yet; returns every recorded key."""
+    keys = set()
+    for row in recorded.rows:
+        key = (row.strategy, row.table, row.seed)
+        keys.add(key)
+        if key not in stored:
+            try:
+                store.add(label, row)
+            except sqlite3.Error as exc:
+                raise fail(f"cannot store the recorded runs in {store.path}: {exc}", 1) from None
+    return keys
+
+
+def _recorded_line(recorded: Recorded, folder: Path | None) -> str:
+    unit = "match" if recorded.lineups else "run"
+    line = f"{plural(len(recorded.rows), unit)} from {folder}"
+    if recorded.skipped:
+        line += f" ({len(recorded.skipped)} transcripts left out)"
+    return line
 
 
 def _match_plan(
@@ -285,14 +422,17 @@ def _match_plan(
     seed: int,
     move_timeout: float | None = None,
     job_timeout: float | None = None,
+    recorded: Recorded | None = None,
 ) -> _Plan:
-    """The Harvest Watch jobs: one per drawn match."""
+    """The Harvest Watch jobs: one per drawn match, then one per recorded match (stored,
+    never played)."""
     if matches is None:
         raise fail("missing --matches N: how many Harvest Watch matches to play")
-    if not 1 <= matches <= MAX_MATCHES:
-        raise fail(f"--matches must be from 1 to {MAX_MATCHES:,}, got {matches:,}")
+    least = 0 if recorded is not None else 1
+    if not least <= matches <= MAX_MATCHES:
+        raise fail(f"--matches must be from {least} to {MAX_MATCHES:,}, got {matches:,}")
     try:
-        draws = schedule_matches(names, matches, seed)
+        draws = schedule_matches(names, matches, seed) if matches else []
     except ValueError as exc:
         raise fail(f"--seed: {exc}" if "seed" in str(exc) else str(exc)) from None
     meta = {
@@ -301,7 +441,12 @@ def _match_plan(
         "ratings": "OpenSkill Plackett-Luce on each match's ranks",
     }
     jobs = [replace(draw_job(d), move_timeout=move_timeout, timeout_s=job_timeout) for d in draws]
-    return _Plan(jobs, "match", None, LINEUP_SEATING, meta, draws)
+    extra = [
+        TableDraw(len(draws) + i, row.seed, lineup)
+        for i, (row, lineup) in enumerate(zip(recorded.rows, recorded.lineups, strict=True))
+    ] if recorded is not None else []  # fmt: skip
+    jobs += [draw_job(d) for d in extra]
+    return _Plan(jobs, "match", None, LINEUP_SEATING, meta, [*draws, *extra], len(extra))
 
 
 def _seed_plan(
@@ -311,8 +456,13 @@ def _seed_plan(
     cap: Cap | None,
     move_timeout: float | None = None,
     job_timeout: float | None = None,
+    recorded: Recorded | None = None,
 ) -> _Plan:
-    """The single-player jobs: every entrant on every seed, seed by seed."""
+    """The single-player jobs: every entrant on every seed, seed by seed; an entrant the
+    transcripts recorded has the jobs of the seeds it played (stored, never played here)."""
+    kept = [r for r in recorded.rows if r.strategy not in names] if recorded is not None else []
+    played = {(r.strategy, r.seed) for r in kept}
+    labels = list(dict.fromkeys(r.strategy for r in kept))
     if len(names) * len(seeds.values) > MAX_RUNS:
         raise fail(
             f"{len(names)} entrants x {len(seeds.values):,} seeds is more than {MAX_RUNS:,}"
@@ -320,9 +470,10 @@ def _seed_plan(
         )
     cap_value = bench_cli.run_cap(info, cap)
     try:
-        draws = schedule_seeds(names, seeds.values)
+        draws = schedule_seeds([*names, *labels], seeds.values)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    draws = [d for d in draws if d.strategy in names or (d.strategy, d.seed) in played]
     jobs = [
         Job(
             info.slug,
@@ -339,7 +490,7 @@ def _seed_plan(
         "cap": bench_cli.cap_text(info, cap_value, given=cap is not None),
         "ranking": "mean score on the seeds every entrant finished, paired per seed",
     }
-    return _Plan(jobs, "run", cap_value, "", meta)
+    return _Plan(jobs, "run", cap_value, "", meta, recorded=len(kept))
 
 
 def _slots(backend: BackendName, workers: int | None, ray_address: str | None, jobs: int) -> str:

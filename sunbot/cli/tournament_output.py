@@ -17,6 +17,7 @@ from sunbot._text.terminal import printable
 from sunbot.bench.ratings import leaderboard_order
 from sunbot.bench.tournament_report import crosstable_rows, leaderboard_rows, paired_rows
 from sunbot.bench.tournament_standings import Standings
+from sunbot.bench.verdict import standings_verdict
 from sunbot.cli.bench import plural
 from sunbot.cli.bench_output import text_table
 
@@ -26,13 +27,14 @@ SHOWN_ERRORS = 10
 
 def show_standings(console: Console, s: Standings, run: str, report: Path | None) -> None:
     """Print the leaderboard (rank, strategy, mu, sigma, ordinal, matches) and the
-    crosstable, or the paired ranking and the win matrix; then a closing line with the
-    counts and the report's path."""
+    crosstable, or the paired ranking and the win matrix; then the verdict
+    (:mod:`sunbot.bench.verdict`) and a closing line with the counts and the report's
+    path."""
     order = [r.strategy for r in leaderboard_order(s.ratings)] + [r.strategy for r in s.ranking]
     if s.kind == "match":
         board = text_table(f"{s.game} · run {run} · leaderboard", *leaderboard_rows(s.ratings), 2)
         console.print(board)
-        head = "head to head: share of seat pairs the row won (ahead/level/behind)"
+        head = "head to head: share of seat pairs the row won (W-L-T: won-lost-tied)"
         console.print(text_table(head, *crosstable_rows(s.table or {}, order)))
         done = f"{plural(len(s.matches), 'match')} rated"
     else:
@@ -40,9 +42,10 @@ def show_standings(console: Console, s: Standings, run: str, report: Path | None
             title = f"{s.game} · run {run} · paired ranking"
             console.print(text_table(title, *paired_rows(s.ranking), 2))
         if s.wins:
-            head = "wins on the same seeds: row scored more/same/less"
+            head = "row vs column on the same seeds: share won (W-L-T: won-lost-tied)"
             console.print(text_table(head, *crosstable_rows(s.wins, order)))
         done = f"{plural(s.played - len(s.errors), 'run')} ranked"
+    console.print(escape(printable(f"verdict: {standings_verdict(s)}")), soft_wrap=True)
     line = f"{done}, {len(s.errors):,} errored of {s.scheduled:,}"
     console.print(escape(line + (f" · report {report}" if report else "")), soft_wrap=True)
 

@@ -20,12 +20,14 @@ from sunbot._text.atomic_write import WriteFailed, write_atomic
 from sunbot._text.terminal import outside
 from sunbot.cli.console import Exit, make_console
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
+from sunbot.games import GAMES
 from sunbot.mirror import Divergence
 from sunbot.transcripts.bounds import cut_note
 from sunbot.transcripts.export import rows, to_csv, to_markdown
 from sunbot.transcripts.integrity import Misfit
 from sunbot.transcripts.jsonl import Transcript, read_transcript
-from sunbot.transcripts.replay import replay
+from sunbot.transcripts.replay import replay_file
+from sunbot.transcripts.stream import TranscriptLines
 from sunbot.views.common import line, unknown_line
 
 console = make_console()
@@ -35,7 +37,7 @@ err = make_console(stderr=True)
 RULE_WIDTH = 100
 
 
-def _warn_unread(t: Transcript, tail: str = "") -> None:
+def _warn_unread(t: Transcript | TranscriptLines, tail: str = "") -> None:
     """Say on stderr why reading stopped: a cut at the end, or a corrupt line N."""
     if t.error:
         what = ("transcript corrupt:", "red") if t.corrupt else ("transcript cut:", "yellow")
@@ -90,22 +92,25 @@ def replay_command(
         why = f"--html {html}: no folder {html.parent} (create it first)"
         err.print(f"[bold red]error:[/] {escape(why)}", soft_wrap=True)
         raise typer.Exit(Exit.USAGE)
-    t = _load(file)
-    head = t.header
-    count = f"{len(t.views)} views" if t.is_match else f"{len(t.steps)} steps"
-    console.print(header_line(head, count), soft_wrap=True)
-    _warn_unread(t, "; replaying up to there")
-    try:
-        report = replay(t, local)
-    except KeyError as exc:
-        err.print(line(("error:", "bold red"), " ", outside(exc.args[0])), soft_wrap=True)
-        raise typer.Exit(Exit.USAGE) from None
-    except Misfit as exc:  # a forged index or a relabelled game: nothing of it is checked
-        err.print(line(("error:", "bold red"), " ", outside(f"{file}: {exc}")), soft_wrap=True)
-        raise typer.Exit(Exit.USAGE) from None
     if step and not sys.stdin.isatty():
         err.print("[bold red]error:[/] --step reads keys from a terminal; use --show here")
         raise typer.Exit(Exit.USAGE)
+    try:  # one line at a time: the memory of the largest line, not of the file
+        report, read = replay_file(file, local, keep_positions=show or step)
+    except (ValueError, OSError) as exc:  # not a transcript; a Misfit names the file first
+        where = f"{file}: " if isinstance(exc, Misfit) else ""
+        err.print(line(("error:", "bold red"), " ", outside(f"{where}{exc}", 2000)), soft_wrap=True)
+        raise typer.Exit(Exit.USAGE) from None
+    except KeyError as exc:
+        err.print(line(("error:", "bold red"), " ", outside(exc.args[0])), soft_wrap=True)
+        raise typer.Exit(Exit.USAGE) from None
+    head = read.header or {}
+    known = GAMES.get(str(head.get("game")))
+    match = known.kind == "match" if known is not None else read.counts.get("view", 0) > 0
+    kind = "view" if match else "step"
+    count = f"{read.counts.get(kind, 0)} {kind}s"
+    console.print(header_line(head, count), soft_wrap=True)
+    _warn_unread(read, "; replaying up to there")
     if show or step:
         for index, state in report.positions:
             # a rule as wide as the terminal, or 100 columns when the output is piped
@@ -120,33 +125,34 @@ def replay_command(
     _print_findings("foreign line", report.foreign)
     if report.unknown_fields:
         console.print(unknown_line(report.unknown_fields), soft_wrap=True)
-    if (cut := cut_note([t.init, *t.steps, *t.other])) is not None:
+    if (cut := cut_note(report.cut)) is not None:
         console.print(line(("note:", "bold"), " ", outside(cut, 2000)), soft_wrap=True)
     if report.checks == "generic":
         replayed = "generic checks only (sunbot has no rules engine for this game)"
     elif report.replayed:
         replayed = "re-played through the engine"
-    elif t.is_match:
+    elif match:
         replayed = "match: checked by the seat mirror (no engine re-play of a match)"
     else:
         replayed = "not re-played (not recorded from a server with our local choices)"
     style = "green" if report.ok else "red"
+    finished = read.counts.get("result", 0) > 0
     console.print(
         f"[{style}]checked {_n(report.checked, 'answer')}: "
         f"{_n(len(report.divergences), 'divergence')}, "
         f"{_n(len(report.mismatches), 'mismatch', 'mismatches')}"
         + (f", {_n(len(report.foreign), 'kind')} of foreign lines" if report.foreign else "")
         + f"[/] · {replayed}"
-        + ("" if t.result else " · [yellow]no result line (the run did not finish)[/]"),
+        + ("" if finished else " · [yellow]no result line (the run did not finish)[/]"),
         soft_wrap=True,
     )
-    if html is not None:
-        _write_page(t, html, [*report.divergences, *report.mismatches], file)
-    if t.corrupt:  # with or without --strict, before a divergence: part was not read
+    if html is not None:  # the page holds the whole run, so it is read whole
+        _write_page(_load(file), html, [*report.divergences, *report.mismatches], file)
+    if read.corrupt:  # with or without --strict, before a divergence: part was not read
         raise typer.Exit(Exit.CORRUPT)
     if strict and not report.ok:
         raise typer.Exit(Exit.DIVERGED)
-    if strict and (t.error or t.result is None):
+    if strict and (read.error or not finished):
         raise typer.Exit(Exit.CUT)
 
 

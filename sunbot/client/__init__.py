@@ -1,7 +1,8 @@
 """Async platform client: one route table, one retry policy, typed answers."""
 
+from sunbot import _compat
 from sunbot.client.http import LOCAL_BASE_URL, GameboardClient, Position, Rejected
-from sunbot.client.matches import MatchClient, SeatResult, SeatTicket, play_match, play_seat
+from sunbot.client.matches import MatchClient, SeatTicket
 from sunbot.client.retry import (
     ClientError,
     MalformedResponse,
@@ -11,6 +12,9 @@ from sunbot.client.retry import (
     TransientHTTPError,
 )
 from sunbot.client.spec_check import WrongGame
+
+#: The seat loop's names that lived here, moved to :mod:`sunbot.runs` (one release).
+__getattr__ = _compat.forward_moved_names(__name__)
 
 __all__ = [
     "LOCAL_BASE_URL",
@@ -22,11 +26,8 @@ __all__ = [
     "Rejected",
     "RetryInterrupted",
     "RetryPolicy",
-    "SeatResult",
     "SeatTicket",
     "ServerRefused",
     "TransientHTTPError",
     "WrongGame",
-    "play_match",
-    "play_seat",
 ]

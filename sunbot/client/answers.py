@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 import httpx
+import orjson
 
 from sunbot._text.safe import safe
 from sunbot._text.terminal import printable
@@ -45,6 +46,8 @@ _CUT_TAILS = frozenset(
 _PLAIN = 120
 _DIGITS = re.compile(r"value has (\d+) digits")
 _TAG = re.compile(r"<\s*[!/?]?[A-Za-z]")
+#: 20 digits in a row: past what orjson reads as an integer (it would give a float).
+_LONG_DIGITS = re.compile(rb"[0-9]{20}")
 
 
 def too_large(limit: int) -> MalformedResponse:
@@ -60,7 +63,21 @@ def decode(raw: bytes, resp: httpx.Response) -> Any:
             for how long another attempt may get a whole answer.
     """
     try:
-        data = json.loads(raw)
+        if _LONG_DIGITS.search(raw):  # an integer orjson would read as a float
+            raise orjson.JSONDecodeError("long digits", "", 0)
+        data = orjson.loads(raw)  # the common case, in a few microseconds
+    except orjson.JSONDecodeError:  # NaN, long integers, bad text...: the standard
+        data = _loads(raw, resp)  # library's reading and its one-line errors
+    # a body with fewer brackets than MAX_DEPTH cannot nest deeper (a count in C)
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and depth(data) > MAX_DEPTH:
+        raise _deep()
+    return data
+
+
+def _loads(raw: bytes, resp: httpx.Response) -> Any:
+    """``raw`` read by the standard library's JSON reader, or the one-line error."""
+    try:
+        return json.loads(raw)
     except RecursionError:  # the C decoder's own guard, ~1,000 levels: far past ours
         raise _deep() from None
     except UnicodeDecodeError as exc:
@@ -77,9 +94,6 @@ def decode(raw: bytes, resp: httpx.Response) -> Any:
         raise MalformedResponse(
             f"the server's answer holds an integer with {digits} digits", retry="none"
         ) from None
-    if depth(data) > MAX_DEPTH:
-        raise _deep()
-    return data
 
 
 def depth(value: Any) -> int:

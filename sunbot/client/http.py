@@ -202,7 +202,7 @@ class GameboardClient:
             limits=httpx.Limits(keepalive_expiry=KEEPALIVE_S),
             follow_redirects=True,  # a moved path on the same origin
             max_redirects=MAX_REDIRECTS,
-            event_hooks={"request": [self._same_origin]},
+            event_hooks={"request": [self._same_origin, self._count_request]},
             headers={"user-agent": "sunbot", "accept": "application/json"},
         )
 
@@ -220,6 +220,22 @@ class GameboardClient:
                 f"the server redirected {request.method} to another origin ({safe(where, 120)});"
                 f" only redirects within {_show_origin(self._origin)} are followed"
             )
+
+    async def _count_request(self, request: httpx.Request) -> None:
+        """httpx's request hook, after :meth:`_same_origin`: while daily spend caps are in
+        force (:func:`sunbot.spend.meter.current`), each request to a server, retries
+        included, is counted against its daily request cap before it is sent (the
+        in-process embedded server is not counted).
+
+        Raises:
+            sunbot.spend.SpendCapReached: the request would pass the cap (not sent).
+        """
+        from sunbot.spend.meter import current
+
+        meter = current()
+        if meter is None or self.base_url == LOCAL_BASE_URL:
+            return
+        await asyncio.to_thread(meter.take_request, _show_origin(self._origin))
 
     async def __aenter__(self) -> GameboardClient:
         return self

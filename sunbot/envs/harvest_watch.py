@@ -4,8 +4,10 @@
 ``seats`` are agents (``"seat_0"`` ... ``"seat_5"``); the others are played by ``fill``:
 ``"house"`` (the rules' house bots, as our server seats them, driven by the match's
 ``random.Random(seed)``) or the name of any registered Harvest Watch strategy (built with
-``random.Random(seed * 1000 + seat)``, asked ``choose(data, legal_actions(data))`` on every
-beat).
+``random.Random(seed * 1000 + seat)``, each playing its seat through the one seat loop,
+:func:`sunbot.runs.seats.play_seat`, as in a benchmark). The match is played on the engine
+in-process (:class:`sunbot.runs.seat_engine.EngineTable`): the environment stores its agents'
+commands there and the table resolves each beat once every living seat has stored.
 
 Agents decide on the vote and action beats only: on the talk and diary beats (whose only
 effect is free text) each agent sends the beat's example command, and the match moves on.
@@ -25,6 +27,7 @@ than any act makes.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import random
 from typing import Any
@@ -44,7 +47,7 @@ from sunbot.envs.harvest_watch_codec import (
     command_of,
 )
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
+from sunbot.runs.seat_engine import EngineTable, TablePlay, play_table
 
 AgentID = str
 #: Upper bound on beats resolved in one step or reset (a match cannot reach it).
@@ -86,12 +89,16 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.possible_agents: list[AgentID] = [agent_name(s) for s in chosen]
         self.agents: list[AgentID] = []
         self._seat_of = {agent_name(s): s for s in chosen}
-        self.state_: dict[str, Any] = {}
+        self._table: EngineTable | None = None
         self._codecs: dict[int, HarvestWatchCodec] = {}
         self._masks: dict[AgentID, Mask] = {}
-        self._fillers: dict[int, Any] = {}
-        self._memories: dict[int, dict[str, Any]] = {}
-        self._match_rng = random.Random(0)
+        self._runner: asyncio.Runner | None = None
+        self._fills: asyncio.Task[TablePlay] | None = None
+
+    @property
+    def state_(self) -> dict[str, Any]:
+        """The match's engine state now (``{}`` before :meth:`reset`)."""
+        return self._table.state if self._table is not None else {}
 
     @functools.cache  # noqa: B019 (one space per agent name, as PettingZoo asks)
     def observation_space(self, agent: AgentID) -> gym.spaces.Box:
@@ -105,43 +112,65 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ the match
 
-    def _house(self) -> list[int]:
+    def _others(self) -> list[int]:
         return [s for s in range(SEATS) if s not in self._seat_of.values()]
 
-    def _fill_commands(self) -> dict[int, list[dict[str, Any]]]:
-        st, out = self.state_, {}
-        for s in self._house():
-            if not st["alive"][s]:
-                continue
-            if self.fill == "house":
-                cmd = hw.house_command(
-                    st, s, self._memories[s], self._match_rng, house_seats=self._house()
-                )
-            else:
-                data = seat_data(st, s, can_act=True, pending=None)
-                cmd = self._fillers[s].choose(data, legal_actions(data))
-                if hw.validate_command(st, s, cmd) is not None:
-                    continue  # refused: the seat takes the beat's default
-            out[s] = [cmd]
-        return out
+    def _play_fills(self, seed: int) -> None:
+        """Seat the fill strategies and start their seat loops (on the environment's own
+        event loop, which runs while the match waits for them: :meth:`_pump`)."""
+        assert self._table is not None
+        if self._runner is None:
+            self._runner = asyncio.Runner()
+        bots = {
+            s: strategies.create("harvest-watch", self.fill, random.Random(seed * 1000 + s))
+            for s in self._others()
+        }
+        for bot in bots.values():
+            strategies.notify_start(bot, "harvest-watch", seed, None)
+        loop = self._runner.get_loop()
+        self._fills = loop.create_task(play_table(self._table, list(bots.items())))
+        self._pump()
+
+    def _pump(self) -> None:
+        """Let the fill seats play until each has stored for the current beat (or the match
+        is over)."""
+        if self._runner is not None and self._fills is not None and self._table is not None:
+            self._runner.run(self._table.settled(self._others()))
+
+    def _end_fills(self) -> None:
+        """End the fill seats' loops of the match in play, if any (their on_end, close):
+        a match that is over ends them by its rules, one that is not is stopped. Then
+        close the event loop they ran on."""
+        if self._fills is not None and self._runner is not None and self._table is not None:
+            if not self._fills.done():
+                if not self._table.done:
+                    self._table.stop(RuntimeError("the environment was reset or closed"))
+                self._runner.run(asyncio.wait_for(self._fills, 60))
+            self._fills = None
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     def _data(self, seat: int) -> dict[str, Any]:
-        st = self.state_
-        can_act = st["status"] != "done" and bool(st["alive"][seat])
-        return seat_data(st, seat, can_act=can_act, pending=None)
+        assert self._table is not None
+        return self._table.view(seat).data
 
     def _advance(self) -> None:
-        """Resolve talk and diary beats (agents send the example) until a vote or action
-        beat opens with a living agent, or the match is done."""
+        """Play talk and diary beats (agents send the example) until a vote or action beat
+        opens with a living agent, or the match is done."""
+        table = self._table
+        assert table is not None
         for _ in range(MAX_BEATS):
-            st = self.state_
+            self._pump()
+            st = table.state
             living = [s for s in self.seats if st["alive"][s]]
-            if st["status"] == "done" or (st["phase"] in ACTING_BEATS and living):
+            if table.done or (st["phase"] in ACTING_BEATS and living):
                 return
             for s in living:  # the codec remembers caught/collided, shown on these beats
                 self._codecs[s].encode(self._data(s))
-            commands = self._fill_commands()
-            self.state_ = hw.resolve_beat(st, commands)
+            example = hw.default_command(st["phase"])
+            for s in living:
+                table.store(s, st["round"], [example])
         raise RuntimeError(f"no vote or action beat within {MAX_BEATS} beats")
 
     def _observe(self, agent: AgentID) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -170,18 +199,12 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
         """A new match on seed ``seed`` (drawn at random when ``None``)."""
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        self.state_ = hw.init(seed, SEATS)
-        self._match_rng = random.Random(seed)
+        self._end_fills()
+        house = self._others() if self.fill == "house" else []
+        self._table = EngineTable(seed, random.Random(seed), house)
         self._codecs = {s: HarvestWatchCodec() for s in self.seats}
-        self._memories = {s: {} for s in self._house()}
-        self._fillers = (
-            {}
-            if self.fill == "house"
-            else {
-                s: strategies.create("harvest-watch", self.fill, random.Random(seed * 1000 + s))
-                for s in self._house()
-            }
-        )
+        if self.fill != "house":
+            self._play_fills(seed)
         self._advance()
         self.agents = [a for a in self.possible_agents if self.state_["alive"][self._seat_of[a]]]
         observations = {a: self._observe(a) for a in self.agents}
@@ -201,9 +224,10 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
         """
         if not self.agents:
             raise RuntimeError("the match is over: call reset()")
-        st = self.state_
-        phase = st["phase"]
-        commands = self._fill_commands()
+        table = self._table
+        assert table is not None
+        st = table.state
+        phase, round_ = st["phase"], st["round"]
         refused: dict[AgentID, str] = {}
         for agent in self.agents:
             seat = self._seat_of[agent]
@@ -214,10 +238,10 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
             except ValueError as exc:
                 reason = str(exc)
             if reason is None:
-                commands[seat] = [cmd]
-            else:
+                table.store(seat, round_, [cmd])
+            else:  # the beat's default, as a server applies to a seat that stored nothing
                 refused[agent] = reason
-        self.state_ = hw.resolve_beat(st, commands)
+                table.miss(seat, round_)
         self._advance()
         new = self.state_
         done = new["status"] == "done"
@@ -237,11 +261,17 @@ class HarvestWatchParallelEnv(ParallelEnv):  # type: ignore[misc]
         for agent, reason in refused.items():
             infos[agent]["refused"] = reason
         self.agents = [a for a in stepped if not (terms[a] or truncs[a])]
+        if not self.agents:  # the episode is over: the fill seats' loops end with it
+            self._end_fills()
         return observations, rewards, terms, truncs, infos
 
     def action_masks(self, agent: AgentID) -> Mask:
         """``agent``'s current action mask (1 = legal)."""
         return self._masks[agent].copy()
+
+    def close(self) -> None:
+        """End the fill seats of the match in play and the environment's event loop."""
+        self._end_fills()
 
 
 def parallel_env(

@@ -26,6 +26,7 @@ pressure beyond 4 (another server's deck) is clipped to 4.
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import gymnasium as gym
@@ -65,6 +66,15 @@ BOUNDS: dict[str, tuple[list[Any], list[Any]]] = {
 }
 _LOW = {k: np.array(low, np.int32) for k, (low, _) in BOUNDS.items()}
 _HIGH = {k: np.array(high, np.int32) for k, (_, high) in BOUNDS.items()}
+#: Each key's shape, and where its values sit in the flat buffer ``encode`` fills.
+_SHAPES = {k: v.shape for k, v in _LOW.items()}
+_CUTS: dict[str, slice] = {}
+for _key, _low in _LOW.items():
+    _at = sum(c.stop - c.start for c in _CUTS.values())
+    _CUTS[_key] = slice(_at, _at + _low.size)
+_FLAT_LOW = np.concatenate([v.ravel() for v in _LOW.values()])
+_FLAT_HIGH = np.concatenate([v.ravel() for v in _HIGH.values()])
+_PACK = struct.Struct(f"={_FLAT_LOW.size}i")
 
 
 def _cares(names: list[str] | None) -> list[int]:
@@ -124,18 +134,21 @@ class NaptuftCodec:
             raise ValueError(f"forecast has {len(forecast)} windows; the rules show 3")
         rows = [_descriptor(d) for d in forecast] + [_descriptor(o["nextWindow"])]
         last = o.get("lastCare")
-        i32 = np.int32
-        out = {
-            "needs": np.array(needs, dtype=i32),
-            "clock": np.array([o["day"], o["moment"], o["window"], PHASES[o["phase"]]], dtype=i32),
-            "wish": np.array(wish_row, dtype=i32),
-            "status": np.array([o["wishStreak"], _CARE_CODE.get(str(last), 0)], dtype=i32),
-            "forecast": np.array(rows, dtype=i32),
-        }
+        flat = [
+            *needs,
+            *(o["day"], o["moment"], o["window"], PHASES[o["phase"]]),
+            *wish_row,
+            *(o["wishStreak"], _CARE_CODE.get(str(last), 0)),
+            *(v for row in rows for v in row),
+        ]
+        try:  # one buffer, one clip, views into it (as the Keelhold encoding does)
+            arr = np.frombuffer(bytearray(_PACK.pack(*flat)), dtype=np.int32)
+        except struct.error as exc:  # a value beyond int32, or not an integer
+            raise ValueError(f"a Naptuft field does not fit 32 bits: {exc}") from None
         if self.clip:
-            for key, arr in out.items():
-                np.clip(arr, _LOW[key], _HIGH[key], out=arr)
-        return out
+            np.minimum(arr, _FLAT_HIGH, out=arr)
+            np.maximum(arr, _FLAT_LOW, out=arr)
+        return {key: arr[cut].reshape(_SHAPES[key]) for key, cut in _CUTS.items()}
 
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""

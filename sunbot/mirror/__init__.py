@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import orjson
+
 from sunbot._text.safe import MAX_TEXT, describe, safe
 from sunbot.engines import IllegalAction
 from sunbot.games import GameInfo, get_game
@@ -36,7 +38,11 @@ class Divergence:
     """One field where the server's answer differs from the rules.
 
     ``step`` is the action's index in the run (0 for the init answer), ``path`` a dotted
-    field path such as ``state.hold[3][0].weight``.
+    field path such as ``state.hold[3][0].weight``. ``expected`` and ``got`` are kept in
+    their bounded form only: as they are when their JSON is at most
+    :data:`~sunbot._text.safe.MAX_TEXT` characters, else that JSON cut (a string), so a
+    server's megabyte value is not held for the whole run (one a step would grow the
+    process without bound).
     """
 
     step: int
@@ -45,15 +51,18 @@ class Divergence:
     got: Any
     note: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "expected", _bounded(self.expected))
+        object.__setattr__(self, "got", _bounded(self.got))
+
     def to_json(self) -> dict[str, Any]:
-        """The transcript form: ``expected``/``got`` as they are when their JSON is at most
-        :data:`~sunbot._text.safe.MAX_TEXT` characters, else that JSON cut (a string);
-        ``note`` cut likewise (a server's value may be a megabyte)."""
+        """The transcript form: ``expected``/``got`` in their bounded form, ``note`` cut
+        likewise (a server's value may be a megabyte)."""
         return {
             "step": self.step,
             "path": safe(self.path),
-            "expected": _bounded(self.expected),
-            "got": _bounded(self.got),
+            "expected": self.expected,
+            "got": self.got,
             "note": safe(self.note),
         }
 
@@ -63,13 +72,25 @@ class Divergence:
         return f"step {self.step}: {safe(self.path)}: {shown}{extra}"
 
 
+_BIG = 10**15
+
+
 def _bounded(value: Any) -> Any:
     """``value`` if its JSON is short, else the JSON text clipped (secrets scrubbed)."""
+    if (
+        value is None
+        or type(value) in (bool, float)
+        or (type(value) is int and -_BIG < value < _BIG)
+    ):
+        return value  # a scalar's JSON is short
+    if type(value) is str and len(value) <= MAX_TEXT // 6 - 2:
+        return value  # even a string of escapes stays within MAX_TEXT
     text = json.dumps(value, default=str, ensure_ascii=False)
     return value if len(text) <= MAX_TEXT else safe(text)
 
 
 _MISSING = "<missing>"
+_SORTED = orjson.OPT_SORT_KEYS
 #: Notes :func:`diff` gives a field only one side has; the mirror filters on them.
 MISSING_FIELD = "field missing"
 UNKNOWN_FIELD = "unknown field"
@@ -83,12 +104,31 @@ def _same_scalar(a: Any, b: Any) -> bool:
     return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
 
 
+def same_json(expected: Any, got: Any) -> bool:
+    """Whether two JSON values are the same to :func:`diff` at a glance: equal (Python's
+    ``==``, in C) and with the same JSON text once keys are sorted (which tells ``True``
+    from ``1``). ``False`` means "look closer", not "different" (``3`` and ``3.0``)."""
+    if expected != got:
+        return False
+    try:
+        return bool(orjson.dumps(expected, option=_SORTED) == orjson.dumps(got, option=_SORTED))
+    except TypeError:  # an integer past 64 bits, a lone surrogate: the walk decides
+        return False
+
+
 def diff(expected: Any, got: Any, path: str) -> list[Finding]:
     """Every leaf where ``got`` differs from ``expected`` (dict keys, list items, scalars).
 
     ``True`` and ``1`` differ; ``3`` and ``3.0`` do not. A list of another length is one
-    finding for the whole list.
+    finding for the whole list. Values that are the same at a glance (:func:`same_json`,
+    every honest answer) are not walked.
     """
+    if same_json(expected, got):
+        return []
+    return _diff(expected, got, path)
+
+
+def _diff(expected: Any, got: Any, path: str) -> list[Finding]:
     if isinstance(expected, dict) and isinstance(got, dict):
         out: list[Finding] = []
         for key in expected.keys() | got.keys():
@@ -98,14 +138,14 @@ def diff(expected: Any, got: Any, path: str) -> list[Finding]:
             elif key not in expected:
                 out.append(Finding(sub, _MISSING, got[key], UNKNOWN_FIELD))
             else:
-                out.extend(diff(expected[key], got[key], sub))
+                out.extend(_diff(expected[key], got[key], sub))
         return sorted(out)
     if isinstance(expected, list) and isinstance(got, list):
         if len(expected) != len(got):
             return [Finding(path, expected, got, "length differs")]
         out = []
         for i, (e, g) in enumerate(zip(expected, got, strict=True)):
-            out.extend(diff(e, g, f"{path}[{i}]"))
+            out.extend(_diff(e, g, f"{path}[{i}]"))
         return out
     if isinstance(expected, dict | list) or isinstance(got, dict | list):
         return [Finding(path, expected, got, "type differs")]
@@ -155,6 +195,8 @@ class Mirror:
         self.tracked: frozenset[str] = getattr(self.hooks, "TRACKED", frozenset())
         self.offsets: dict[str, int] = {}
         self.template = KeyTemplate()
+        #: Per compared value ("state", "observation"): key paths our reading leaves out.
+        self._gaps: dict[str, set[tuple[str, ...]]] = {}
         states = list(self.hooks.template_states())
         for state in states:
             self.template.learn(state, "state")
@@ -205,6 +247,43 @@ class Mirror:
                 continue
             else:
                 out.append(f)
+        return out
+
+    def _compare(self, expected: Any, got: Any, path: str) -> list[Finding]:
+        """The kept findings of the walk (:func:`diff`); learns the gaps of ``path``: the
+        fields our reading leaves out of every answer (tracked counts, fields the text
+        does not fix) that the walk found missing and dropped, so that the next answer
+        equal to the rules but for them is seen as such at a glance (:meth:`_fill_gaps`)."""
+        found = _diff(expected, got, path)
+        kept = self._keep(found)
+        left_out = [f for f in found if f not in kept]
+        dropped = [f.path for f in left_out]
+        if all(f.note == MISSING_FIELD and "[" not in f.path for f in left_out):
+            gaps = self._gaps.setdefault(path, set())
+            gaps.update(tuple(p.split(".")[1:]) for p in dropped)
+        return kept
+
+    def _fill_gaps(self, expected: Any, got: Any, path: str) -> Any:
+        """``got`` with the learned gaps of ``path`` it lacks filled from ``expected``
+        (copies along the way; ``got`` itself is not changed). The walk would find those
+        fields missing and drop them, so a filled answer the same as ``expected`` has no
+        finding, and is what :func:`merge` would make of it."""
+        gaps = self._gaps.get(path)
+        if not gaps or type(got) is not dict or type(expected) is not dict:
+            return got
+        out = dict(got)
+        for keys in gaps:
+            ours: Any = expected
+            theirs: Any = out
+            for key in keys[:-1]:
+                ours, sub = ours.get(key), theirs.get(key)
+                if type(ours) is not dict or type(sub) is not dict:
+                    break
+                theirs[key] = theirs = dict(sub)
+            else:
+                last = keys[-1]
+                if last not in theirs and type(ours) is dict and last in ours:
+                    theirs[last] = ours[last]
         return out
 
     def _complete(self, state: dict[str, Any], opening: bool) -> dict[str, Any]:
@@ -295,10 +374,13 @@ class Mirror:
             note = f"server refused a legal action: {response.get('reason')}"
             return self._record(step, [Finding("ok", True, False, note)])
         findings = list(findings)
-        findings += self._keep(diff(expected, got, "state"))
+        filled = self._fill_gaps(expected, got, "state")
+        same = same_json(expected, filled)  # every field as the rules say
+        if not same:
+            findings += self._compare(expected, got, "state")
         try:
             findings += self._envelope(expected, response)
-            self._remember(raw_got, merge(expected, got))
+            self._remember(raw_got, filled if same else merge(expected, got))
         except Exception as exc:  # a value of the wrong type must not stop the run
             note = self.wrong_types(got) or f"cannot check this answer: {describe(exc)}"
             findings.append(Finding("state", "a checkable position", "?", note))
@@ -356,7 +438,8 @@ class Mirror:
                 if "observation" not in response:
                     continue
                 got = self._read(response["observation"], "observation")
-                out += self._keep(diff(value, got, key))
+                if not same_json(value, self._fill_gaps(value, got, key)):
+                    out += self._compare(value, got, key)
                 continue
             if key == "legalActions":
                 out += self._legal(value, response.get(key, _MISSING))
@@ -375,7 +458,9 @@ def _position(response: dict[str, Any]) -> Any:
 def same_set(expected: list[Any], got: Any, path: str) -> list[Finding]:
     """``got`` lists exactly the actions of ``expected``, in any order: the rule texts fix
     which actions are legal, not the order a server lists them in."""
-    if isinstance(got, list) and sorted(map(_key, got)) == sorted(map(_key, expected)):
+    if isinstance(got, list) and (
+        same_json(expected, got) or sorted(map(_key, got)) == sorted(map(_key, expected))
+    ):
         return []
     return [Finding(path, expected, got, "the legal actions, in any order")]
 

@@ -7,7 +7,7 @@ own safety answer (``safeBays``: the hatches where placing ``queue[0]`` is safe)
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Crate(TypedDict):
@@ -84,4 +84,37 @@ class EndRun(TypedDict):
 
 KeelholdAction = Place | CastOff | EndRun
 
-__all__ = ["CastOff", "Crate", "EndRun", "KeelholdAction", "KeelholdObservation", "Place", "Terms"]
+
+#: What each ``cause`` means, in a few words (docs/rules/keelhold.md; the rules' run check
+#: at the end of a turn, END_RUN at port, and the placement guard).
+CAUSES: dict[str, str] = {
+    "lurch": "she was listing and no hatch for the crate in hand would right her",
+    "noSafeStow": "every hatch for the crate in hand would leave her listing",
+    "holdFull": "no hatch could take the crate in hand",
+    "ended": "the run was ended at port (END_RUN)",
+    "guard": "the run reached the 20,000-placement guard",
+}
+
+
+def explain(word: str) -> str | None:
+    """What a ``cause`` (:data:`CAUSES`) means; ``None`` for another word."""
+    return CAUSES.get(word)
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: voyages reached, placements, cause."""
+    return {"voyage": state["voyage"], "placements": state["turn"], "cause": state.get("cause")}
+
+
+__all__ = [
+    "CAUSES",
+    "CastOff",
+    "Crate",
+    "EndRun",
+    "KeelholdAction",
+    "KeelholdObservation",
+    "Place",
+    "Terms",
+    "explain",
+    "summary",
+]

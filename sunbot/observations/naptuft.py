@@ -6,7 +6,7 @@ one care; each window shows a wish (cares in order) worth following.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 Care = Literal["feed", "play", "brush", "nap"]
 
@@ -74,6 +74,31 @@ class EndRun(TypedDict):
 
 NaptuftAction = CareAction | NextDay | EndRun
 
+
+def explain(word: str) -> str | None:
+    """What a ``result`` or ``cause`` means, in a few words (docs/rules/naptuft.md: a care
+    that leaves a need at 0 ends the run; end-run banks the score): ``fatal``,
+    ``zero:food,joy`` (``food and joy fell to 0``), ``ended``, ``end-run``; ``None`` for
+    another word."""
+    if word.startswith("zero:"):
+        needs = [n for n in word.removeprefix("zero:").split(",") if n]
+        if not needs:
+            return None
+        named = needs[0] if len(needs) == 1 else f"{', '.join(needs[:-1])} and {needs[-1]}"
+        return f"{named} fell to 0"
+    return {
+        "fatal": "a need fell to 0",
+        "ended": "the run was ended (end-run)",
+        "end-run": "the strategy or the cap sent end-run",
+    }.get(word)
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: the day reached, the result (``ended``/``fatal``/None) and
+    the cause (``end-run`` or ``zero:<needs>``)."""
+    return {"day": state["day"], "result": state.get("result"), "cause": state.get("cause")}
+
+
 __all__ = [
     "Care",
     "CareAction",
@@ -84,4 +109,6 @@ __all__ = [
     "Needs",
     "NextDay",
     "Wish",
+    "explain",
+    "summary",
 ]

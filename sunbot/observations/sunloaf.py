@@ -6,7 +6,7 @@ during the day; cats earn cosy for each turn they end settled in the light.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 
 class Cat(TypedDict):
@@ -91,7 +91,33 @@ class EndRun(TypedDict):
 
 SunloafAction = Move | Doze | NextDay | EndRun
 
+
+#: What each ``result`` means, in a few words (docs/rules/sunloaf.md; END_RUN and the
+#: quota check at a day's last turn).
+RESULTS: dict[str, str] = {
+    "win": "the run was ended at a sunset, every day's quota met (END_RUN)",
+    "goodGame": "the run was ended during a day, before its sunset (END_RUN)",
+    "missedQuota": "a day ended with less raw cosy than its quota",
+}
+
+
+def explain(word: str) -> str | None:
+    """What a ``result`` (:data:`RESULTS`) means; ``None`` for another word."""
+    return RESULTS.get(word)
+
+
+def summary(state: dict[str, Any]) -> dict[str, Any]:
+    """Closing-summary fields: the day reached, the result, and that day's cosy and quota
+    (labelled as in the live view: ``cosy 735 / quota 76``)."""
+    return {
+        "day": state["day"],
+        "result": state.get("result"),
+        "last day": f"cosy {state['dayCosyRaw']} / quota {state['dayQuota']}",
+    }
+
+
 __all__ = [
+    "RESULTS",
     "Bowl",
     "Cat",
     "Doze",
@@ -101,4 +127,6 @@ __all__ = [
     "NextDay",
     "SunloafAction",
     "SunloafObservation",
+    "explain",
+    "summary",
 ]

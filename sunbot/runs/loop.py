@@ -30,9 +30,11 @@ from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import safe, traceback_text
 from sunbot.agents.clock import BotEscape, Decider, default_fallback
 from sunbot.games import GAMES, GameInfo
+from sunbot.generic.outcome import outcome_line
 from sunbot.mirror import Divergence
 from sunbot.runs.backends import Action, Answer, Backend
 from sunbot.runs.summary import RunSummary, result_record
+from sunbot.spend.meter import SpendCapReached
 from sunbot.strategies import Outcome, Strategy, notify_end, notify_start
 from sunbot.transcripts.bounds import AnswerCutter, Cut
 
@@ -168,6 +170,8 @@ class Run:
         self._base_divergences: list[Divergence] = []
         self._pid = os.getpid()
         self.cutter = AnswerCutter(getattr(checks, "template", None))
+        #: The opening's served ``spec`` (a game sunbot does not know: its result line).
+        self.spec: dict[str, Any] | None = None
 
     async def header(self) -> None:
         """Write the transcript's header line (the server's identity included)."""
@@ -186,6 +190,7 @@ class Run:
         found = self.checks.check_init(pos.raw or {}) if self.checks else []
         self.last_found = found
         self._log({"type": "init", "response": pos.raw}, found, t0, cut)
+        self.spec = _spec_of(pos.raw)
         self._take(pos, found)
         if not self.backend.trusted:
             self._last = _fingerprint(pos)
@@ -213,6 +218,7 @@ class Run:
         pos = self.backend.resume_at(resume.answer)
         if self.checks is not None:
             self.checks.warm(resume.init, resume.recorded)
+        self.spec = _spec_of(resume.init)
         self._base_checked, self._base_divergences = resume.checked, resume.divergences
         self._take(pos, [])
         if not self.backend.trusted:
@@ -320,6 +326,10 @@ class Run:
             s.score = pos.score
             s.game_over = pos.game_over
             s.final_state = pos.state if isinstance(pos.state, dict) else pos.observation
+            if self.game is None:  # a game sunbot does not know: what its server says
+                s.outcome = outcome_line(
+                    self.spec, pos.observation, pos.state, pos.score, pos.game_over
+                )
         if self.checks is not None:
             s.responses_checked = self._base_checked + self.checks.responses_checked
             s.divergences = [*self._base_divergences, *self.checks.divergences]
@@ -368,7 +378,9 @@ async def play_loop(
             starting one: no init, the strategy replays the recorded history first, and the
             transcript gets a ``resume`` line (then steps and the result as usual).
         should_stop: polled before every action; when it answers true the run stops there
-            (``ended_by == "interrupted"``), its transcript whole and resumable.
+            (``ended_by == "interrupted"``), its transcript whole and resumable. A daily
+            spend cap (:mod:`sunbot.spend`) reached before a model's decision or a request
+            to the server stops the run the same way, its reason in ``stop_reason``.
         max_steps: the run ends with an error past this many steps; it also ends when the
             server answers the same position after :data:`MAX_SAME_POSITION` accepted
             actions in a row, or an answer that is not one of this game (it lacks the
@@ -457,6 +469,9 @@ async def play_loop(
     except WriteFailed as exc:  # the transcript cannot grow (a full disk): one line says so
         s.ended_by = "error"
         s.error = str(exc)
+    except SpendCapReached as exc:  # a daily cap (sunbot.spend): stopped whole, resumable
+        s.ended_by = "interrupted"
+        s.stop_reason = str(exc)
     except Exception as exc:  # keep the transcript whole whatever failed; say what it was
         log.debug("run stopped by an error", exc_info=True)
         s.ended_by = "error"
@@ -497,6 +512,8 @@ async def _decide(
     pick = fallback or (lambda o, la: default_fallback(run.slug, o, la))
     t0 = time.perf_counter()
     decision = await decider.decide(obs, legal, fallback=lambda: pick(obs, legal))
+    if isinstance(decision.error, SpendCapReached):  # not the bot's failure: a daily cap
+        raise decision.error
     if decision.error is not None:
         exc = decision.error
         game = run.game
@@ -524,6 +541,12 @@ def bounded_record(record: dict[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"unreadable": True}
     return record if size <= MAX_AGENT_RECORD else {"omitted": f"{size} bytes"}
+
+
+def _spec_of(raw: Any) -> dict[str, Any] | None:
+    """An answer's served ``spec`` object, if it has one."""
+    spec = raw.get("spec") if isinstance(raw, dict) else None
+    return spec if isinstance(spec, dict) else None
 
 
 def _fingerprint(pos: Answer) -> str:

@@ -1,12 +1,15 @@
-"""The match loop for match games (Harvest Watch; its rules: ``docs/rules/harvest-watch.md``).
+"""A match run on a match server (Harvest Watch; its rules: ``docs/rules/harvest-watch.md``):
+our seats, their mirrors, the transcript and the result record.
 
-Local (default): an in-process server (``httpx.ASGITransport``, real clock, short beats),
-a match created with our strategy in ``--seats K`` seats and house bots in the rest, played
-through :class:`~sunbot.client.matches.MatchClient` exactly as a remote one. ``--server URL``
-creates the match there (server default beat lengths); ``--server URL --match ID`` joins an
-existing match for ``K`` seats. Every seat runs its own :func:`play_seat` loop concurrently,
-with a :class:`~sunbot.mirror.harvest_watch.MatchMirror` each, and every view and command
-goes to the JSON Lines transcript (``docs/transcripts.md``).
+Local (default): the embedded server in-process (``transport``, handed in by
+:mod:`sunbot.api`: real clock, short beats), a match created with our strategy in ``--seats
+K`` seats and house bots in the rest, played through
+:class:`~sunbot.client.matches.MatchClient` exactly as a remote one. ``--server URL`` creates
+the match there (server default beat lengths); ``--server URL --match ID`` joins an existing
+match for ``K`` seats. Every seat is played by the one seat loop
+(:func:`sunbot.runs.seats.play_seat` over :class:`sunbot.runs.seat_http.HttpSeat`)
+concurrently, with a :class:`~sunbot.mirror.harvest_watch.MatchMirror` each, and every view
+and command goes to the JSON Lines transcript (``docs/transcripts.md``).
 """
 
 from __future__ import annotations
@@ -24,15 +27,15 @@ import httpx
 from sunbot import strategies
 from sunbot._text.safe import describe
 from sunbot.agents.spec import create_agent
-from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatResult, SeatTicket, play_match
+from sunbot.client import ClientError, MatchClient, RetryPolicy, SeatTicket
 from sunbot.client.http import public_url
-from sunbot.client.matches import MatchStrategy
 from sunbot.mirror import Divergence
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch_outcome import final_summary
 from sunbot.runs.loop import bounded_record
+from sunbot.runs.seat_http import play_match
+from sunbot.runs.seats import MatchStrategy, SeatResult
 from sunbot.runs.summary import MAX_LISTED, listed, merge_agent_totals
-from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts.bounds import cut_view
 from sunbot.transcripts.jsonl import TranscriptWriter
 
@@ -234,7 +237,7 @@ async def run_match(
     retry ``policy`` could not absorb ends the match with
     ``endedBy: error`` and a one-line ``error``, never an exception."""
     if server is None and transport is None:
-        transport = httpx.ASGITransport(app=create_app(TokenCodec()))
+        raise ValueError("a match on the embedded server needs its transport (sunbot.api)")
     client = MatchClient(server or "http://sunbot.local", transport=transport, policy=policy)
     rec = MatchRecorder(writer, strict)
     if writer is not None:  # a joined match's seed is its creator's: not ours to record

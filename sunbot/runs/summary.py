@@ -44,7 +44,9 @@ class RunSummary:
     played by the fallback action. ``agent``: the agent's own totals (a language model's
     calls and tokens, an external bot's counters), ``{}`` for an in-process strategy.
     ``cut_fields``: unknown fields of the server's answers cut for their size
-    (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too)."""
+    (:mod:`sunbot.transcripts.bounds`; their paths are in ``unknown_fields`` too).
+    ``stop_reason``: why an ``interrupted`` run stopped when no one stopped it: a daily
+    spend cap reached (:mod:`sunbot.spend`), in one line."""
 
     game: str
     seed: int | None
@@ -72,6 +74,7 @@ class RunSummary:
     timeouts: int = 0
     agent: dict[str, Any] = field(default_factory=dict)
     cut_fields: int = 0
+    stop_reason: str | None = None
 
     @property
     def cause(self) -> str | None:
@@ -93,10 +96,11 @@ class RunSummary:
         """A small table in a notebook cell instead of one huge dict."""
         import html
 
+        why = self.error or self.stop_reason
         rows = {
             "game": self.game, "seed": self.seed, "strategy": self.strategy,
             "score": self.score, "steps": self.steps, "ended by": self.ended_by
-            + (f" ({self.error})" if self.error else ""), "refused": self.refused,
+            + (f" ({why})" if why else ""), "refused": self.refused,
             "timeouts": self.timeouts, "checks": self.checks,
             "checked": self.responses_checked, "divergences": len(self.divergences),
             "time": f"{self.elapsed_s:.2f} s",
@@ -112,6 +116,30 @@ class RunSummary:
         return (
             f"RunSummary(game={self.game!r}, seed={self.seed!r}, strategy={self.strategy!r}, "
             f"score={self.score!r}, steps={self.steps!r}, ended_by={self.ended_by!r}, "
+            f"divergences={len(self.divergences)})"
+        )
+
+
+@dataclass(repr=False)
+class MatchSummary(RunSummary):
+    """How a match went (Harvest Watch): a :class:`RunSummary` whose match fields
+    (``match_id``, ``ranks``, ``seats``, ``outcome``) are filled, plus the match mirror's
+    ``beats_checked`` (beats whose resolution it recomputed) and ``nights_undecided``
+    (nights it could not decide from one seat's views), ``result``: the transcript's
+    ``result`` record as written (``docs/transcripts.md``), ``final_view``: the last view
+    read (its seat token redacted), and ``transcript_error``: why the transcript could not
+    be written whole (a full disk), ``None`` when it was."""
+
+    beats_checked: int = 0
+    nights_undecided: int = 0
+    result: dict[str, Any] = field(default_factory=dict)
+    final_view: dict[str, Any] | None = None
+    transcript_error: str | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"MatchSummary(game={self.game!r}, seed={self.seed!r}, strategy={self.strategy!r}, "
+            f"score={self.score!r}, ranks={self.ranks!r}, ended_by={self.ended_by!r}, "
             f"divergences={len(self.divergences)})"
         )
 
@@ -200,4 +228,6 @@ def result_record(s: RunSummary) -> dict[str, Any]:
         record["timeouts"] = s.timeouts
     if s.agent:
         record["agent"] = s.agent
+    if s.stop_reason:
+        record["stopReason"] = s.stop_reason
     return record

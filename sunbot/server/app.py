@@ -10,9 +10,13 @@ answers 4xx ``{ok: false, reason}``. Nothing the client sends can cause a 500.
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib
 import logging
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -111,27 +115,31 @@ def _single_player(slug: str) -> GameInfo:
     return game
 
 
-def served_fields(game: GameInfo, state: dict[str, Any]) -> dict[str, Any]:
-    """What an answer shows of ``state``, the token aside: ``state`` (the observation for
-    hidden games), ``observation``, ``legalActions``, ``score``, ``gameOver``."""
-    eng = game.engine
-    obs = eng.observation(state)
-    return {
-        "state": obs if game.hidden else state,
-        "observation": obs,
-        "legalActions": eng.legal_actions(state),
-        "score": eng.score(state),
-        "gameOver": eng.is_over(state),
-    }
+def state_mark(game: GameInfo) -> str:
+    """Names the code that makes and checks ``game``'s states: a digest of the source of
+    its engine module and of its plain-state check's module. A token carries it, so a
+    state this code made is not checked again when it comes back (only another code's
+    token, an older sunbot's under the same key, is)."""
+    return _mark(game.engine_ref, game.check_state_ref)
+
+
+@functools.cache
+def _mark(engine_ref: str, check_ref: str | None) -> str:
+    digest = hashlib.sha256(sunbot.__version__.encode())
+    refs = [engine_ref, *([check_ref] if check_ref else [])]
+    for ref in refs:
+        module = importlib.import_module(ref.partition(":")[0])
+        digest.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
+    return digest.hexdigest()[:16]
 
 
 def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
     """The success body for ``state`` (spec README, "The local server")."""
-    fields = served_fields(game, state)
+    fields = game.served_fields(state)
     return {
         "ok": True,
         "state": fields["state"],
-        "stateToken": codec.encode(game.slug, state),
+        "stateToken": codec.encode(game.slug, state, mark=state_mark(game)),
         **{k: v for k, v in fields.items() if k != "state"},
     }
 
@@ -139,10 +147,12 @@ def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[s
 def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) -> dict[str, Any]:
     if body.stateToken is not None:
         try:
-            state = codec.decode(game.slug, body.stateToken)
+            state, mark = codec.decode_marked(game.slug, body.stateToken)
         except BadToken as exc:
             raise Refusal(400, str(exc)) from None
-        if game.hidden and game.check_state_ref is not None:  # e.g. a token of an old format
+        if game.hidden and game.check_state_ref is not None and mark != state_mark(game):
+            # a token of an old format (made by other code under the same key) is checked;
+            # one this very code made holds a state of its own making
             try:
                 resolve(game.check_state_ref)(state)
             except ValueError:
@@ -260,13 +270,13 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     async def init(
         request: Request,
         slug: str = openapi.slug(single, "A single-player game."),
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Start a run: the opening envelope plus ``spec``. No seed: a random one."""
         game = _single_player(slug)
         seed = _seed(request.query_params.getlist("seed"))
         body = envelope(game, game.engine.init(seed), codec)
         body["spec"] = game.spec
-        return body
+        return JSONResponse(body)
 
     @app.post(
         "/api/games/{slug}/action",
@@ -279,16 +289,17 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     )
     async def action(
         body: ActionRequest, slug: str = openapi.slug(single, "A single-player game.")
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Apply one action to the position carried by the token (or plain state)."""
         game = _single_player(slug)
         state = _state_from_request(game, body, codec)
         eng = game.engine
         try:
             nxt = eng.step(state, body.action)
-            return envelope(game, nxt, codec)
+            return JSONResponse(envelope(game, nxt, codec))
         except IllegalAction as exc:
-            return {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
+            refusal = {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
+            return JSONResponse(refusal)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             if body.stateToken is not None:
                 raise  # a state we issued ourselves: an engine bug, logged as such

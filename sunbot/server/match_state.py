@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import HousePolicy, house_commands, seat_data
 
 SEATS = 6
 #: §2.1 [PIN] defaults, ms; ``speech`` times both speech beats.
@@ -42,10 +43,6 @@ KEEP_DONE_MS = 600_000
 #: Least clock time between two sweeps of the whole registry, ms.
 SWEEP_EVERY_MS = 1_000
 Command = dict[str, Any]
-#: A house-bot policy: ``(state, seat, memory, rng, house_seats=...) -> command`` (§2.7);
-#: ours is :func:`sunbot.engines.harvest_watch.house_command`. Another server's bots (a
-#: local choice) plug in through :meth:`Match.create`.
-HousePolicy = Callable[..., Command]
 #: How a beat resolves: ``(state, commands) -> state``; ours is
 #: :func:`sunbot.engines.harvest_watch.resolve_beat` (tests plant rule bugs through it).
 Resolver = Callable[[dict[str, Any], dict[int, list[Any]]], dict[str, Any]]
@@ -63,32 +60,6 @@ def poll_after_ms(status: str, remain_ms: int) -> int:
     if remain_ms > 0:
         return min(POLL_CAP_MS, remain_ms // 2)
     return POLL_AT_ZERO_MS
-
-
-def seat_data(
-    state: dict[str, Any], seat: int, *, can_act: bool, pending: list[Any] | None
-) -> dict[str, Any]:
-    """The view's ``data`` object for ``seat`` (§2.3, §4, §5).
-
-    ``round``, ``phase``; ``legal`` (action beat) or ``schema.example`` (speech, vote,
-    diary) only when ``can_act``; ``pending`` when not ``None``; ``summary`` (the position
-    when the current beat opened); ``result`` once done. Shared by the server and the
-    engine-only benchmark, so both hand strategies the same shape.
-    """
-    seen = hw.view(state, seat)
-    phase = seen["summary"]["phase"]
-    data: dict[str, Any] = {"round": state["round"], "phase": phase}
-    if can_act:
-        if phase == "action":
-            data["legal"] = hw.legal_commands(state, seat)
-        else:
-            data["schema"] = {"example": hw.default_command(phase)}
-    if pending is not None:
-        data["pending"] = pending
-    data["summary"] = seen["summary"]
-    if "result" in seen:
-        data["result"] = seen["result"]
-    return data
 
 
 def _copy(value: Any) -> Any:
@@ -223,13 +194,9 @@ class Match:
         """Open the current beat at ``at``; house bots store at once (§2.7)."""
         self.opened_at = at
         self.deadline = at + self.beat_ms[beat_key(self.state["phase"])]
-        self.stored = {}
-        for seat in self.house:  # ascending: the order of the match RNG draws
-            if self.state["alive"][seat]:
-                cmd = self.house_policy(
-                    self.state, seat, self.memory[seat], self.rng, house_seats=self.house
-                )
-                self.stored[seat] = [cmd]
+        self.stored = house_commands(
+            self.state, self.house, self.memory, self.rng, policy=self.house_policy
+        )
 
     def _all_stored(self) -> bool:
         alive = self.state["alive"]

@@ -185,6 +185,8 @@ class AnswerCutter:
             if isinstance(state, dict) and isinstance(view.get("stateToken"), str):
                 parts.append(("state", state, None))  # a carried state is never cut
             for name, value, also in parts:
+                if _json_len(value) <= self.limit:  # every field's JSON lies inside it
+                    continue
                 new = self._walk(value, name, also, found)
                 if new is not value:
                     out = dict(raw) if out is None else out

@@ -8,9 +8,9 @@ import io
 import json
 from typing import Any
 
-from sunbot import views
 from sunbot._text import csv_cells
 from sunbot._text.terminal import outside, printable
+from sunbot.games import get_game
 from sunbot.transcripts.jsonl import Transcript
 
 
@@ -40,7 +40,7 @@ def rows(t: Transcript) -> list[dict[str, Any]]:
         if ok and isinstance(state, dict):
             row["phase"] = state.get("phase", "")
             with contextlib.suppress(KeyError, TypeError):
-                row.update(views.summary(game, state))
+                row.update(get_game(game).closing_summary(state))
         else:
             row["reason"] = resp.get("reason", "")
         out.append(row)
@@ -72,7 +72,11 @@ def _match_rows(t: Transcript) -> list[dict[str, Any]]:
         }
         with contextlib.suppress(KeyError, TypeError, AttributeError):
             row.update(
-                {k: v for k, v in views.summary("harvest-watch", view).items() if k != "seat"}
+                {
+                    k: v
+                    for k, v in get_game("harvest-watch").closing_summary(view).items()
+                    if k != "seat"
+                }
             )
         out.append(row)
     return out

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from sunbot._text.terminal import outside
-from sunbot.games import GAMES
+from sunbot.games import GAMES, GameInfo
 from sunbot.transcripts.jsonl import Transcript
 
 
@@ -63,18 +63,22 @@ def check_indices(t: Transcript) -> None:
         Misfit: the first step line whose index is not that number.
     """
     for position, step in enumerate(t.steps):
-        index, want = step.get("index"), position + 1
-        if type(index) is not int:
-            why = f"step index {outside(repr(index), 60)} is not a whole number"
-        elif index != want:
-            after = "the first step line" if want == 1 else f"after step {want - 1}"
-            why = f"step index {index} where {want} belongs ({after})"
-        else:
-            continue
-        raise Misfit(
-            f"{line_of(t, position)}: {why}; step lines are numbered 1, 2, 3, ... in order,"
-            " with no gaps"
-        )
+        why = index_problem(step.get("index"), position + 1)
+        if why is not None:
+            raise Misfit(f"{line_of(t, position)}: {why}")
+
+
+def index_problem(index: Any, want: int) -> str | None:
+    """Why a step line's ``index`` does not fit as the ``want``-th step line (``None``: it
+    fits), e.g. ``step index 7 where 3 belongs (after step 2); step lines are ...``."""
+    if type(index) is not int:
+        why = f"step index {outside(repr(index), 60)} is not a whole number"
+    elif index != want:
+        after = "the first step line" if want == 1 else f"after step {want - 1}"
+        why = f"step index {index} where {want} belongs ({after})"
+    else:
+        return None
+    return f"{why}; step lines are numbered 1, 2, 3, ... in order, with no gaps"
 
 
 def check_game(t: Transcript) -> None:
@@ -93,16 +97,25 @@ def check_game(t: Transcript) -> None:
         answers.append((init_line_of(t), t.init.get("response")))
     answers += [(line_of(t, i), s.get("response")) for i, s in enumerate(t.steps)]
     for where, response in answers:
-        if not isinstance(response, dict) or response.get("ok") is False:
-            continue
-        obs = response.get("observation") or response.get("state")
-        missing = (
-            list(game.answer_fields)
-            if not isinstance(obs, dict)
-            else [f for f in game.answer_fields if f not in obs]
-        )
-        if missing:
-            raise Misfit(
-                f"{where}: not an answer of {game.slug} (it has no {', '.join(missing)}):"
-                " the header's game is not the game of these answers"
-            )
+        why = answer_problem(game, response)
+        if why is not None:
+            raise Misfit(f"{where}: {why}")
+
+
+def answer_problem(game: GameInfo, response: Any) -> str | None:
+    """Why ``response`` (an init or step line's) is not an answer of single-player
+    ``game`` (``None``: it is one, or it is a refusal, which carries no position)."""
+    if not isinstance(response, dict) or response.get("ok") is False or not game.answer_fields:
+        return None
+    obs = response.get("observation") or response.get("state")
+    missing = (
+        list(game.answer_fields)
+        if not isinstance(obs, dict)
+        else [f for f in game.answer_fields if f not in obs]
+    )
+    if not missing:
+        return None
+    return (
+        f"not an answer of {game.slug} (it has no {', '.join(missing)}):"
+        " the header's game is not the game of these answers"
+    )

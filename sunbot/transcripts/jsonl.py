@@ -16,19 +16,15 @@ stops at the first broken line and says where.
 
 from __future__ import annotations
 
-import json
 import re
-import stat
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
-
-from pydantic import ValidationError
+from typing import Any
 
 from sunbot.games import GAMES
 from sunbot.transcripts.bounds import MAX_LINE_BYTES
-from sunbot.transcripts.schema import RECORD
+from sunbot.transcripts.stream import TranscriptLines, check_regular_file
 from sunbot.transcripts.writer import (
     MIB,
     NON_FINITE_KEY,
@@ -124,58 +120,11 @@ def read_transcript(path: Path) -> Transcript:
             transcript header.
         OSError: the file cannot be read.
     """
-    check_regular_file(path)
-    records: list[dict[str, Any]] = []
-    numbers: list[int] = []  # each record's line number (blank lines are skipped)
-    error: str | None = None
-    offset = resume_at = after = 0
-    corrupt = False
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
-            too_long = len(raw) > MAX_LINE_BYTES
-            line = raw.decode("utf-8-sig" if lineno == 1 else "utf-8", errors="replace")
-            offset += len(raw)
-            if not too_long and not line.strip():
-                continue
-            why = (
-                f"longer than {MAX_LINE_BYTES} bytes (the most a transcript line may hold)"
-                if too_long
-                else _invalid(line) or (None if line.endswith("\n") else "no end of line")
-            )
-            if why is not None:
-                after = _count_lines(fh, inside_line=too_long)  # the rest of the file, once
-                kept = f"kept the {len(records)} lines before it"
-                # JSON ended by its end of line was written whole: a kill mid-write leaves
-                # no such line, so one that fails the schema was edited, even as the last
-                whole = not too_long and line.endswith("\n") and not why.startswith(_UNREAD)
-                corrupt = after > 0 or whole
-                if corrupt:
-                    error = f"line {lineno} is corrupt: {why}; {kept}" + (
-                        f", the {after} lines after it are not read"
-                        if after
-                        else " (a whole line, not the end of a cut run)"
-                    )
-                else:
-                    cut = (
-                        " (the file ends mid-line: cut or still being written)"
-                        if not line.endswith("\n") and not too_long
-                        else ""
-                    )
-                    error = f"line {lineno} is unreadable{cut}: {why}; {kept}"
-                break
-            record = loads_line(line)
-            records.append(record)
-            numbers.append(lineno)
-            if record["type"] in ("header", "init", "step"):
-                resume_at = offset
-    if not records and is_unstarted(path):
-        raise NoHeader(path)
-    if not records or records[0].get("type") != "header":
-        detail = f": {error}" if error else ""
-        raise ValueError(f"{path} is not a sunbot transcript (no valid header line){detail}")
-    out = Transcript(header=records[0], error=error, resume_at=resume_at)
-    out.corrupt, out.lines_after = corrupt, after
-    for rec, number in zip(records[1:], numbers[1:], strict=True):
+    lines = TranscriptLines(path, fill_repeats=False)
+    read = list(lines)
+    out = Transcript(header=read[0][1], error=lines.error, resume_at=lines.resume_at)
+    out.corrupt, out.lines_after = lines.corrupt, lines.lines_after
+    for number, rec in read[1:]:
         kind = rec["type"]
         if kind == "init":
             out.init, out.init_line = rec, number
@@ -202,61 +151,6 @@ def _fill_repeats(records: list[dict[str, Any]]) -> None:
             rec["body"] = bodies.get((rec.get("seat"), rec["sameAs"]))
         elif rec.get("body") is not None:
             bodies[(rec.get("seat"), rec.get("index"))] = rec["body"]
-
-
-def check_regular_file(path: Path) -> None:
-    """Refuse anything but a regular file before opening it (a FIFO would block, a device
-    such as ``/dev/zero`` never ends).
-
-    Raises:
-        ValueError: ``path`` is a folder, FIFO, device or socket.
-        OSError: ``path`` cannot be examined (missing, no permission).
-    """
-    mode = path.stat().st_mode
-    if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file (a FIFO or device?)"
-        raise ValueError(f"{path} is {kind}: give a transcript file")
-
-
-def _count_lines(fh: IO[bytes], *, inside_line: bool) -> int:
-    """Non-blank lines left in ``fh``, read in bounded chunks; with ``inside_line`` the
-    rest of the current line is skipped first (it is not counted)."""
-    count, content, skipping = 0, False, inside_line
-    for chunk in iter(lambda: fh.readline(1 << 16), b""):
-        if not skipping and chunk.strip():
-            content = True
-        if chunk.endswith(b"\n"):
-            count += content
-            content = skipping = False
-    return count + content
-
-
-#: How :func:`_invalid` begins a line that could not be read as JSON at all (which a run
-#: killed mid-write can leave), as opposed to JSON that is not a valid record.
-_UNREAD = ("not JSON", "nested too deeply")
-
-
-def _invalid(line: str) -> str | None:
-    """``None`` for a valid record line, else why it is not one."""
-    try:
-        rec = loads_line(line)
-    except json.JSONDecodeError as exc:
-        return f"not JSON ({exc.msg})"
-    except RecursionError:  # a hand-made line nested thousands deep
-        return "nested too deeply to read"
-    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
-        return "not a transcript record (an object with a 'type')"
-    try:
-        RECORD.validate_python(rec)
-    except RecursionError:
-        return "nested too deeply to read"
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        if err["type"] == "union_tag_invalid":
-            return f"unknown record type {rec['type']!r}"
-        where = ".".join(str(p) for p in err["loc"][1:]) or "record"
-        return f"{rec['type']} line, {where}: {err['msg']}"
-    return None
 
 
 __all__ = [

@@ -129,6 +129,11 @@ class ResultRecord(_Record):
         description="When the run ended on an exception (a strategy's included): its Python "
         "traceback, as text.",
     )
+    stopReason: str | None = Field(
+        default=None,
+        description="Why an interrupted run stopped when no one stopped it: a daily spend "
+        "cap reached (requests, model tokens or money), in one line.",
+    )
     unknownFields: list[str] = Field(
         default_factory=list,
         description="Path patterns of fields the server sent that the rules do not define "

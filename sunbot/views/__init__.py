@@ -51,9 +51,7 @@ def render(slug: str, state: dict[str, Any], ended: str | None = None) -> Render
 
 
 def summary(slug: str, state: dict[str, Any]) -> dict[str, Any]:
-    """The game's closing-summary fields for ``state`` (empty if the game has no view)."""
-    mod = _module(slug)
-    if mod is None or not hasattr(mod, "summary"):
-        return {}
-    out: dict[str, Any] = mod.summary(state)
-    return out
+    """The game's closing-summary fields for ``state``
+    (:meth:`sunbot.games.GameInfo.closing_summary`; empty for a game without an engine)."""
+    game = GAMES.get(slug)
+    return game.closing_summary(state) if game is not None else {}

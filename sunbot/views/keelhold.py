@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from sunbot.observations.keelhold import summary as summary  # the closing-summary fields
 from sunbot.views.common import printable
 
 CARGO_STYLES = ("cyan", "magenta", "yellow", "green", "blue", "red", "bright_white")
@@ -99,8 +100,3 @@ def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
             )
         )
     return Group(head, trim_line, hold, queue, *extra, Text(LEGEND, style="dim"))
-
-
-def summary(state: dict[str, Any]) -> dict[str, Any]:
-    """Closing-summary fields: voyages reached, placements, cause."""
-    return {"voyage": state["voyage"], "placements": state["turn"], "cause": state.get("cause")}

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sunbot.engines import naptuft as nt
+from sunbot.observations.naptuft import summary as summary  # the closing-summary fields
 from sunbot.views.common import printable
 
 #: Comfort (§6.2 step 5) and day-bonus (§6.2 step 8) thresholds, marked on the bars.
@@ -106,9 +107,3 @@ def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
             style="dim" if i < state["window"] and phase == "care" else "",
         )
     return Group(head, needs, wish, forecast, Text(LEGEND, style="dim"))
-
-
-def summary(state: dict[str, Any]) -> dict[str, Any]:
-    """Closing-summary fields: the day reached, the result (``ended``/``fatal``/None) and
-    the cause (``end-run`` or ``zero:<needs>``)."""
-    return {"day": state["day"], "result": state.get("result"), "cause": state.get("cause")}

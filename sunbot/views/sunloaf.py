@@ -20,6 +20,7 @@ from rich.text import Text
 
 from sunbot.engines import sunloaf as sl
 from sunbot.engines.sunloaf_read import readable
+from sunbot.observations.sunloaf import summary as summary  # the closing-summary fields
 
 _ARROW = {"N": "↓ light from the north", "S": "↑ light from the south"}
 _ARROW.update({"W": "→ light from the west", "E": "← light from the east"})
@@ -116,13 +117,3 @@ def render(state: dict[str, Any], ended: str | None = None) -> RenderableType:
         style="dim",
     )
     return Group(head, cosy, sky, *rows, bowls, legend)
-
-
-def summary(state: dict[str, Any]) -> dict[str, Any]:
-    """Closing-summary fields: the day reached, the result, and that day's cosy and quota
-    (labelled as in the live view: ``cosy 735 / quota 76``)."""
-    return {
-        "day": state["day"],
-        "result": state.get("result"),
-        "last day": f"cosy {state['dayCosyRaw']} / quota {state['dayQuota']}",
-    }

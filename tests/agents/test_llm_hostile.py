@@ -13,8 +13,8 @@ import pytest
 from sunbot.agents._llm_parse import leaks
 from sunbot.agents.llm import LLMStrategy
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.observations.harvest_watch import SPEECH_MAX, legal_actions
-from sunbot.server.match_state import seat_data
 from sunbot.testing.llm_endpoint import create_llm_app, running
 from tests.strategies.test_harvest_watch import data
 

@@ -57,3 +57,30 @@ def test_report_is_one_file_with_labelled_plots_and_replay_links(tmp_path: Path)
     assert "<a href='elsewhere/a1.html'>replay</a>" in page
     assert "<a href='replays/b-seed2.html'>replay</a>" in page
     assert page.count(">replay</a>") == 2  # the other two runs have no page
+
+
+def _outside(fig, ax) -> bool:
+    """The axes' legend lies wholly to the right of the axes (it covers no point)."""
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    return legend.x0 >= ax.get_window_extent(renderer).x1
+
+
+def test_legends_cover_no_point_and_equal_survival_curves_both_show() -> None:
+    from sunbot.bench.plots import paired_figure, score_figure, survival_figure
+
+    # two strategies with the very same runs: the same survival curve, drawn twice
+    an = analyse("keelhold", [*rows("a", [1, 2, 3], [1, 2, 3]), *rows("b", [1, 2, 3], [1, 2, 3])],
+                 ["a", "b"])  # fmt: skip
+    fig = survival_figure(an)
+    (ax,) = fig.axes
+    a_line, b_line = ax.get_lines()[:2]
+    assert list(a_line.get_ydata()) == list(b_line.get_ydata())  # one curve under the other
+    assert a_line.get_linestyle() != b_line.get_linestyle()
+    assert a_line.get_linewidth() > b_line.get_linewidth()  # the one below is wider: both show
+    assert _outside(fig, ax)
+    fig = score_figure(an)
+    assert _outside(fig, fig.axes[0])
+    fig = paired_figure(an)
+    assert all(_outside(fig, panel) for panel in fig.axes)

@@ -276,7 +276,7 @@ def test_report_page_shows_the_leaderboard_crosstable_and_escapes_names(tmp_path
         f"<td>1</td><td>{top.strategy}</td><td>{top.mu:.2f}</td><td>{top.sigma:.2f}</td>"
         f"<td>{top.ordinal:.2f}</td><td>{top.matches}</td>"
     ) in page
-    assert "<td>92% (11/0/1)</td>" in page  # a against b, 11 of 12 seat pairs
+    assert "<td>92% (11-1-0)</td>" in page  # a against b, 11 of 12 seat pairs
     assert "4 matches, one row each" in page and "a (1), b (2), c (3)" in page
 
 
@@ -289,4 +289,4 @@ def test_report_page_for_a_single_player_tournament(tmp_path):
     assert "<h2>Paired ranking</h2>" in page and "Leaderboard" not in page
     assert "<td>1</td><td>a</td><td>3</td><td>20</td><td>(best)</td>" in page
     assert "<td>b</td><td>3</td><td>13.33</td><td>-6.67</td>" in page
-    assert "<td>67% (2/0/1)</td>" in page  # a scored more than b on 2 of 3 seeds
+    assert "<td>67% (2-1-0)</td>" in page  # a scored more than b on 2 of 3 seeds

@@ -195,13 +195,14 @@ def _log(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_refused_commands_take_the_default_and_hooks_are_called(tmp_path):
+def test_refused_commands_are_answered_as_on_a_server_and_hooks_are_called(tmp_path):
     log = tmp_path / "log.jsonl"
     bot = _bot_file(tmp_path, HOOKS.format(log=str(log), boom=False))
-    # the bot's "fly" is refused every night, so it takes the default (guard): six
-    # guards, the six-way draw above
-    assert play_table([bot, "guard", "guard", "guard", "guard", "guard"], 2) == [1] * 6
-    assert _log(log) == [["start", "harvest-watch", 2, None], ["end", 0, "rules", None], ["close"]]
+    # the bot's "fly" is refused every night; the seat loop answers a refusal as it does on
+    # a server, with the beat's first legal command (farm): a farmer among five guards
+    # outlasts them (tests/envs: the farmer outlasts the guards on the last night)
+    assert play_table([bot, "guard", "guard", "guard", "guard", "guard"], 2) == [1, 2, 2, 2, 2, 2]
+    assert _log(log) == [["start", "harvest-watch", 2, None], ["end", 5, "rules", None], ["close"]]
 
 
 def test_a_strategy_that_raises_ends_the_match_naming_its_seat(tmp_path):
@@ -213,7 +214,8 @@ def test_a_strategy_that_raises_ends_the_match_naming_its_seat(tmp_path):
     assert message == f"seat 2 ({bot}): KeyError: 'no such thing'"
     events = _log(log)
     assert events[0] == ["start", "harvest-watch", 2, None]
-    assert events[1:] == [["end", 0, "error", message], ["close"]]
+    # on_end tells the bot its own error; the table's error names the seat too
+    assert events[1:] == [["end", 0, "error", "KeyError: 'no such thing'"], ["close"]]
 
 
 def test_a_failing_constructor_or_a_long_message_is_one_bounded_line(tmp_path):

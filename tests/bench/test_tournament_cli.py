@@ -149,7 +149,7 @@ def test_the_terminal_shows_the_leaderboard_and_the_crosstable(tmp_path, monkeyp
     assert cols == ["#", "strategy", "mu", "sigma", "ordinal (mu - 3 sigma)", "matches"]
     assert any("row vs column" in ln for ln in lines)
     assert "3 matches rated, 0 errored of 3" in res.stdout
-    assert not (tmp_path / "show").exists()  # --no-report: no page
+    assert not (tmp_path / "show" / "tournament.html").exists()  # --no-report: no page
 
 
 CRASH = """

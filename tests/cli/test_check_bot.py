@@ -13,7 +13,7 @@ from sunbot.testing.unseen import create_unseen_app
 from tests.conftest import LoopbackServer, free_port
 
 runner = CliRunner()
-BOTS = Path(__file__).parents[1] / "agents" / "checkbot_bots.py"
+BOTS = Path(__file__).parents[1] / "checkbot" / "checkbot_bots.py"
 WIDE = {"COLUMNS": "250"}
 
 

@@ -26,6 +26,7 @@ from sunbot.client.http import url_problem
 from sunbot.client.retry import RetryPolicy
 from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts import jsonl as transcripts
+from sunbot.transcripts import stream
 from sunbot.transcripts.jsonl import read_transcript
 
 runner = CliRunner()
@@ -48,7 +49,7 @@ def test_real_transcript_lines_are_far_below_the_cap():
 
 
 def test_a_line_with_no_end_is_never_read_whole(tmp_path, monkeypatch):
-    monkeypatch.setattr(transcripts, "MAX_LINE_BYTES", 64 * 1024)
+    monkeypatch.setattr(stream, "MAX_LINE_BYTES", 64 * 1024)  # where lines are read
     f = tmp_path / "zeros.jsonl"
     f.write_bytes(b"".join(LINES[:3]) + b"\0" * (4 << 20))  # 4 MB, no line end
     tracemalloc.start()
@@ -66,7 +67,7 @@ def test_a_line_with_no_end_is_never_read_whole(tmp_path, monkeypatch):
 
 
 def test_an_overlong_line_in_the_middle_is_corrupt_line_n(tmp_path, monkeypatch):
-    monkeypatch.setattr(transcripts, "MAX_LINE_BYTES", 64 * 1024)
+    monkeypatch.setattr(stream, "MAX_LINE_BYTES", 64 * 1024)  # where lines are read
     f = tmp_path / "long.jsonl"
     f.write_bytes(b"".join(LINES[:3]) + b"x" * (1 << 20) + b"\n" + b"".join(LINES[3:6]))
     t = read_transcript(f)

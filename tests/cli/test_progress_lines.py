@@ -68,6 +68,19 @@ def test_a_line_every_n_seconds_even_while_no_job_finishes() -> None:
     assert len(out) == 1  # neither 30 s nor 5% since the last line
 
 
+def test_fast_jobs_write_a_line_at_most_every_few_seconds() -> None:
+    clock, out = _Clock(), []
+    lines = ProgressLines("r", 40, 2, out.append, every_s=30, min_gap_s=5, clock=clock)
+    for _ in range(40):  # a job every 0.2 s: 8 s in all, a 5% stride is 2 jobs
+        clock.now += 0.2
+        lines.advance()
+    assert [line.split(":")[1].split(" jobs")[0].strip() for line in out[1:]] == [
+        "25/40",  # the first job 5 s after the start (the estimate came at 4)
+        "40/40",  # the last job, always
+    ]
+    assert out[0].startswith("r: the first 4 of 40 jobs took 1 s")
+
+
 def test_the_last_job_always_writes_a_line() -> None:
     clock, out = _Clock(), []
     lines = ProgressLines("r", 3, 3, out.append, every_s=1e9, step=0.9, clock=clock)
@@ -86,7 +99,7 @@ def test_bench_execute_off_a_terminal_writes_progress_to_stderr(tmp_path: Path) 
     try:
         jobs = [Job("naptuft", "rotation", seed, 1) for seed in (1, 2)]
         with Store(tmp_path / "bench.sqlite") as store:
-            _, ran = cli_bench.execute(store, "t1", jobs, "local", 1, None, out=out)
+            _, ran, _ = cli_bench.execute(store, "t1", jobs, "local", 1, None, out=out)
     finally:
         cli_bench.err_console = saved
     assert ran == 2

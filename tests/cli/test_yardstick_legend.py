@@ -37,12 +37,21 @@ def test_nearest_picks_the_closest_measured_cap() -> None:
     assert all(r.runs > 0 and r.mean > 0 for r in REFERENCES)
 
 
-def test_yardstick_says_when_the_cap_is_not_the_runs() -> None:
+def test_a_yardstick_is_quoted_only_at_the_runs_own_cap() -> None:
     assert yardstick("naptuft", 10, "day") == (
         "balancer averages 18.8 k capped at day 10 over seeds 1-50; rotation 7,860"
     )
-    said = yardstick("naptuft", 3, "day")
-    assert said is not None and "(the nearest measured; this run: 3)" in said
+    assert yardstick("keelhold", 5, "voyage") == (
+        "planner averages 14.3 k capped at voyage 5 over seeds 1-20; safe-greedy 12.6 k"
+    )
+    # no mean at this cap: none quoted, the caps measured and how to measure this one
+    assert yardstick("naptuft", 3, "day") == (
+        "no mean measured for day 3 (measured at days 2, 5, 10, 30); sunbot bench naptuft"
+        " -s balancer -s rotation --cap days=3 --seeds 1-50 measures one"
+    )
+    assert yardstick("keelhold", None, "voyage") == (
+        "no mean measured for an uncapped run (measured at voyages 3, 5, 10, 30, 100)"
+    )
     assert yardstick("harvest-watch", None) is None
 
 

@@ -14,10 +14,11 @@ import httpx
 import pytest
 
 from sunbot import strategies
-from sunbot.client import MatchClient, play_match
+from sunbot.client import MatchClient
 from sunbot.client.matches import MatchView, observation_of
 from sunbot.mirror.harvest_watch import MatchMirror
 from sunbot.observations.harvest_watch import legal_actions
+from sunbot.runs.seat_http import play_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from tests.client.test_match_loop import BEATS, fake_sleep, mirrored

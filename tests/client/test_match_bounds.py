@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from sunbot import strategies
-from sunbot.client import MatchClient, play_match
+from sunbot.client import MatchClient
 from sunbot.client.pacing import (
     POLL_MAX_MS,
     POLL_MIN_MS,
@@ -22,6 +22,7 @@ from sunbot.client.pacing import (
     clamp_poll_ms,
     near_deadline,
 )
+from sunbot.runs.seat_http import play_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from tests.client.test_match_loop import BEATS, fake_sleep

@@ -10,9 +10,10 @@ from typing import Any
 import httpx
 
 from sunbot import strategies
-from sunbot.client import MatchClient, SeatTicket, play_match
-from sunbot.client.matches import fallback_command
+from sunbot.client import MatchClient, SeatTicket
 from sunbot.mirror.harvest_watch import MatchMirror
+from sunbot.runs.seat_http import play_match
+from sunbot.runs.seats import fallback_command
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from tests.conftest import FAST_RETRY, LoopbackServer

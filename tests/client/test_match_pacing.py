@@ -16,10 +16,11 @@ import httpx
 import pytest
 
 from sunbot import strategies
-from sunbot.client import MatchClient, SeatTicket, play_match, play_seat
-from sunbot.client.matches import seat_score
+from sunbot.client import MatchClient, SeatTicket
 from sunbot.client.pacing import POLL_MIN_MS, STALL_GRACE_S, Stalled, StallWatch
 from sunbot.runs.match import MatchRecorder, run_match
+from sunbot.runs.seat_http import play_match, play_seat
+from sunbot.runs.seats import seat_score
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript

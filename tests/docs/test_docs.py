@@ -1,5 +1,5 @@
-"""The docs: README's size and set-up lines, no development history in user docs, the CLI
-page names every command, the observation tables and the benchmark blocks."""
+"""The docs: README's size and set-up lines, no development history in user docs, and the
+benchmark blocks (the generated reference pages: test_generated_pages.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer
 
-from sunbot.cli.main import app
 from tests.benchmark_module import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,75 +45,6 @@ def test_the_pattern_catches_an_issue_number() -> None:
     assert re.search(r"\bissue\s+\d+", "since issue 16's figures", re.I)
     assert re.search(r"(?<![\w&/])#\d+\b", "fixed in #12")
     assert not re.search(r"(?<![\w&/])#\d+\b", "open it at `#step=3` or &#39;")
-
-
-def _app_commands() -> set[str]:
-    return set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
-
-
-def test_the_cli_page_lists_every_command_of_the_app() -> None:
-    source = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
-    (listed,) = re.findall(r"^\s*:commands:\s*(.+)$", source, re.M)
-    names = {n.strip() for n in listed.split(",")}
-    assert "play" in _app_commands()
-    assert _app_commands() <= names, (
-        f"missing from docs/reference/cli.md: {_app_commands() - names}"
-    )
-
-
-def test_the_click_tree_for_sphinx_click_has_every_command_and_option() -> None:
-    pytest.importorskip("click")
-    sys.path.insert(0, str(DOCS / "_ext"))
-    try:
-        import sunbot_cli
-    finally:
-        sys.path.remove(str(DOCS / "_ext"))
-    assert set(sunbot_cli.command.commands) == _app_commands()
-    play = sunbot_cli.command.commands["play"]
-    opts = {o for p in play.params for o in p.opts}
-    assert {"--seed", "--strategy", "--max-voyages", "--strict", "--resume"} <= opts
-    (game,) = [p for p in play.params if p.name == "game"]
-    assert game.param_type_name == "argument"
-
-
-def test_the_built_cli_page_names_every_command(tmp_path: Path) -> None:
-    """Builds the CLI page alone with sphinx-click (skipped without the docs extra)."""
-    pytest.importorskip("sphinx_click")
-    pytest.importorskip("myst_parser")
-    from sphinx.application import Sphinx
-
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "index.md").write_text((DOCS / "reference" / "cli.md").read_text(encoding="utf-8"))
-    (src / "conf.py").write_text(
-        "import sys\n"
-        f"sys.path.insert(0, {str(DOCS / '_ext')!r})\n"
-        "extensions = ['myst_parser', 'sphinx_click']\n"
-    )
-    out = tmp_path / "out"
-    sphinx = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "text",
-                    status=None, warning=None, warningiserror=True)  # fmt: skip
-    sphinx.build()
-    text = (out / "index.txt").read_text(encoding="utf-8")
-    for name in _app_commands():
-        assert f"sunbot {name} [OPTIONS]" in text, name
-
-
-def test_the_observation_tables_come_from_the_typed_dicts() -> None:
-    pytest.importorskip("sphinx")
-    sys.path.insert(0, str(DOCS / "_ext"))
-    try:
-        import sunbot_observations
-    finally:
-        sys.path.remove(str(DOCS / "_ext"))
-    lines = sunbot_observations.render("sunbot.observations.keelhold")
-    text = "\n".join(lines)
-    assert "``KeelholdObservation``" in text
-    i = lines.index("   * - ``weight``")  # Crate.weight: an int, always sent
-    assert lines[i + 1 : i + 3] == ["     - ``int``", "     - always"]
-    j = lines.index("   * - ``safeBays``")  # KeelholdObservation is total=False
-    assert lines[j + 1 : j + 3] == ["     - ``list[int]``", "     - optional"]
-    assert "- ``KeelholdAction`` = ``Place`` | ``CastOff`` | ``EndRun``" in lines
 
 
 def test_a_benchmark_block_is_replaced_in_place(tmp_path: Path, monkeypatch) -> None:

@@ -6,6 +6,7 @@ import json
 import random
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from sunbot import strategies
@@ -21,18 +22,21 @@ runner = CliRunner()
 
 
 # A whole run to the rules' end: the default planner's runs last hundreds of voyages, so the
-# full-run check plays the short-lived safe-greedy baseline (the CLI path is the same).
-FULL_RUN = ["play", "keelhold", "--seed", "7", "--strategy", "safe-greedy", "--quiet"]
+# full-run check plays the short-lived safe-greedy baseline (the CLI path is the same): seed
+# 6 ends by the rules (lurch) after 100 placements, seed 7 (holdFull) after 517, slow.
+def _full_run(seed: int) -> list[str]:
+    return ["play", "keelhold", "--seed", str(seed), "--strategy", "safe-greedy", "--quiet"]
 
 
-def test_cli_play_keelhold_seed7_writes_transcript(tmp_path):
+@pytest.mark.parametrize("seed", [6, pytest.param(7, marks=pytest.mark.slow)])
+def test_cli_play_keelhold_writes_a_whole_transcript(tmp_path, seed):
     path = tmp_path / "t.jsonl"
-    res = runner.invoke(app, [*FULL_RUN, "--transcript", str(path)])
+    res = runner.invoke(app, [*_full_run(seed), "--transcript", str(path)])
     assert res.exit_code == 0, res.output
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [lines[0]["type"], lines[1]["type"], lines[-1]["type"]] == ["header", "init", "result"]
     head = lines[0]
-    assert head["schemaVersion"] == 1 and head["game"] == "keelhold" and head["seed"] == 7
+    assert head["schemaVersion"] == 1 and head["game"] == "keelhold" and head["seed"] == seed
     assert head["strategy"] == "safe-greedy" and head["server"] == "embedded"
     steps = [x for x in lines if x["type"] == "step"]
     assert [s["index"] for s in steps] == list(range(1, len(steps) + 1))
@@ -45,7 +49,7 @@ def test_cli_play_keelhold_seed7_writes_transcript(tmp_path):
     assert "divergences" in res.output and "score" in res.output
 
     again = tmp_path / "t2.jsonl"
-    runner.invoke(app, [*FULL_RUN, "--transcript", str(again)])
+    runner.invoke(app, [*_full_run(seed), "--transcript", str(again)])
     assert json.loads(again.read_text().splitlines()[-1])["score"] == result["score"]
 
 
@@ -104,13 +108,14 @@ async def _run(client, seed, strict=False, path=None):
             writer.close()
 
 
-async def test_same_score_in_process_and_on_loopback():
+@pytest.mark.parametrize("seed", [6, pytest.param(7, marks=pytest.mark.slow)])
+async def test_same_score_in_process_and_on_loopback(seed):
     inproc = GameboardClient(transport=httpx.ASGITransport(app=create_app(TokenCodec())))
     async with inproc:
-        a = await _run(inproc, 7)
+        a = await _run(inproc, seed)
     with LoopbackServer(create_app(TokenCodec())) as srv:
         async with GameboardClient(srv.url) as c:
-            b = await _run(c, 7)
+            b = await _run(c, seed)
     assert a.score == b.score and a.steps == b.steps and a.final_state == b.final_state
     assert not a.divergences and not b.divergences and a.ended_by == b.ended_by == "rules"
 

@@ -180,9 +180,9 @@ def _alive(pid: int) -> bool:
 
 
 def _playing_workers(proc: subprocess.Popen[str]) -> set[int]:
-    """The bench's children (two workers + the resource tracker) once its workers have
-    been playing their jobs for a moment."""
-    _until(lambda: len(_children(proc.pid)) >= 3, proc)
+    """The bench's children (its two workers, forked: no resource tracker beside them)
+    once its workers have been playing their jobs for a moment."""
+    _until(lambda: len(_children(proc.pid)) >= 2, proc)
     time.sleep(1.5)
     return _children(proc.pid)
 

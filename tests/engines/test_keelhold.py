@@ -386,12 +386,11 @@ def test_observation_is_the_state_without_the_cursor():
     """The platform protocol: Keelhold hides nothing but the cursor, so the observation (and
     the server's ``observation``) is the state without ``rng``; the served ``state`` keeps it."""
     from sunbot.games import get_game
-    from sunbot.server.app import served_fields
 
     s = kh.step(kh.init(7), {"type": "PLACE", "bay": 3})
     obs = kh.observation(s)
     assert obs == {k: v for k, v in s.items() if k != "rng"} and isinstance(s["rng"], list)
     obs["queue"][0]["weight"] += 1
     assert obs["queue"][0] != s["queue"][0]  # a copy: the state is untouched
-    served = served_fields(get_game("keelhold"), s)
+    served = get_game("keelhold").served_fields(s)
     assert "rng" not in served["observation"] and served["state"]["rng"] == s["rng"]

@@ -11,6 +11,7 @@ from pettingzoo.test import parallel_api_test  # noqa: E402
 
 from sunbot import strategies  # noqa: E402
 from sunbot.engines import harvest_watch as hw  # noqa: E402
+from sunbot.engines.harvest_watch_seats import seat_data  # noqa: E402
 from sunbot.envs.harvest_watch import parallel_env  # noqa: E402
 from sunbot.envs.harvest_watch_codec import (  # noqa: E402
     FARM,
@@ -20,7 +21,6 @@ from sunbot.envs.harvest_watch_codec import (  # noqa: E402
 )
 from sunbot.envs.policy import PolicyStrategy  # noqa: E402
 from sunbot.observations.harvest_watch import legal_actions  # noqa: E402
-from sunbot.server.match_state import seat_data  # noqa: E402
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,9 @@ from typing import Any
 import httpx
 
 from sunbot import strategies
-from sunbot.client import MatchClient, play_match
+from sunbot.client import MatchClient
 from sunbot.mirror.harvest_watch import MatchMirror
+from sunbot.runs.seat_http import play_match
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from tests.client.test_match_loop import BEATS, fake_sleep

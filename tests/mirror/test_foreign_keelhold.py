@@ -12,7 +12,6 @@ from sunbot import strategies
 from sunbot.engines import keelhold as kh
 from sunbot.games import get_game
 from sunbot.mirror import Mirror
-from sunbot.server.app import served_fields
 
 GAME = get_game("keelhold")
 OURS_ONLY = ("rng", "drawn", "nextCrateId")
@@ -20,7 +19,7 @@ OURS_ONLY = ("rng", "drawn", "nextCrateId")
 
 def foreign(state: dict[str, Any]) -> dict[str, Any]:
     """Our answer for ``state`` as another server might send it."""
-    answer: dict[str, Any] = {"ok": True, **copy.deepcopy(served_fields(GAME, state))}
+    answer: dict[str, Any] = {"ok": True, **copy.deepcopy(GAME.served_fields(state))}
     answer["serverTime"] = 1234
     for part in (answer["state"], answer["observation"]):
         for key in OURS_ONLY:

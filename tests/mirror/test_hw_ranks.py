@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.mirror.harvest_watch import MatchMirror
-from sunbot.server.match_state import seat_data
 from tests.engines.test_harvest_watch import E6_OUT, FARM, state_at, steal
 
 SEAT = 2

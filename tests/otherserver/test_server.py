@@ -148,16 +148,17 @@ def test_poll_after_is_always_shorter_than_the_time_left():
     assert poll_after("starting", 0) == 50 and poll_after("done", 0) == 0
 
 
-def test_serving_entry_refuses_an_unknown_bug_and_a_throttle_of_one():
-    import typer
-    from typer.testing import CliRunner
+def test_serving_entry_refuses_an_unknown_bug_and_a_throttle_of_one(capsys):
+    from sunbot.testing.otherserver.__main__ import main
 
-    from sunbot.testing.otherserver.__main__ import serve
-
-    cli = typer.Typer()
-    cli.command()(serve)
-    res = CliRunner().invoke(cli, ["--bug", "no-such-bug"])
-    assert res.exit_code == 2 and "unknown bug no-such-bug" in res.output
-    res = CliRunner().invoke(cli, ["--throttle-every", "1"])
-    assert res.exit_code == 2 and "--throttle-every 1" in res.output
-    assert "keelhold-trim" in CliRunner().invoke(cli, ["--help"]).output
+    for argv, message in (
+        (["--bug", "no-such-bug"], "unknown bug no-such-bug"),
+        (["--throttle-every", "1"], "--throttle-every must be 0 or at least 2"),
+        (["--port", "0"], "--port must be 1..65535"),
+    ):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2 and message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "keelhold-trim" in capsys.readouterr().out

@@ -112,7 +112,7 @@ def test_match_plays_to_its_end_with_house_bots(tmp_path):
 
         async def make() -> str:
             async with httpx.AsyncClient(base_url=srv.url) as c:
-                body = {"seats": 1, "seed": 8, "startMs": 800,
+                body = {"seats": 1, "seed": 8, "startMs": 3000,
                         "beatMs": {"speech": 150, "vote": 150, "action": 150, "diary": 150}}  # fmt: skip
                 return str(
                     (await c.post("/api/matches/harvest-watch", json=body)).json()["matchId"]

@@ -11,11 +11,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 from rich.console import Console
 
 from sunbot.cli.match_report import print_summary
 from sunbot.runs.match import out_night_bounds, run_match
 from sunbot.runs.summary import merge_agent_totals
+from sunbot.server import TokenCodec, create_app
 from sunbot.transcripts.jsonl import TranscriptWriter, read_transcript
 from sunbot.transcripts.replay import replay
 
@@ -47,6 +49,10 @@ class Modelish:
         }  # fmt: skip
 
 
+def embedded() -> httpx.ASGITransport:
+    return httpx.ASGITransport(app=create_app(TokenCodec()))
+
+
 def play(tmp_path: Path, bots: list[Modelish], **kw: Any) -> tuple[dict[str, Any], Any]:
     made = iter(bots)
     path = tmp_path / "m.jsonl"
@@ -54,7 +60,7 @@ def play(tmp_path: Path, bots: list[Modelish], **kw: Any) -> tuple[dict[str, Any
         match = run_match(
             game="harvest-watch", seed=7, strategy="modelish", server=None,
             match_id=None, seats=len(bots), writer=w, strict=False,
-            make=lambda rng: next(made), **kw,
+            make=lambda rng: next(made), transport=embedded(), **kw,
         )  # fmt: skip
         result = asyncio.run(match)
     return result, read_transcript(path)

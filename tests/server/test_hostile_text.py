@@ -10,8 +10,9 @@ from typing import Any
 import httpx
 
 from sunbot import strategies
-from sunbot.client import MatchClient, play_match
-from sunbot.client.matches import fallback_command
+from sunbot.client import MatchClient
+from sunbot.runs.seat_http import play_match
+from sunbot.runs.seats import fallback_command
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
 from sunbot.server.responses import SafeJSONResponse

@@ -13,15 +13,16 @@ import pytest
 import sunbot
 from sunbot import strategies
 from sunbot.bench.jobs import Job, run_job
-from sunbot.client import MatchClient, play_match
-from sunbot.client.matches import seat_score
+from sunbot.client import MatchClient
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.games import GAMES
 from sunbot.observations.harvest_watch import ballots, legal_actions
 from sunbot.runs.match import LOCAL_BEAT_MS
+from sunbot.runs.seat_http import play_match
+from sunbot.runs.seats import seat_score
 from sunbot.server import TokenCodec, create_app
 from sunbot.server.clock import FakeClock
-from sunbot.server.match_state import seat_data
 from tests.client.test_match_loop import fake_sleep
 
 

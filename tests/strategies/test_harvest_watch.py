@@ -8,7 +8,7 @@ import pytest
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
-from sunbot.server.match_state import seat_data
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.strategies.harvest_watch import Coalition, parse_speech
 from tests.benchmark_module import load_benchmark
 from tests.hw_args import hw_args

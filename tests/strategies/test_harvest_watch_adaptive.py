@@ -11,7 +11,7 @@ import typer
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
-from sunbot.server.match_state import seat_data
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.strategies.harvest_watch_adaptive import Adaptive
 from sunbot.strategies.harvest_watch_model import SeatModel, TableModel, guard_like
 from sunbot.strategies.harvest_watch_planner import STEAL

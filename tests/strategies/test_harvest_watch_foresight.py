@@ -9,7 +9,7 @@ import pytest
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
-from sunbot.server.match_state import seat_data
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch_foresight import best_act, seat_acts, value
 from sunbot.strategies.harvest_watch_reader import Foresight, says_farm

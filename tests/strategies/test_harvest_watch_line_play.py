@@ -7,7 +7,7 @@ import random
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
-from sunbot.server.match_state import seat_data
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.strategies import harvest_watch_lines as lines
 from sunbot.strategies import harvest_watch_planner as plan
 from sunbot.strategies.harvest_watch_line_play import SNUB, LinePlay

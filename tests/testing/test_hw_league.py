@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from sunbot import strategies
 from sunbot.engines import harvest_watch as hw
+from sunbot.engines.harvest_watch_seats import seat_data
 from sunbot.observations.harvest_watch import legal_actions
-from sunbot.server.match_state import seat_data
 from sunbot.testing import hw_league
 from sunbot.testing.hw_league import HELD_OUT, LEAGUE, TUNING, make
 from sunbot.testing.hw_league.keepers import KIN_WORDS

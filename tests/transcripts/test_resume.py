@@ -92,7 +92,7 @@ def test_stop_request_ends_the_run_resumably(tmp_path):
 
     import httpx
 
-    import strategies
+    from sunbot import strategies
     from sunbot.client import GameboardClient
     from sunbot.mirror import Mirror
     from sunbot.runs.remote import play_run

@@ -18,11 +18,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from sunbot.strategies.harvest_watch_reciprocator import Reciprocator
+
 from ._base import Record, Style
 from .keepers import Bloc, LastNight, Retaliator, Vengeful, Watchful
 from .mixture import Mixture
 from .plain_spoken import PlainSpoken
-from .reciprocator import Reciprocator
 from .social import JointOffer, Loyal, Mimic
 from .thieves import Greedy, Liar, RichThief, Sneak, WeakThief
 from .trust import Cycler, FalseFarmer, Juror, Turncoat, VoteBuyer

@@ -1,5 +1,6 @@
 """League styles that deal with the other seats: joint-offer cooperators, loyal partners,
-and mimics (the reciprocator has its own module)."""
+and mimics (the reciprocator is a reference strategy, in
+``sunbot.strategies.harvest_watch_reciprocator``)."""
 
 from __future__ import annotations
 

@@ -10,28 +10,21 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI, Request
 from starlette.exceptions import HTTPException
 
+import sunbot.testing.fair_use as fair_use
 from sunbot.testing.unseen.common import BadRequest, Illegal, UnseenGame
 from sunbot.testing.unseen.hidden_number import HiddenNumber
 from sunbot.testing.unseen.take_away import TakeAway
 from sunbot.testing.unseen.tic_tac_toe import TicTacToe
 
-Next = Callable[[Request], Awaitable[Response]]
 #: The default salt of the seeded draws (house moves, hidden numbers).
 SALT = "unseen-1"
 #: Seeds are signed 64-bit integers, as on the platform.
 SEED_RANGE = range(-(2**63), 2**63)
-
-
-def _refuse(status: int, reason: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"ok": False, "reason": reason, **extra}, status_code=status)
 
 
 def create_unseen_app(
@@ -56,8 +49,7 @@ def create_unseen_app(
     Raises:
         ValueError: ``rate_limit_every`` is 1 (every request refused) or negative.
     """
-    if rate_limit_every is not None and (rate_limit_every < 0 or rate_limit_every == 1):
-        raise ValueError("rate_limit_every must be None, 0 or at least 2")
+    fair_use.check_every(rate_limit_every)
     games: dict[str, UnseenGame] = {
         g.slug: g
         for g in (
@@ -68,29 +60,7 @@ def create_unseen_app(
     }
     app = FastAPI(title="unseen games (sunbot tests)", docs_url=None, redoc_url=None)
     app.state.games = games
-    app.state.requests = app.state.throttled = 0
-
-    @app.middleware("http")
-    async def fair_use(request: Request, call_next: Next) -> Response:
-        if not request.url.path.startswith("/api/"):
-            return await call_next(request)
-        app.state.requests += 1
-        if rate_limit_every and app.state.requests % rate_limit_every == 0:
-            app.state.throttled += 1
-            response = _refuse(429, "fair use: slow down")
-            response.headers["Retry-After"] = str(retry_after_s)
-            return response
-        return await call_next(request)
-
-    @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return _refuse(400, f"bad request: {where}: {first.get('msg', 'invalid')}")
-
-    @app.exception_handler(HTTPException)
-    async def _http(_: Request, exc: HTTPException) -> JSONResponse:
-        return _refuse(exc.status_code, str(exc.detail))
+    fair_use.install(app, rate_limit_every=rate_limit_every, retry_after_s=retry_after_s)
 
     def game_of(slug: str) -> UnseenGame:
         game = games.get(slug)
@@ -121,7 +91,7 @@ def create_unseen_app(
     async def init(slug: str, seed: int | None = None) -> Any:
         game = game_of(slug)
         if seed is not None and seed not in SEED_RANGE:
-            return _refuse(400, "seed: a signed 64-bit integer")
+            return fair_use.refuse(400, "seed: a signed 64-bit integer")
         opening = game.init(secrets.randbelow(2**31) if seed is None else seed)
         return {**opening, "spec": game.spec}
 
@@ -131,13 +101,13 @@ def create_unseen_app(
         try:
             body = json.loads(await request.body())
         except (ValueError, RecursionError):
-            return _refuse(400, "the body is not JSON")
+            return fair_use.refuse(400, "the body is not JSON")
         if not isinstance(body, dict) or "action" not in body:
-            return _refuse(400, "send {state or stateToken, action}")
+            return fair_use.refuse(400, "send {state or stateToken, action}")
         try:
             return game.act(body)
         except BadRequest as exc:
-            return _refuse(exc.status, exc.reason)
+            return fair_use.refuse(exc.status, exc.reason)
         except Illegal as exc:
             return {"ok": False, "reason": exc.reason, "legalActions": exc.legal, "costs": 0}
 
