@@ -38,6 +38,9 @@ def _ratings(doc: dict) -> list[tuple[str, float, float, int]]:
     return [(r["strategy"], r["mu"], r["sigma"], r["matches"]) for r in doc["ratings"]]
 
 
+# slow: thirty matches with the default's line play at every seat of ours, ~20-40 s on a
+# loaded machine; the resume test keeps the process pool in the default run
+@pytest.mark.slow
 def test_thirty_matches_rate_adaptive_above_random_on_the_process_pool(tmp_path):
     started = time.perf_counter()
     res = tournament(
