@@ -3,6 +3,7 @@
     python benchmarks/harvest_watch_league.py --tables issue --matches 100 --jobs 2
     python benchmarks/harvest_watch_league.py --ours reciprocator --tables held-out --json
     python benchmarks/harvest_watch_league.py --tables all --jobs 2 --write-docs  # the docs
+    python benchmarks/harvest_watch_league.py --tables tuning --versions  # earlier defaults
 
 For each table (five league seats), ``--matches`` matches (seeds 1..N): the six players
 are dealt to seats by a uniform shuffle of the match seed, exactly as
@@ -12,12 +13,19 @@ strategy and each reference strategy (:data:`REFERENCES`) take our seat in turn,
 same table and seeds. Per table: win share (a draw among k seats counts 1/k), rank-1 and
 sole wins of ours, each reference's win share, and the best reference. Per group (issue,
 tuning, held-out, reported apart): the mean win share and the worst table of every player.
+
+**Robustness** (per group and over every table measured): our share minus the best
+reference's at each table (the ``gap``); its mean, and the worst table. **Versions**
+(``--versions``): every earlier default (the registered ``adaptive-v<n>`` names) takes our
+seat too; per table, our share minus the best earlier default's (the ``drop``), and the
+tables where it falls more than :data:`DROP_LIMIT` below it.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -38,7 +46,21 @@ from sunbot.testing.hw_league.tables import GROUPS, Table, tables
 app = typer.Typer(add_completion=False)
 #: The reference strategies measured in our seat at every table.
 REFERENCES = ("guard", "farmer", "coalition", "reciprocator")
+#: The registered names of the earlier defaults (``--versions``).
+VERSION = re.compile(r"adaptive-v(\d+)")
+#: How far below the best earlier default a table may fall before the report flags it.
+DROP_LIMIT = 0.03
 _CHUNK = 10
+
+
+def versions(ours: str) -> list[str]:
+    """The earlier defaults registered for Harvest Watch (``adaptive-v1``, ...), oldest
+    first, ``ours`` left out."""
+    found = {}
+    for name in strategies.names("harvest-watch"):
+        if (m := VERSION.fullmatch(name)) and name != ours:
+            found[name] = int(m.group(1))
+    return sorted(found, key=found.__getitem__)
 
 
 def play_league_match(
@@ -116,15 +138,41 @@ def measure(
     return rows
 
 
+def _spread(entries: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The mean of ``entry[key]`` over ``entries`` and the entry where it is lowest."""
+    worst = min(entries, key=lambda e: e[key])
+    return {
+        "mean": sum(e[key] for e in entries) / len(entries),
+        "worst": worst[key],
+        "worst_table": worst["name"],
+    }
+
+
 def report(
-    todo: list[Table], players: list[str], rows: dict[tuple[int, str], hwbench.Row]
+    todo: list[Table],
+    players: list[str],
+    rows: dict[tuple[int, str], hwbench.Row],
+    older: list[str] | None = None,
 ) -> dict[str, Any]:
     """The JSON-ready report: ``tables`` (one entry per table: group, styles, each
     player's ``share`` / ``rank1`` / ``sole`` rates with 95% Wilson intervals of the last
-    two, ``rank1_ci95`` / ``sole_ci95``, the best reference and our gap to it)
-    and ``groups`` (per group and player: ``mean`` share and ``worst`` table)."""
-    ours, refs = players[0], players[1:]
-    out: dict[str, Any] = {"ours": ours, "references": refs, "tables": [], "groups": {}}
+    two, ``rank1_ci95`` / ``sole_ci95``, the best reference and our ``gap`` to it, and with
+    ``older`` (earlier defaults among ``players``) the best of them and our ``drop`` to it),
+    ``groups`` (per group and player: ``mean`` share and ``worst`` table),
+    ``robustness`` (per group and ``all`` tables: the ``mean`` gap, the ``worst`` one and
+    its ``worst_table``) and, with ``older``, ``drops`` (the same of the drop)."""
+    older = older or []
+    ours = players[0]
+    refs = [p for p in players[1:] if p not in older]
+    out: dict[str, Any] = {
+        "ours": ours,
+        "references": refs,
+        "versions": older,
+        "tables": [],
+        "groups": {},
+        "robustness": {},
+        "drops": {},
+    }
     for i, t in enumerate(todo):
         entry: dict[str, Any] = {"name": t.name, "group": t.group, "styles": t.styles()}
         for p in players:
@@ -137,6 +185,10 @@ def report(
             best = max(refs, key=lambda p: entry[p]["share"])
             entry["best_reference"] = best
             entry["gap"] = entry[ours]["share"] - entry[best]["share"]
+        if older:
+            top = max(older, key=lambda p: entry[p]["share"])
+            entry["best_version"] = top
+            entry["drop"] = entry[ours]["share"] - entry[top]["share"]
         entry["matches"] = rows[(i, ours)].matches
         if rows[(i, ours)].times:
             entry["p50_p95_max_ms"] = list(hwbench.percentiles(rows[(i, ours)].times))
@@ -153,6 +205,15 @@ def report(
             }
             for p in players
         }
+    groups = {g: [e for e in out["tables"] if e["group"] == g] for g in GROUPS}
+    groups = {g: mine for g, mine in groups.items() if mine}
+    if out["tables"]:
+        groups["all"] = out["tables"]
+    for g, mine in groups.items():
+        if refs:
+            out["robustness"][g] = _spread(mine, "gap")
+        if older:
+            out["drops"][g] = _spread(mine, "drop")
     return out
 
 
@@ -183,6 +244,35 @@ def _print(rep: dict[str, Any]) -> None:
         print(f"{'mean':<26}" + "".join(f"{s[p]['mean']:9.1%}        " for p in players))
         print(f"{'worst':<26}" + "".join(f"{s[p]['worst_share']:9.1%}        " for p in players))
         print(f"{'worst table':<26}" + "".join(f"{s[p]['worst'][:16]:>17}" for p in players))
+        if g in rep["robustness"]:
+            print(_spread_text("gap to the best reference", rep["robustness"][g]))
+        if rep["versions"]:
+            _print_versions(rep, mine)
+            print(_spread_text("drop to the best earlier default", rep["drops"][g]))
+    if "all" in rep["robustness"]:
+        print(
+            "\n" + _spread_text("all tables: gap to the best reference", rep["robustness"]["all"])
+        )
+    if "all" in rep["drops"]:
+        print(_spread_text("all tables: drop to the best earlier default", rep["drops"]["all"]))
+
+
+def _spread_text(what: str, spread: dict[str, Any]) -> str:
+    """One line: the mean and the worst of a gap or drop, in points."""
+    return (
+        f"{what}: mean {100 * spread['mean']:+.1f} points, "
+        f"worst {100 * spread['worst']:+.1f} points ({spread['worst_table']})"
+    )
+
+
+def _print_versions(rep: dict[str, Any], mine: list[dict[str, Any]]) -> None:
+    """Per table: our share and every earlier default's, and our drop to the best one."""
+    players = [rep["ours"], *rep["versions"]]
+    print(f"{'table':<26}" + "".join(f"{p[:12]:>13}" for p in players) + "  drop")
+    for e in mine:
+        cells = "".join(f"{e[p]['share']:13.1%}" for p in players)
+        flag = "  below the limit" if e["drop"] < -DROP_LIMIT else ""
+        print(f"{e['name'][:25]:<26}{cells}  {100 * e['drop']:+.1f}{flag}")
 
 
 def _counted(styles: str) -> str:
@@ -217,7 +307,34 @@ def markdown(rep: dict[str, Any]) -> str:
         )
         worst = " | ".join(f"{s[p]['worst_share']:.1%} ({s[p]['worst']})" for p in players)
         lines += [f"| **worst** | | {worst} | | |", ""]
+        if g in rep["robustness"]:
+            what = f"Robustness (`{rep['ours']}`'s share minus the best reference's, per table)"
+            lines += [_spread_text(what, rep["robustness"][g]) + ".", ""]
+        if rep["versions"]:
+            lines += _versions_markdown(rep, g, mine)
+    for key, what in (("robustness", "the best reference"), ("drops", "the best earlier default")):
+        if "all" in rep[key]:
+            lines += [
+                _spread_text(f"**All tables**, our share minus {what}", rep[key]["all"]) + ".",
+                "",
+            ]
     return "\n".join(lines)
+
+
+def _versions_markdown(rep: dict[str, Any], g: str, mine: list[dict[str, Any]]) -> list[str]:
+    """A group's table of our share against every earlier default's (the drop to the best
+    one in points, in bold where it is below :data:`DROP_LIMIT`)."""
+    players = [rep["ours"], *rep["versions"]]
+    lines = [f"**{g} tables, against the earlier defaults**: win share", ""]
+    lines.append("| table | " + " | ".join(f"`{p}`" for p in players) + " | best earlier (drop) |")
+    lines.append("|---" * (len(players) + 2) + "|")
+    for e in mine:
+        cells = " | ".join(f"{e[p]['share']:.1%}" for p in players)
+        drop = f"{100 * e['drop']:+.1f}"
+        drop = f"**{drop}**" if e["drop"] < -DROP_LIMIT else drop
+        lines.append(f"| {e['name']} | {cells} | `{e['best_version']}` ({drop}) |")
+    what = f"Drop (`{rep['ours']}`'s share minus the best earlier default's)"
+    return [*lines, "", _spread_text(what, rep["drops"][g]) + ".", ""]
 
 
 @app.command()
@@ -237,6 +354,9 @@ def main(
     ),
     jobs: int = typer.Option(1, min=1, help="Worker processes."),
     timing: bool = typer.Option(False, help="Time our choose on action beats."),
+    with_versions: bool = typer.Option(
+        False, "--versions", help="Also play every earlier default (adaptive-v1, ...) in our seat."
+    ),
 ) -> None:
     """Win share of ours and of every reference at each league table (module doc)."""
     player = ours or strategies.default_name("harvest-watch")
@@ -250,9 +370,10 @@ def main(
     todo = [t for t in todo if only in t.name]
     if not todo:
         raise typer.BadParameter(f"no {which} table's name contains {only!r}", param_hint="--only")
-    players = [player, *(r for r in REFERENCES if r != player)]
+    older = versions(player) if with_versions else []
+    players = [player, *(r for r in REFERENCES if r != player), *older]
     t0 = time.perf_counter()
-    rep = report(todo, players, measure(todo, players, matches, jobs, timing))
+    rep = report(todo, players, measure(todo, players, matches, jobs, timing), older)
     rep["seconds"] = round(time.perf_counter() - t0, 1)
     if write_docs:
         from docs_block import write_block

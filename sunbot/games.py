@@ -337,7 +337,7 @@ GAMES: dict[str, GameInfo] = {
         end_action=None,
         page_ref="sunbot.html.harvest_watch",
         strategies={
-            "adaptive": "sunbot.strategies.harvest_watch_line_play:LinePlay",
+            "adaptive": "sunbot.strategies.harvest_watch_deeds:Deeds",
             "coalition": "sunbot.strategies.harvest_watch:Coalition",
             "guard": "sunbot.strategies.harvest_watch:Guard",
             "farmer": "sunbot.strategies.harvest_watch:Farmer",
@@ -346,6 +346,7 @@ GAMES: dict[str, GameInfo] = {
             "reciprocator": "sunbot.strategies.harvest_watch_reciprocator:Reciprocator",
             "adaptive-v1": "sunbot.strategies.harvest_watch_adaptive:Adaptive",
             "adaptive-v2": "sunbot.strategies.harvest_watch_reader:Foresight",
+            "adaptive-v3": "sunbot.strategies.harvest_watch_line_play:LinePlay",
         },
         codec_ref="sunbot.envs.harvest_watch_codec:HarvestWatchCodec",
     ),

@@ -240,8 +240,12 @@ class Coalition:
             return act
         return {"diary": f"Day {s['day']}: {s['food']:.1f} left."}
 
+    def _announced(self, s: dict[str, Any]) -> int | None:
+        """The partner our speech names (``coop=``): the bloc partner."""
+        return self._partner(s)
+
     def _speech(self, s: dict[str, Any]) -> str:
-        p, t = self._partner(s), self._target(s)
+        p, t = self._announced(s), self._target(s)
         ring = ">".join(map(str, self._bloc(s)))
         dash = "-"
         return (

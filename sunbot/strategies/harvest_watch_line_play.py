@@ -1,5 +1,6 @@
-"""The ``adaptive`` Harvest Watch strategy (the default): ``adaptive-v2`` (``foresight``)
-that chooses between a joint farm, a guard and an early theft by playing whole lines.
+"""The ``adaptive-v3`` Harvest Watch strategy (the default before ``adaptive``, which
+builds on it): ``adaptive-v2`` (``foresight``) that chooses between a joint farm, a guard
+and an early theft by playing whole lines.
 
 Protocol: the one strategy contract, ``choose(observation, legal_actions) -> command`` per
 beat (:class:`sunbot.strategies.Strategy`; Harvest Watch notes in
@@ -125,9 +126,14 @@ class LinePlay(Foresight):
             )
         return out
 
+    def _open_offers(self, s: dict[str, Any], offerers: list[int]) -> set[int]:
+        """The offerers taken for open seats tonight (a seat that farms under its offer
+        does not guard): those we did not leave one-sided lately."""
+        return {o for o in offerers if not self._snubbed(o, s["day"])}
+
     def _best_line(self, s: dict[str, Any], food: list[int], offerers: list[int]) -> plan.Act:
-        me, living, day = s["you"], s["aliveSeats"], s["day"]
-        fresh = {o for o in offerers if not self._snubbed(o, day)}
+        me, living = s["you"], s["aliveSeats"]
+        fresh = self._open_offers(s, offerers)
         open_ = [
             o
             for o in sorted(fresh | set(self.prey(s)))

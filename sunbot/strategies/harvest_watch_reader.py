@@ -220,7 +220,11 @@ class Foresight(Adaptive):
         if kept:
             return max(kept, key=lambda x: (self.book.seat(x).kept, -x))
         asked = [x for x in living if x in self.book.offered_to_me(day - 1)]
-        return (asked or living)[0]
+        return asked[0] if asked else self._first_offer(s, living)
+
+    def _first_offer(self, s: dict[str, Any], trusted: list[int]) -> int:
+        """Whom we offer a joint farm with no better reason: the lowest trusted seat."""
+        return trusted[0]
 
     def _accepted(self, s: dict[str, Any]) -> int | None:
         """The seat we joint-farm with today: it offered us one today and is trusted; a

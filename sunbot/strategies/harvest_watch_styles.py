@@ -71,7 +71,10 @@ class SeatStyle:
 
 
 @dataclass
-class _Pending:
+class PendingNight:
+    """An action beat we acted on, judged once its night shows: the day, the opening
+    stores (tenths), the living seats and our act."""
+
     day: int
     food: list[int]
     living: list[int]
@@ -89,7 +92,7 @@ class StyleBook:
     offers: dict[int, dict[int, int]] = field(default_factory=dict)
     thefts: float = 0.0
     seat_nights: int = 0
-    pending: _Pending | None = None
+    pending: PendingNight | None = None
     caught: list[int] = field(default_factory=list)
     collided: list[int] = field(default_factory=list)
     vote_foods: tuple[int, list[int]] | None = None  # (day, stores at that day's vote)
@@ -116,7 +119,7 @@ class StyleBook:
     def acted(self, summary: dict[str, Any], act: dict[str, Any]) -> None:
         """Remember the action beat we just acted on; judged once its night shows."""
         foods = [tenths(f) for f in summary["foods"]]
-        self.pending = _Pending(summary["day"], foods, list(summary["aliveSeats"]), dict(act))
+        self.pending = PendingNight(summary["day"], foods, list(summary["aliveSeats"]), dict(act))
 
     def observe(self, summary: dict[str, Any]) -> None:
         """Learn from one summary (any beat): our ``caught``/``collided`` on the diary, and
@@ -156,7 +159,7 @@ class StyleBook:
             st = self.seat(voter)
             st.rich_votes = st.rich_votes + 1 if food[target] == top else 0
 
-    def _night(self, n: _Pending, seen: list[int], living: list[int]) -> None:
+    def _night(self, n: PendingNight, seen: list[int], living: list[int]) -> None:
         me = self.me
         d = {s: seen[s] - n.food[s] for s in n.living}
         act = n.act.get("act")
@@ -215,6 +218,7 @@ __all__ = [
     "PRIOR_JOINT",
     "PRIOR_NIGHTS",
     "PRIOR_STEALS",
+    "PendingNight",
     "SeatStyle",
     "StyleBook",
 ]

@@ -1,12 +1,12 @@
 """A Harvest Watch summary made safe for the strategies' readers.
 
-The ``coalition`` family (``coalition``, ``adaptive-v1``, ``adaptive-v2``, ``adaptive``)
-indexes stores and seat memories by the seat numbers a summary names. A server not built
-like ours may name seats no store belongs to, key speeches or ballots with text that is not
-a seat number, send a speech that is not text, or a store that is not a finite number. The
-Harvest Watch rules (``docs/rules/harvest-watch.md``) leave no room for any of these, so
-:func:`tidy` drops them (and cuts very long speeches) before a strategy reads the summary:
-a strategy reads less, it never fails on what it was shown.
+The ``coalition`` family (``coalition``, ``adaptive-v1``, ``adaptive-v2``, ``adaptive-v3``,
+``adaptive``) indexes stores and seat memories by the seat numbers a summary names. A
+server not built like ours may name seats no store belongs to, key speeches or ballots with
+text that is not a seat number, send a speech that is not text, or a store that is not a
+finite number. The Harvest Watch rules (``docs/rules/harvest-watch.md``) leave no room for
+any of these, so :func:`tidy` drops them (and cuts very long speeches) before a strategy
+reads the summary: a strategy reads less, it never fails on what it was shown.
 """
 
 from __future__ import annotations

@@ -269,8 +269,15 @@ def test_six_matches_rate_adaptive_above_random():
     assert all(r.matches == 6 for r in by.values())
 
 
+# slow: the default plays its line play in this lineup (two seats of ours in the format
+# are not a majority bloc), ~10-20 s; the six-match test keeps adaptive above random in the
+# default run
+@pytest.mark.slow
 def test_thirty_matches_order_adaptive_guard_random():
     results, _ = _tournament(30)
     ratings = rate_matches(results)
     assert [r.strategy for r in ratings] == ["adaptive", "guard", "random"]
-    assert ratings[0].ordinal > ratings[1].mu  # well separated, not a coin toss
+    # separated by more than two of its sigmas, not a coin toss (three before the default
+    # stopped pairing on sight with a seat speaking its format in a bloc of two of six,
+    # as its second seat here is: a stranger using its words robbed it that way)
+    assert ratings[0].mu - 2 * ratings[0].sigma > ratings[1].mu

@@ -38,6 +38,9 @@ def _ratings(doc: dict) -> list[tuple[str, float, float, int]]:
     return [(r["strategy"], r["mu"], r["sigma"], r["matches"]) for r in doc["ratings"]]
 
 
+# slow: thirty matches with the default's line play at every seat of ours, ~20-40 s on a
+# loaded machine; the resume test keeps the process pool in the default run
+@pytest.mark.slow
 def test_thirty_matches_rate_adaptive_above_random_on_the_process_pool(tmp_path):
     started = time.perf_counter()
     res = tournament(
@@ -58,8 +61,8 @@ def test_thirty_matches_rate_adaptive_above_random_on_the_process_pool(tmp_path)
     # the figures docs/guide-tournaments.md shows for this tournament
     shown = [(r["strategy"], round(r["ordinal"], 2), round(r["mu"], 2), round(r["sigma"], 2))
              for r in doc["ratings"]]  # fmt: skip
-    assert shown == [("adaptive", 46.92, 65.0, 6.03), ("guard", 11.51, 26.78, 5.09),
-                     ("random", -28.6, -11.66, 5.65)]  # fmt: skip
+    assert shown == [("adaptive", 28.87, 43.78, 4.97), ("guard", 18.89, 32.77, 4.63),
+                     ("random", -19.99, -2.99, 5.67)]  # fmt: skip
     # two seats each: 4 seat pairs a match between two entrants, 30 matches
     cell = doc["crosstable"]["adaptive"]["random"]
     assert cell["meetings"] == 30 and cell["ahead"] + cell["level"] + cell["behind"] == 120

@@ -1,4 +1,4 @@
-"""The default Harvest Watch strategy, ``adaptive`` (:class:`LinePlay`): its rollouts of
+"""The line play (:class:`LinePlay`, ``adaptive-v3``, the default's base): its rollouts of
 whole lines on hand-computed nights, and where it departs from ``adaptive-v2``."""
 
 from __future__ import annotations
@@ -128,8 +128,7 @@ def test_an_offer_it_left_one_sided_is_not_counted_on():
     assert bot._snubbed(2, 2 + SNUB) and not bot._snubbed(2, 3 + SNUB)
 
 
-def test_it_is_the_default_and_the_earlier_one_stays_as_adaptive_v2():
-    assert strategies.default_name("harvest-watch") == "adaptive"
-    assert type(strategies.create("harvest-watch", "adaptive", random.Random(0))) is LinePlay
+def test_it_stays_as_adaptive_v3_and_the_earlier_one_as_adaptive_v2():
+    assert type(strategies.create("harvest-watch", "adaptive-v3", random.Random(0))) is LinePlay
     assert type(strategies.create("harvest-watch", "adaptive-v2", random.Random(0))) is Foresight
     assert play(LinePlay, ["random"] * 5, 7) == play(LinePlay, ["random"] * 5, 7)

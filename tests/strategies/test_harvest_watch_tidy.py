@@ -47,7 +47,9 @@ KINDS = ["seat without a store", "long seat key", "speech not text", "ballot out
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", ["coalition", "adaptive-v1", "adaptive-v2", "adaptive"])
+@pytest.mark.parametrize(
+    "name", ["coalition", "adaptive-v1", "adaptive-v2", "adaptive-v3", "adaptive"]
+)
 def test_a_hostile_summary_still_gets_a_legal_command(name: str, kind: str) -> None:
     bot = strategies.create("harvest-watch", name, random.Random(1))
     for phase in ("vote", "action"):  # the vote beat fills the record the action reads

@@ -18,7 +18,14 @@ from sunbot.observations.harvest_watch import legal_actions
 from sunbot.testing import hw_league
 from sunbot.testing.hw_league import HELD_OUT, LEAGUE, TUNING, make
 from sunbot.testing.hw_league.keepers import KIN_WORDS
-from sunbot.testing.hw_league.tables import Table, issue_tables, tables
+from sunbot.testing.hw_league.tables import (
+    FIRST_HELD_OUT,
+    TRUST,
+    TRUST_HELD_OUT,
+    Table,
+    issue_tables,
+    tables,
+)
 from tests.benchmark_module import load_benchmark
 
 bench = load_benchmark("harvest_watch_league")
@@ -82,7 +89,7 @@ class _Checked:
 def test_every_style_plays_only_legal_commands(seed):
     names = sorted(LEAGUE)
     bad: list[Any] = []
-    for start in range(0, len(names), 6):  # 16 styles: three tables of six (one wraps)
+    for start in range(0, len(names), 6):  # 22 styles: four tables of six (one wraps)
         six = (names[start:] + names)[:6]
         rng = random.Random(seed)
         bots = {s: _Checked(LEAGUE[n].sample(random.Random(seed * 10 + s)), bad)
@@ -92,10 +99,13 @@ def test_every_style_plays_only_legal_commands(seed):
     assert bad == []
 
 
-def test_the_league_is_seventeen_styles_five_held_out():
-    assert len(LEAGUE) == 17 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
-    assert not set(TUNING) & set(HELD_OUT) and len(HELD_OUT) == 5
+def test_the_league_is_twenty_two_styles_seven_held_out():
+    assert len(LEAGUE) == 22 and set(TUNING) | set(HELD_OUT) == set(LEAGUE)
+    assert not set(TUNING) & set(HELD_OUT) and len(HELD_OUT) == 7
     assert {"last_night", "joint_offer", "vengeful", "bloc", "reciprocator"} <= set(TUNING)
+    # the styles that exploit trust: three to tune on, two held out since they were written
+    assert {"turncoat", "false_farmer", "juror"} <= set(TUNING)
+    assert {"vote_buyer", "cycler"} <= set(HELD_OUT)
 
 
 def test_make_and_sample():
@@ -200,6 +210,93 @@ def test_plain_spoken_says_what_it_plays_and_means_it():
     assert q.choose(obs("speech1", 2, [2.0] * 6), [{"speech": "…"}]) == {"speech": "Farming today."}
 
 
+def test_false_farmer_says_it_farms_and_steals():
+    p = make("false_farmer", random.Random(1), aim="richest", threat=True)
+    said = p.choose(obs("speech1", 1, [5.0] * 6), [{"speech": "…"}])["speech"]
+    assert said == "Seat 0: I farm. If anyone robs me, I will guard and fine them."
+    assert act(p, 1, [5.0, 4.0, 6.0, 4.0, 6.0, 0.0]) == {"act": "steal", "target": 2}
+    q = make("false_farmer", random.Random(1), rate=0.0, base="guard")
+    assert act(q, 1, [5.0] * 6) == {"act": "guard"}
+    with pytest.raises(ValueError, match="aim"):
+        make("false_farmer", random.Random(1), aim="nobody")
+
+
+def _coalition(seat: int, partner: int | str, target: int | str, ring: str) -> str:
+    return f"Seat {seat}: coalition. coop={partner} target={target} ring={ring}"
+
+
+def test_turncoat_speaks_the_coalition_format_pairs_and_then_robs_its_pair():
+    p = make("turncoat", random.Random(1), loyal_nights=1, betray_rate=1.0)
+    foods = [5.0, 5.0, 4.0, 5.0, 5.0, 6.0]
+    first = p.choose(obs("speech1", 1, foods), [{"speech": "…"}])["speech"]
+    assert first == _coalition(0, "-", 5, "0")  # alone in its bloc: the richest outsider
+    tagged = {"0": first, "2": _coalition(2, "-", 5, "2"), "4": "Seat 4: I guard."}
+    data = obs("speech2", 1, foods, speeches1=tagged)
+    assert p.choose(data, [{"speech": "…"}])["speech"] == _coalition(0, 2, 5, "0>2")
+    confirm = {"2": _coalition(2, 0, 5, "0>2")}
+    extra = {"speeches1": tagged, "speeches2": confirm}
+    assert act(p, 1, foods, **extra) == {"act": "farm_coop", "with": 2}  # one loyal night
+    assert act(p, 2, foods, **extra) == {"act": "steal", "target": 2}  # then robs its pair
+    unconfirmed = {"speeches1": tagged, "speeches2": {"2": _coalition(2, 4, 5, "0>2>4")}}
+    assert act(p, 3, foods, **unconfirmed) == {"act": "guard"}
+    # the bloc (0 and 2) is no majority of six: it abstains
+    data = obs("vote", 1, foods, speeches1=tagged)
+    assert p.choose(data, legal_actions(data)) == {"punish": None}
+
+
+def test_juror_fines_the_most_accused_seat():
+    p = make("juror", random.Random(1), min_accusers=2)
+    said = {"1": "Seat 1: fine seat 3.", "2": "Seat 2: seat 3 stole from me.",
+            "4": _coalition(4, "-", 5, "4"), "5": "Seat 5: I guard."}  # fmt: skip
+    foods = [5.0, 4.0, 2.0, 4.0, 5.0, 3.0]
+    data = obs("vote", 2, foods, speeches1=said)
+    assert p.choose(data, legal_actions(data)) == {"punish": 3, "giveTo": 2}
+    assert p.accused() == {3: 2, 5: 1}
+    q = make("juror", random.Random(1), min_accusers=3)
+    data = obs("vote", 2, foods, speeches1=said)
+    assert q.choose(data, legal_actions(data)) == {"punish": None}
+    r = make("juror", random.Random(1))  # it accuses the seat it caught
+    r.choose(obs("diary", 1, [4.0] * 6, caught=[5]), [{"diary": "…"}])
+    data = obs("speech1", 2, [4.0] * 6)
+    assert r.choose(data, [{"speech": "…"}])["speech"] == (
+        "Seat 0: seat 5 stole from me. Fine seat 5."
+    )
+
+
+def test_vote_buyer_names_a_seat_and_pays_its_voters():
+    p = make("vote_buyer", random.Random(1), pay="after", keep=3.0)
+    foods = [5.0, 4.0, 2.0, 6.0, 4.5, 3.0]
+    said = p.choose(obs("speech1", 1, foods), [{"speech": "…"}])["speech"]
+    assert said == "Seat 0: fine seat 3. I give 1 food to each seat that does."
+    data = obs("vote", 1, foods)
+    assert p.choose(data, legal_actions(data)) == {"punish": 3, "giveTo": 2}
+    assert act(p, 1, foods) == {"act": "guard"}  # nobody voted with it yet
+    votes = {"0": {"punish": 3, "giveTo": 2}, "4": {"punish": 3, "giveTo": 1},
+             "5": {"punish": 3, "giveTo": 0}, "1": {"punish": None}}  # fmt: skip
+    p.choose(obs("diary", 1, foods, votes=votes), [{"diary": "…"}])
+    p.choose(obs("speech1", 2, foods), [{"speech": "…"}])
+    data = obs("vote", 2, foods)
+    assert p.choose(data, legal_actions(data)) == {"punish": 3, "giveTo": 4}
+    assert act(p, 2, foods) == {"act": "donate", "to": 5}  # pays the poorer voter
+
+
+def test_cycler_keeps_its_offer_and_robs_its_partner_on_its_nights():
+    p = make("cycler", random.Random(1), period=3, phase=0, base="coop", aim="partner")
+    foods = [5.0, 4.0, 3.0, 2.5, 4.0, 2.5]
+    said = p.choose(obs("speech1", 1, foods), [{"speech": "…"}])
+    assert said == {"speech": "Seat 0: I cooperate with seat 3."}
+    assert [act(p, d, foods)["act"] for d in range(1, 7)] == [
+        "farm_coop", "farm_coop", "steal", "farm_coop", "farm_coop", "steal",
+    ]  # fmt: skip
+    assert act(p, 3, foods) == {"act": "steal", "target": 3}
+    q = make("cycler", random.Random(1), period=2, phase=1, base="farm", aim="richest")
+    assert q.choose(obs("speech1", 1, foods), [{"speech": "…"}]) == {"speech": "Seat 0: I farm."}
+    assert act(q, 1, foods) == {"act": "steal", "target": 1}
+    assert act(q, 2, foods) == {"act": "farm"}
+    with pytest.raises(ValueError, match="aim"):
+        make("cycler", random.Random(1), base="guard", aim="partner")
+
+
 def test_bloc_fines_the_richest_other_seat_every_day():
     p = make("bloc", random.Random(1))
     data = obs("vote", 2, [3.0, 4.5, 2.0, 4.0, 1.0, 2.0], me=1)
@@ -280,17 +377,29 @@ def test_tables_are_fixed_and_grouped():
     for t in tables("held-out"):
         assert any(s in HELD_OUT for s, _ in t.seats)
     assert all(s in TUNING for t in tables("tuning") for s, _ in t.seats)
-    # two_faced, then plain_spoken came later: their tables are added, the earlier ones
-    # stay as drawn
+    # two_faced, then plain_spoken, then the trust styles came later: their tables are
+    # added, the earlier ones stay as drawn
     tuning = tables("tuning")
-    assert [t.name for t in tuning[-5:]] == [
+    assert [t.name for t in tuning[15:20]] == [
         "tuning mix 6", "5 two_faced (drawn)", "two_faced mix",
         "5 plain_spoken (drawn)", "plain_spoken mix",
     ]  # fmt: skip
-    assert tuning[-3].styles() == "two_faced,two_faced,joint_offer,reciprocator,vengeful"
-    assert tuning[-1].styles() == "plain_spoken,plain_spoken,plain_spoken,last_night,two_faced"
+    assert tuning[17].styles() == "two_faced,two_faced,joint_offer,reciprocator,vengeful"
+    assert tuning[19].styles() == "plain_spoken,plain_spoken,plain_spoken,last_night,two_faced"
     assert tuning[10].styles() == "vengeful,reciprocator,last_night,vengeful,rich_thief"
-    assert tables("held-out")[0].styles() == "mimic,liar,vengeful,liar,liar"
+    assert [t.name for t in tuning[20:23]] == [
+        "5 turncoat (drawn)", "5 false_farmer (drawn)", "5 juror (drawn)",
+    ]  # fmt: skip
+    assert [t.name for t in tuning[23:]] == [f"trust mix {i}" for i in range(1, 5)]
+    assert all(any(s in TRUST for s, _ in t.seats) for t in tuning[23:])
+    held = tables("held-out")
+    assert held[0].styles() == "mimic,liar,vengeful,liar,liar"
+    assert all(s in FIRST_HELD_OUT or s not in HELD_OUT for t in held[:6] for s, _ in t.seats)
+    assert [t.name for t in held[6:8]] == ["5 vote_buyer (drawn)", "5 cycler (drawn)"]
+    assert all(t.seats[0][0] in TRUST_HELD_OUT for t in held[8:]) and len(held) == 12
+    issue = tables("issue")
+    assert [t.name for t in issue[4:]] == ["5 false_farmer", "turncoat mix"]
+    assert issue[4].seats[0] == ("false_farmer", {})  # default: always steals, says it farms
     with pytest.raises(ValueError, match="one of issue"):
         tables("best")
 
@@ -307,6 +416,44 @@ def test_benchmark_one_table_two_matches_hand_computed():
     rep = bench.report([table], ["guard", "farmer"], rows)
     assert rep["tables"][0]["best_reference"] == "farmer" and rep["tables"][0]["gap"] > 0
     assert rep["groups"]["issue"]["guard"]["mean"] == pytest.approx(1 / 6)
+
+
+def _row(share: float, matches: int = 10) -> Any:
+    row = bench.hwbench.Row("x", matches=matches, finishes=matches)
+    row.share = share * matches
+    return row
+
+
+def test_robustness_and_versions_in_the_report():
+    # two tables; ours, two references and two earlier defaults, shares by hand
+    a, b = Table("a", "issue"), Table("b", "tuning")
+    shares = {
+        "ours": (0.50, 0.20),
+        "guard": (0.40, 0.30),
+        "farmer": (0.10, 0.25),
+        "adaptive-v1": (0.45, 0.26),
+        "adaptive-v2": (0.60, 0.10),
+    }
+    players = list(shares)
+    rows = {(i, p): _row(shares[p][i]) for i in (0, 1) for p in players}
+    rep = bench.report([a, b], players, rows, ["adaptive-v1", "adaptive-v2"])
+    assert rep["references"] == ["guard", "farmer"]
+    ta, tb = rep["tables"]
+    assert (ta["best_reference"], ta["gap"]) == ("guard", pytest.approx(0.10))
+    assert (tb["best_reference"], tb["gap"]) == ("guard", pytest.approx(-0.10))
+    assert (ta["best_version"], ta["drop"]) == ("adaptive-v2", pytest.approx(-0.10))
+    assert (tb["best_version"], tb["drop"]) == ("adaptive-v1", pytest.approx(-0.06))
+    everything = rep["robustness"]["all"]
+    assert everything["mean"] == pytest.approx(0.0)
+    assert (everything["worst"], everything["worst_table"]) == (pytest.approx(-0.10), "b")
+    assert rep["robustness"]["issue"]["worst_table"] == "a"
+    assert rep["drops"]["all"]["worst_table"] == "a"
+    text = bench.markdown(rep)
+    assert "| a | 50.0% | 45.0% | 60.0% | `adaptive-v2` (**-10.0**) |" in text
+    assert "| b | 20.0% | 26.0% | 10.0% | `adaptive-v1` (**-6.0**) |" in text
+    assert "worst -10.0 points (b)" in text
+    assert bench.versions("adaptive") == ["adaptive-v1", "adaptive-v2", "adaptive-v3"]
+    assert bench.versions("adaptive-v2") == ["adaptive-v1", "adaptive-v3"]
 
 
 def test_benchmark_is_deterministic_and_the_pool_agrees():

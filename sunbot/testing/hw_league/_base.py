@@ -48,8 +48,8 @@ class Record:
 
     ``opening[d]``: the foods when day ``d``'s action beat opened (after the fine);
     ``after[d]``: the foods after night ``d``; ``acts[d]``: our own act on day ``d``;
-    ``offers[d]``: ``{speaker: partner}`` read from day ``d``'s speeches; ``speeches[d]``:
-    day ``d``'s speech1 texts by seat; ``caught``: how
+    ``offers[d]``: ``{speaker: partner}`` read from day ``d``'s speeches; ``speeches[d]``
+    and ``speeches2[d]``: day ``d``'s speech1 and speech2 texts by seat; ``caught``: how
     often each seat was caught robbing us; ``robbed``: days our store fell more than our
     act explains; ``blocked[t]``: nights our theft on ``t`` got nothing (``t`` guarded).
     """
@@ -63,6 +63,7 @@ class Record:
     acts: dict[int, Command] = field(default_factory=dict)
     offers: dict[int, dict[int, int]] = field(default_factory=dict)
     speeches: dict[int, dict[int, str]] = field(default_factory=dict)
+    speeches2: dict[int, dict[int, str]] = field(default_factory=dict)
     votes: dict[int, dict[int, Any]] = field(default_factory=dict)
     caught: dict[int, int] = field(default_factory=dict)
     caught_on: dict[int, list[int]] = field(default_factory=dict)
@@ -84,8 +85,8 @@ class Record:
             for speaker, text in (summary.get(key) or {}).items():
                 if not (isinstance(text, str) and speaker.isdigit()):
                     continue
-                if key == "speeches1":
-                    self.speeches.setdefault(day, {})[int(speaker)] = text
+                said = self.speeches if key == "speeches1" else self.speeches2
+                said.setdefault(day, {})[int(speaker)] = text
                 if m := OFFER.search(text):
                     self.offers.setdefault(day, {})[int(speaker)] = int(m.group(1))
         if isinstance(summary.get("votes"), dict):

@@ -1,16 +1,21 @@
 """The league's tables: five opponent seats each, as style names with parameters.
 
-- ``issue``: the four tables where the default strategy was reported to fail (five
+- ``issue``: the tables where the default strategy was reported to fail (five
   last-night opportunists; five joint-offer cooperators; five vengeful farmers; a voting
-  bloc of four that fines the richest seat every day, with one joint-offer cooperator),
-  default parameters;
+  bloc of four that fines the richest seat every day, with one joint-offer cooperator;
+  then five always-steal seats that say they farm, and a seat that speaks the coalition
+  format and robs its partner among four others, :data:`TURNCOAT_MIX`), default
+  parameters;
 - ``tuning``: every tuning style alone at a table (five of it, parameters drawn), and mixed
   tables drawn from the tuning styles (then the later styles' tables: five two-faced
   seats, and two two-faced seats with a cooperator, a reciprocator and a vengeful farmer;
   five plain-spoken seats, and three of them with a last-night opportunist and a two-faced
-  seat);
+  seat; then each style that exploits trust, :data:`TRUST`, five times, and mixed tables
+  where each seat is one of them half the time);
 - ``held-out``: mixed tables whose seats come from the held-out styles (each seat held out
-  with probability 0.7, else a tuning style) -- never tune on these.
+  with probability 0.7, else a tuning style), then each held-out style that exploits
+  trust, :data:`TRUST_HELD_OUT`, five times and mixed tables with one of them at least
+  (each other seat one of them half the time) -- never tune on these.
 
 Everything is drawn from fixed seeds, so a table list is the same on every machine.
 """
@@ -24,9 +29,19 @@ from typing import Any
 from . import HELD_OUT, TUNING, sample
 
 GROUPS = ("issue", "tuning", "held-out")
+#: The tuning styles that exploit trust (:mod:`~sunbot.testing.hw_league.trust`).
+TRUST = ("turncoat", "false_farmer", "juror")
+#: The held-out styles that exploit trust.
+TRUST_HELD_OUT = ("vote_buyer", "cycler")
 #: Tuning styles added after the first tuning tables were drawn: their tables are drawn
 #: from their own seed, so the earlier tables (and their published figures) stay the same.
-LATER = ("two_faced", "plain_spoken")
+LATER = ("two_faced", "plain_spoken", *TRUST)
+#: The held-out styles the first held-out tables were drawn from (kept, so they stay).
+FIRST_HELD_OUT = tuple(s for s in HELD_OUT if s not in TRUST_HELD_OUT)
+#: The issue table of a seat that speaks the coalition format and robs its partner.
+TURNCOAT_MIX = ("turncoat", "reciprocator", "vengeful", "joint_offer", "last_night")
+#: Mixed trust tables per group.
+TRUST_MIXES = 4
 #: The mixed table of the plain-spoken style: seats that say what they play, beside a
 #: last-night opportunist and a two-faced seat.
 PLAIN_MIX = ("plain_spoken", "plain_spoken", "plain_spoken", "last_night", "two_faced")
@@ -60,6 +75,8 @@ def issue_tables() -> list[Table]:
         _same("5 joint_offer", "joint_offer"),
         _same("5 vengeful", "vengeful"),
         Table("4 bloc + joint_offer", "issue", bloc),
+        _same("5 false_farmer", "false_farmer"),
+        Table("turncoat mix", "issue", tuple((s, {}) for s in TURNCOAT_MIX)),
     ]
 
 
@@ -85,18 +102,34 @@ def tuning_tables(mixed: int = 6, seed: int = 27) -> list[Table]:
     latest = random.Random(seed + 2)  # the plain-spoken tables, drawn apart again
     out.append(Table("5 plain_spoken (drawn)", "tuning", _drawn(latest, ["plain_spoken"] * 5)))
     out.append(Table("plain_spoken mix", "tuning", _drawn(latest, list(PLAIN_MIX))))
+    trust = random.Random(seed + 3)  # the styles that exploit trust, drawn apart again
+    earlier = [s for s in TUNING if s not in TRUST]
+    out += [Table(f"5 {s} (drawn)", "tuning", _drawn(trust, [s] * 5)) for s in TRUST]
+    for i in range(TRUST_MIXES):
+        styles = [trust.choice(TRUST if trust.random() < 0.5 else earlier) for _ in range(5)]
+        out.append(Table(f"trust mix {i + 1}", "tuning", _drawn(trust, styles)))
     return out
 
 
 def held_out_tables(count: int = 6, seed: int = 2027) -> list[Table]:
-    """``count`` mixed tables: each seat a held-out style with probability 0.7, else a
-    tuning style (not one of :data:`LATER`), parameters drawn, from ``random.Random(seed)``."""
+    """``count`` mixed tables: each seat one of :data:`FIRST_HELD_OUT` with probability
+    0.7, else a tuning style (not one of :data:`LATER`), parameters drawn, from
+    ``random.Random(seed)``; then each of :data:`TRUST_HELD_OUT` five times and
+    :data:`TRUST_MIXES` tables whose first seat is one of them and each other seat one of
+    them with probability 0.5, else any other style, from ``random.Random(seed + 1)``."""
     rng = random.Random(seed)
     first = [s for s in TUNING if s not in LATER]  # the tables stay as they were drawn
     out = []
     for i in range(count):
-        styles = [rng.choice(HELD_OUT if rng.random() < 0.7 else first) for _ in range(5)]
+        styles = [rng.choice(FIRST_HELD_OUT if rng.random() < 0.7 else first) for _ in range(5)]
         out.append(Table(f"held-out mix {i + 1}", "held-out", _drawn(rng, styles)))
+    trust = random.Random(seed + 1)
+    rest = [s for s in (*TUNING, *HELD_OUT) if s not in TRUST_HELD_OUT]
+    out += [Table(f"5 {s} (drawn)", "held-out", _drawn(trust, [s] * 5)) for s in TRUST_HELD_OUT]
+    for i in range(TRUST_MIXES):
+        styles = [trust.choice(TRUST_HELD_OUT)]
+        styles += [trust.choice(TRUST_HELD_OUT if trust.random() < 0.5 else rest) for _ in range(4)]
+        out.append(Table(f"held-out trust mix {i + 1}", "held-out", _drawn(trust, styles)))
     return out
 
 
