@@ -60,10 +60,19 @@ def p_text(p: float) -> str:
     return f"p = {p:.2g}"
 
 
-def _times(x: float) -> str:
+def _times(x: float, places: int = 2) -> str:
     if x >= 100:
         return f"{x:,.0f}"
-    return f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+    return f"{x:.1f}" if x >= 10 else f"{x:.{places}f}"
+
+
+def _places(*xs: float) -> int:
+    """Decimal places (2 to 4) that keep a ratio below 10 that is not exactly 1 from
+    reading as ``1.00`` (a 0.1% edge is ``1.001x``, not a clear ``1.00x``)."""
+    for places in (2, 3):
+        if all(x >= 10 or x == 1 or f"{x:.{places}f}" != f"{1:.{places}f}" for x in xs):
+            return places
+    return 4
 
 
 @dataclass(frozen=True)
@@ -108,7 +117,9 @@ class Comparison:
             return f"{self.better} and {self.worse} scored the same on all {seeds}"
         tally = f"({WLT} {wlt(p.better, p.worse, p.ties)})"
         if self._has_ratio():
-            amount, ci = f"{_times(r.value)}x", f"95% CI [{_times(r.ci_low)}, {_times(r.ci_high)}]"
+            d = _places(r.value, r.ci_low, r.ci_high)
+            amount = f"{_times(r.value, d)}x"
+            ci = f"95% CI [{_times(r.ci_low, d)}, {_times(r.ci_high, d)}]"
             against = self.worse
         else:
             amount = f"{num(p.mean_diff)} a seed more than"

@@ -35,8 +35,10 @@ class Descriptor(TypedDict):
 
 
 class NaptuftObservation(TypedDict, total=False):
-    """What a Naptuft strategy sees. ``phase``: ``care`` (pick a care), ``dayBreak`` (the
-    day is over: next day or end the run), ``over``."""
+    """What a Naptuft strategy sees. ``day`` counts from 1; ``moment`` is the moment of the
+    day from 0 to 11 (the views show it from 1: ``moment 1/12``) and ``window`` its window,
+    0 to 2. ``phase``: ``care`` (pick a care), ``dayBreak`` (the day is over: next day or end
+    the run), ``over``."""
 
     day: int
     moment: int

@@ -56,6 +56,15 @@ def test_twice_the_score_on_every_seed_is_a_clear_2x() -> None:
     )
 
 
+def test_a_small_edge_is_written_with_the_places_that_show_it() -> None:
+    """1.25 more points in 2,500 on every seed: a ratio of 1.0005, written 1.0005x, not a
+    clear '1.00x' beside an interval of [1.00, 1.00]."""
+    a = {s: 2500.0 + 1.25 for s in SEEDS}
+    b = {s: 2500.0 for s in SEEDS}
+    said = compare("a", a, "b", b).sentence()
+    assert said.startswith("a scores 1.0005x b on 8 paired seeds, 95% CI [1.0005, 1.0005]")
+
+
 def test_negative_scores_give_the_difference_not_a_ratio() -> None:
     a = {s: 3.0 - s for s in SEEDS}
     b = {s: -float(s) for s in SEEDS}
@@ -71,7 +80,7 @@ def test_a_wavering_difference_is_not_clear() -> None:
     b = {s: 100.0 for s in SEEDS}
     c = compare("a", a, "b", b)
     assert not c.clear and c.paired.p_value > 0.05
-    assert c.sentence().startswith("no clear difference: a scores 1.00x b on 8 paired seeds")
+    assert c.sentence().startswith("no clear difference: a scores 1.005x b on 8 paired seeds")
     assert c.sentence().endswith("(W-L-T 4-4-0)")
 
 

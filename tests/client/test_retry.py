@@ -237,14 +237,17 @@ def slow_app(delays: list[float]) -> FastAPI:
 
 
 async def test_timeouts_retried_on_real_loopback():
-    with LoopbackServer(slow_app([2.0])) as srv:
+    # the first answer comes after 2.5 s, past the 1 s timeout: retried. A later attempt
+    # answers at once, though on a loaded machine even that can pass 1 s, so one more
+    # retry is allowed (the attempts bound it).
+    with LoopbackServer(slow_app([2.5])) as srv:
         rec = Recorder()
         policy = RetryPolicy(
             attempts=3, total_seconds=30, initial_wait=0.01, max_wait=0.02, sleep=rec.sleep
         )
-        async with GameboardClient(srv.url, policy=policy, timeout=0.3) as c:
+        async with GameboardClient(srv.url, policy=policy, timeout=1.0) as c:
             pos = await c.init("keelhold", 7)
-    assert pos.score == 0 and len(rec.waits) == 1
+    assert pos.score == 0 and 1 <= len(rec.waits) <= 2
 
 
 async def test_connection_refused_is_retried_then_raised():
