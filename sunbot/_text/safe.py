@@ -16,6 +16,7 @@ a refusal reason, a summary row, a log record):
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 
 #: Characters of server free text kept in one of our messages (error, reason, summary row).
@@ -64,12 +65,23 @@ def scrub(text: str, extra: Iterable[str | None] = ()) -> str:
     return text
 
 
+#: The tail :func:`clip` writes, so that clipping clipped text again counts from the whole.
+_CLIPPED = re.compile(r"… \((\d+) more characters\)$")
+
+
 def clip(text: str, limit: int = MAX_TEXT) -> str:
     """``text`` cut to ``limit`` characters, then ``… (N more characters)``; a shorter
-    text is returned as it is."""
+    text is returned as it is. Text that ``clip`` already cut is cut again from its kept
+    part, and ``N`` still counts every character left out of the original."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({len(text) - limit} more characters)"
+    before = 0
+    found = _CLIPPED.search(text)
+    if found is not None:
+        text, before = text[: found.start()], int(found.group(1))
+        if len(text) <= limit:
+            return f"{text}… ({before} more characters)"
+    return f"{text[:limit]}… ({len(text) - limit + before} more characters)"
 
 
 def safe(text: object, limit: int = MAX_TEXT, extra: Iterable[str | None] = ()) -> str:
