@@ -169,7 +169,7 @@ class RunPlan:
     its file's hash. ``lookahead``: what the header records of a ``search`` looking ahead
     through the server (:func:`search_options`, then :func:`peek_check`'s verdict).
     ``checks``: check the answers with these instead (a model in a sandboxed child,
-    :class:`sunbot.agents.isolate_model.ChildChecks`).
+    :class:`sunbot.agents.isolate_model.ChildPredictor`).
     """
 
     slug: str

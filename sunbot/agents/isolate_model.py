@@ -5,11 +5,13 @@
 itself (:func:`sunbot.agents.sandbox.enter`: no network, bounded memory and CPU, no new
 processes) before it imports the model file. The parent never imports it: it hashes the
 file's bytes and talks to the child over a pipe, JSON both ways, each message tagged with its
-id. The child holds the run checks (:class:`sunbot.generic.model_checks.ModelChecks`);
-:meth:`ModelChild.checks` gives the parent their interface (:class:`ChildChecks`), so a run
-(``sunbot certify``, the drafting loop) is checked by the model without its code ever
-running in sunbot's own process. A child that dies, hangs past ``call_timeout_s`` or
-breaks a limit is one finding (path ``model``) and every later prediction of it too.
+id. The child only *predicts*: the views the model draws of an opening it is shown, of the
+position after an action from the answer before (never the answer it is graded on), and
+whether it allows an action. The parent grades the predictions itself
+(:class:`sunbot.generic.model_checks.ModelChecks` over a :class:`ChildPredictor`), so a
+model that patches sunbot's code inside its child cannot grade itself. A child that dies,
+hangs past ``call_timeout_s`` or breaks a limit is one finding (path ``model``) and every
+later prediction of it too.
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ import weakref
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sunbot._text.safe import describe
 from sunbot.agents._process import exit_text
 from sunbot.agents.isolate import MAX_MESSAGE_BYTES, _end, _send
-from sunbot.agents.sandbox import Limits
+from sunbot.agents.sandbox import Limits, clean_environment
 from sunbot.forward.load import ModelIdentity, file_hash, is_file_spec
-from sunbot.mirror import Divergence
+from sunbot.forward.predict import ModelFailed, View
+
+if TYPE_CHECKING:
+    from sunbot.generic.model_checks import ModelChecks
 
 #: Seconds one check (a prediction and its comparison) may take in the child.
 CALL_TIMEOUT_S = 30.0
@@ -43,13 +48,13 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int]) -> 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
     from sunbot.agents.sandbox import enter
     from sunbot.forward.load import load_model
-    from sunbot.generic.model_checks import ModelChecks
+    from sunbot.generic.model_checks import InProcess
 
     applied = enter(Limits(**limits))
     try:
         loaded = load_model(engine, game, certificates=False)
         rng = random.Random(0)
-        checks = ModelChecks(loaded.build(rng), game, None, rng)
+        model = InProcess(loaded.build(rng), rng)
     except BaseException as exc:  # the model's own code: a SystemExit is its error too
         _send(conn, {"id": 0, "error": describe(exc)})
         return
@@ -63,26 +68,41 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int]) -> 
         try:
             if op == "close":
                 return
+            reply: dict[str, Any] = {"id": n}
             if op == "reset":
                 rng = random.Random(message.get("seed"))
-                checks = ModelChecks(loaded.build(rng), game, message.get("seed"), rng)
-                found: list[Divergence] = []
-            elif op == "init":
-                found = checks.check_init(message["raw"])
+                model = InProcess(loaded.build(rng), rng)
+            elif op == "opening":
+                reply |= _views(model.opening(_view(message["served"]), message["key"]))
+            elif op == "after":
+                before, key = _view(message["before"]), message["key"]
+                reply |= _views(model.after(before, message["action"], key, None))
             else:
-                found = checks.check_action(
-                    message["step"], message["before"], message["action"], message["answer"]
-                )
-            reply = {
-                "id": n,
-                "found": [d.to_json() for d in found],
-                "checked": checks.responses_checked,
-                "unknown": sorted(checks.unknown_fields),
-            }
+                before, key = _view(message["before"]), message["key"]
+                reply["allows"] = model.allows(before, message["action"], key)
             payload = json.dumps(reply, default=str)
         except BaseException as exc:
             payload = json.dumps({"id": n, "error": describe(exc)})
         conn.send_bytes(payload.encode())
+
+
+def _view(data: dict[str, Any]) -> View:
+    """A :class:`View` from its message form (:func:`_wire`)."""
+    return View(
+        observation=dict(data["observation"]), legal_actions=list(data["legalActions"]),
+        score=float(data["score"]), game_over=bool(data["gameOver"]),
+        state_key=str(data.get("stateKey", "")),
+    )  # fmt: skip
+
+
+def _wire(view: View) -> dict[str, Any]:
+    return {**view.to_json(), "stateKey": view.state_key}
+
+
+def _views(views: list[View]) -> dict[str, Any]:
+    """Draws as sent back: each distinct one once, and how many were drawn."""
+    unique = {json.dumps(_wire(v), sort_keys=True, default=str): v for v in views}
+    return {"views": [_wire(v) for v in unique.values()], "drawn": len(views)}
 
 
 class ModelChild:
@@ -150,7 +170,8 @@ class ModelChild:
             name="sunbot-model", daemon=True,
         )  # fmt: skip
         try:
-            process.start()
+            with clean_environment():  # the child's environment block never holds a secret
+                process.start()
         except Exception as exc:
             parent.close()
             raise ModelNotLoaded(f"could not start a child process: {describe(exc)}") from None
@@ -204,13 +225,17 @@ class ModelChild:
         self.failed = why
         self.close()
 
-    def checks(self, seed: int | None) -> ChildChecks:
-        """Fresh run checks in the child, their model built with ``random.Random(seed)``."""
+    def checks(self, seed: int | None) -> ModelChecks:
+        """Fresh run checks, graded in this process, of the child's model rebuilt with
+        ``random.Random(seed)``."""
+        from sunbot.generic.model_checks import ModelChecks
+
         self.start()
         reply = self._ask({"op": "reset", "seed": seed}, self.call_timeout_s)
         if reply is not None and "error" in reply:
             self.failed = f"could not build the model: {reply['error']}"
-        return ChildChecks(self, seed)
+        predictor = ChildPredictor(self)
+        return ModelChecks(None, self.game, seed, random.Random(seed), predictor=predictor)
 
     def close(self) -> None:
         """End the child (ask, then terminate, then kill). Safe to call twice."""
@@ -219,52 +244,45 @@ class ModelChild:
         self._conn = None
 
 
-class ChildChecks:
-    """The run checks of :class:`sunbot.generic.model_checks.ModelChecks`, computed in the child
-    (the mirror's interface, ``kind = "model"``)."""
+class ChildPredictor:
+    """A :class:`~sunbot.generic.model_checks.Predictor` whose model runs in the sandboxed
+    child: each call one message; a child that failed, or a reply that is no prediction,
+    raises :class:`~sunbot.forward.predict.ModelFailed` (one finding, path ``model``)."""
 
-    kind = "model"
-
-    def __init__(self, child: ModelChild, seed: int | None) -> None:
+    def __init__(self, child: ModelChild) -> None:
         self.child = child
-        self.seed = seed
-        self.responses_checked = 0
-        self.divergences: list[Divergence] = []
-        self.unknown_fields: set[str] = set()
 
-    def _call(self, step: int, message: dict[str, Any]) -> list[Divergence]:
+    def _call(self, message: dict[str, Any]) -> dict[str, Any]:
         reply = self.child._ask(message, self.child.call_timeout_s)
         if reply is None or "error" in reply:
             why = self.child.failed or (reply or {}).get("error", "no answer")
-            self.responses_checked += 1
-            found = [Divergence(step, "model", "a prediction", f"the isolated model {why}",
-                                "model: no prediction")]  # fmt: skip
-        else:
-            self.responses_checked = int(reply.get("checked", self.responses_checked + 1))
-            self.unknown_fields.update(str(u) for u in reply.get("unknown", []))
-            found = [
-                Divergence(int(d["step"]), str(d["path"]), d.get("expected"), d.get("got"),
-                           str(d.get("note", "")))
-                for d in reply.get("found", [])
-            ]  # fmt: skip
-        self.divergences.extend(found)
-        return found
+            raise ModelFailed(f"the isolated model {why}")
+        return reply
 
-    def check_init(self, raw: dict[str, Any]) -> list[Divergence]:
-        """The child's checks of the opening."""
-        return self._call(0, {"op": "init", "raw": raw})
+    def _views(self, message: dict[str, Any]) -> list[View]:
+        reply = self._call(message)
+        try:
+            views = [_view(v) for v in reply["views"]]
+            drawn = int(reply["drawn"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFailed(f"the isolated model sent no views ({describe(exc)})") from None
+        if not views:
+            raise ModelFailed("the isolated model sent no views")
+        # one distinct view of several draws is still several draws (compared as draws)
+        return views * 2 if len(views) == 1 and drawn > 1 else views
 
-    def check_action(
-        self, step: int, before: dict[str, Any], action: Any, answer: dict[str, Any]
-    ) -> list[Divergence]:
-        """The child's checks of the answer to ``action``."""
-        message = {"op": "action", "step": step, "before": before, "action": action,
-                   "answer": answer}  # fmt: skip
-        return self._call(step, message)
+    def opening(self, served: View, key: str) -> list[View]:
+        """The child's views of the served opening (it reads the opening it is shown)."""
+        return self._views({"op": "opening", "served": _wire(served), "key": key})
 
-    def warm(self, init: dict[str, Any], recorded: list[tuple[Any, dict[str, Any]]]) -> None:
-        """Not supported: an isolated model's runs are not resumed."""
-        raise NotImplementedError("an isolated model's runs are not resumed")
+    def after(self, before: View, action: Any, key: str, served: View | None) -> list[View]:
+        """The child's views after ``action``; ``served`` is never sent to it."""
+        return self._views({"op": "after", "before": _wire(before), "action": action, "key": key})
+
+    def allows(self, before: View, action: Any, key: str) -> bool:
+        """Whether the child's model lists ``action`` as legal in ``before``."""
+        reply = self._call({"op": "allows", "before": _wire(before), "action": action, "key": key})
+        return reply.get("allows") is True
 
 
-__all__ = ["CALL_TIMEOUT_S", "START_TIMEOUT_S", "ChildChecks", "ModelChild"]
+__all__ = ["CALL_TIMEOUT_S", "START_TIMEOUT_S", "ChildPredictor", "ModelChild"]

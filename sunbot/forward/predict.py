@@ -172,25 +172,23 @@ def read(model: Any, rng: random.Random, view: View, key: str) -> View:
     return view_of(model, rebuild(model, view))
 
 
-def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[Finding], list[str]]:
-    """The findings of ``served`` against the model's ``draw(k)`` (the k-th draw).
+def draws(model: Any, draw: Callable[[int], View], served: View | None = None) -> list[View]:
+    """The model's draws of one answer, ``draw(k)`` the k-th, in order.
 
-    A model that draws nothing is asked once and compared exactly. A stochastic one is
-    drawn until one draw agrees with ``served`` on every field it predicts (then nothing
-    is found), at least :data:`SAMPLES` times, until a model state not drawn yet has become
-    unlikely (:data:`UNSEEN`, and no new one in the second half of the draws), or
-    :data:`MAX_SAMPLES` draws (:data:`MAX_SAMPLE_S` seconds past the first
-    :data:`SAMPLES`); when none agrees, ``served`` is compared with all the draws by
-    :func:`compare`: exactly where they agree, by shape where they differ.
+    A model that draws nothing is asked once. A stochastic one is drawn at least
+    :data:`SAMPLES` times, until a model state not drawn yet has become unlikely
+    (:data:`UNSEEN`, and no new one in the second half of the draws), or :data:`MAX_SAMPLES`
+    draws (:data:`MAX_SAMPLE_S` seconds past the first :data:`SAMPLES`); given the
+    ``served`` answer (a model sunbot runs in its own process), it stops at the first draw
+    that agrees with it.
 
     Raises:
         ModelFailed: as :func:`after`.
     """
     if not is_stochastic(model):
-        return compare([draw(0)], served)
+        return [draw(0)]
     views: list[View] = []
     deadline = time.monotonic() + MAX_SAMPLE_S
-    legal = sorted(map(_key, served.legal_actions))
     drawn: collections.Counter[str] = collections.Counter()
     last_new = 0
     for k in range(MAX_SAMPLES):
@@ -200,20 +198,49 @@ def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[F
         if state not in drawn:
             last_new = k
         drawn[state] += 1
-        if _same(view.score, served.score) and view.game_over == served.game_over:
-            shown, unpredicted = strip_unpredicted(
-                served.observation, [view.observation], "observation"
-            )
-            if _key(view.observation) == _key(shown) and (
-                sorted(map(_key, view.legal_actions)) == legal
-            ):
-                return [], unpredicted
+        if served is not None and _matches(view, served) is not None:
+            break
         if k + 1 >= SAMPLES:
             once = sum(1 for n in drawn.values() if n == 1)
             settled = once / (k + 1) < UNSEEN and last_new < (k + 1) // 2
             if settled or time.monotonic() > deadline:
                 break  # what no draw has shown yet is unlikely (Good-Turing), or time is up
+    return views
+
+
+def _matches(view: View, served: View) -> list[str] | None:
+    """The served paths ``view`` does not predict when it agrees with ``served`` on every
+    field it predicts; ``None`` when it does not agree."""
+    if not (_same(view.score, served.score) and view.game_over == served.game_over):
+        return None
+    shown, unpredicted = strip_unpredicted(served.observation, [view.observation], "observation")
+    legal = sorted(map(_key, served.legal_actions))
+    if _key(view.observation) == _key(shown) and sorted(map(_key, view.legal_actions)) == legal:
+        return unpredicted
+    return None
+
+
+def grade(views: list[View], served: View) -> tuple[list[Finding], list[str]]:
+    """The findings of ``served`` against a model's ``views`` of it (:func:`draws`): none
+    when one view agrees on every field it predicts; else :func:`compare` of them all
+    (exactly where they agree, by shape where they differ). sunbot grades in its own
+    process, whoever drew the views."""
+    if len(views) > 1:
+        for view in views:
+            unpredicted = _matches(view, served)
+            if unpredicted is not None:
+                return [], unpredicted
     return compare(views, served)
+
+
+def judge(model: Any, draw: Callable[[int], View], served: View) -> tuple[list[Finding], list[str]]:
+    """The findings of ``served`` against the model's ``draw(k)`` (the k-th draw):
+    :func:`grade` of :func:`draws`.
+
+    Raises:
+        ModelFailed: as :func:`after`.
+    """
+    return grade(draws(model, draw, served), served)
 
 
 def _key(value: Any) -> str:
@@ -396,6 +423,8 @@ __all__ = [
     "after",
     "call",
     "compare",
+    "draws",
+    "grade",
     "judge",
     "observation_of",
     "patterns",

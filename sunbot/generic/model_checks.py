@@ -8,19 +8,26 @@ prediction of it: the opening read back (``from_observation`` then ``observation
 before and the action sent (:mod:`sunbot.forward.predict`). A finding of the model is noted
 ``model: ...``; a model that raises is one finding (path ``model``) and the run goes on from
 the server's answer, which the next prediction is rebuilt from.
+
+The model only *predicts* (a :class:`Predictor`: :class:`InProcess` here, or a sandboxed
+child for a model sunbot did not write, :mod:`sunbot.agents.isolate_model`); the
+predictions are graded here, in sunbot's own process, against answers the predictor never
+sees, so a model cannot grade itself.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, Protocol
 
 from sunbot.forward.predict import (
     ModelFailed,
+    View,
     after,
     call,
-    judge,
+    draws,
+    grade,
     patterns,
     read,
     rebuild,
@@ -34,15 +41,60 @@ def _model_note(f: Finding) -> Finding:
     return f._replace(note=f"model: {f.note}" if f.note else "model: predicted otherwise")
 
 
+class Predictor(Protocol):
+    """What a forward model is asked, wherever it runs. ``key`` seeds the draws (the same
+    key, the same draws). Each method raises :class:`~sunbot.forward.predict.ModelFailed`
+    when the model cannot answer."""
+
+    def opening(self, served: View, key: str) -> list[View]:
+        """The model's views of the served opening, read back (``from_observation``)."""
+        ...
+
+    def after(self, before: View, action: Any, key: str, served: View | None) -> list[View]:
+        """The model's views after ``action`` from ``before``; ``served`` (the answer to
+        grade) only to a trusted model, which may stop drawing once a view matches it."""
+        ...
+
+    def allows(self, before: View, action: Any, key: str) -> bool:
+        """Whether the model lists ``action`` as legal in ``before``."""
+        ...
+
+
+class InProcess:
+    """A :class:`Predictor` over a model built in sunbot's own process (a model file the
+    user chose to run, ``--engine``)."""
+
+    def __init__(self, model: Any, rng: random.Random) -> None:
+        self.model, self.rng = model, rng
+
+    def opening(self, served: View, key: str) -> list[View]:
+        """As :meth:`Predictor.opening`."""
+        return draws(self.model, lambda k: read(self.model, self.rng, served, f"{key}/{k}"))
+
+    def after(self, before: View, action: Any, key: str, served: View | None) -> list[View]:
+        """As :meth:`Predictor.after`."""
+        m, rng = self.model, self.rng
+        return draws(m, lambda k: after(m, rng, before, action, f"{key}/{k}"), served)
+
+    def allows(self, before: View, action: Any, key: str) -> bool:
+        """As :meth:`Predictor.allows`."""
+        self.rng.seed(f"{key}/0")
+        state = rebuild(self.model, before)
+        legal = call(self.model.legal_actions, "legal_actions", state)
+        return any(_key(a) == _key(action) for a in legal)
+
+
 class ModelChecks:
     """Checks one run's answers with a forward model (see the module doc).
 
     Args:
-        model: a built forward model (:mod:`sunbot.forward.contract`).
+        model: a built forward model (:mod:`sunbot.forward.contract`), run in this
+            process; or ``None`` with ``predictor`` (a model run elsewhere).
         slug: the game.
         seed: the run's seed; the model's draws for step ``n`` are seeded from it and ``n``,
             so the same run is checked the same way twice.
         rng: the ``random.Random`` the model was built with (re-seeded per prediction).
+        predictor: who makes the predictions (default: :class:`InProcess` over ``model``).
 
     Attributes:
         kind: ``"model"``.
@@ -53,8 +105,16 @@ class ModelChecks:
 
     kind = "model"
 
-    def __init__(self, model: Any, slug: str, seed: int | None, rng: random.Random) -> None:
+    def __init__(
+        self,
+        model: Any,
+        slug: str,
+        seed: int | None,
+        rng: random.Random,
+        predictor: Predictor | None = None,
+    ) -> None:
         self.model = model
+        self.predictor: Predictor = predictor or InProcess(model, rng)
         self.slug = slug
         self.seed = seed
         self.rng = rng
@@ -94,9 +154,7 @@ class ModelChecks:
         self.predictions += 1
         key = self._key(0)
         try:
-            found, unpredicted = judge(
-                self.model, lambda k: read(self.model, self.rng, served, f"{key}/{k}"), served
-            )
+            found, unpredicted = grade(self.predictor.opening(served, key), served)
         except ModelFailed as exc:
             self.model_errors += 1
             return self._record(0, generic, [Finding("model", "a prediction", str(exc), "")])
@@ -115,26 +173,18 @@ class ModelChecks:
         prev, key = served_view(before), self._key(step)
         try:
             if answer.get("ok") is False:
-                return self._record(step, generic, self._refused(before, action, step))
-            found, unpredicted = judge(
-                self.model,
-                lambda k: after(self.model, self.rng, prev, action, f"{key}/{k}"),
-                served_view(answer),
-            )
+                allowed = self.predictor.allows(prev, action, key)
+                found = [
+                    Finding("ok", False, True, "the model allows the action the server refused")
+                ]
+                return self._record(step, generic, found if allowed else [])
+            served = served_view(answer)
+            found, unpredicted = grade(self.predictor.after(prev, action, key, served), served)
         except ModelFailed as exc:
             self.model_errors += 1
             return self._record(step, generic, [Finding("model", "a prediction", str(exc), "")])
         self.unpredicted |= patterns(unpredicted)
         return self._record(step, generic, found)
-
-    def _refused(self, before: dict[str, Any], action: Any, step: int) -> list[Finding]:
-        """A refused action the model lists as legal is a finding."""
-        self.rng.seed(f"{self._key(step)}/0")
-        state = rebuild(self.model, served_view(before))
-        legal = call(self.model.legal_actions, "legal_actions", state)
-        if any(_key(a) == _key(action) for a in legal):
-            return [Finding("ok", False, True, "the model allows the action the server refused")]
-        return []
 
     def warm(self, init: dict[str, Any], recorded: list[tuple[Any, dict[str, Any]]]) -> None:
         """Re-check a recorded run before it resumes; the counts start again from 0."""
@@ -154,4 +204,4 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-__all__ = ["ModelChecks"]
+__all__ = ["InProcess", "ModelChecks", "Predictor"]

@@ -153,3 +153,54 @@ def test_a_model_that_never_answers_is_a_divergence_after_the_call_timeout(
                                "legalActions": [{"type": "take", "count": 1}], "score": 0, "gameOver": False, "spec": {}})  # fmt: skip
     assert found and found[-1].path == "model" and "no answer within 1 s" in str(found[-1].got)
     child.close()
+
+
+FORGER = (
+    """
+import sunbot.generic.model_checks as mc  # in its child: an attempt to grade itself
+mc.ModelChecks.check_init = lambda self, raw: []
+mc.ModelChecks.check_action = lambda self, step, before, action, answer: []
+"""
+    + BUGGY
+)
+
+
+def test_a_model_that_patches_the_checks_in_its_child_is_still_flagged(
+    unseen_url: str, tmp_path: Path
+) -> None:
+    """The child only predicts and never sees the answer it is graded on: the buggy model
+    that replaced the checks' code in its own process is flagged where it first diverges."""
+    forger = tmp_path / "forger.py"
+    forger.write_text(FORGER)
+    got = CliRunner().invoke(app, [
+        "certify", "take-away", "--engine", f"{forger}:Model", "--server", unseen_url,
+        "--seeds", "1", "--isolate", "--json",
+    ])  # fmt: skip
+    assert got.exit_code == 3, got.output
+    report = json.loads(got.output.splitlines()[-1])
+    assert report["passed"] is False and report["divergences"] > 0
+    assert not (tmp_path / "forger.certificate.json").exists()
+
+
+def test_the_child_starts_without_secrets_and_cannot_reach_libc(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child's own environment block holds no secret (not only os.environ), its limits
+    are hard, and libc's functions are out of reach through ctypes' loaded libraries."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-child-must-not-see")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-child-must-not-see")
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import ctypes, resource\n"
+        "env = open('/proc/self/environ', 'rb').read()\n"
+        "assert b'must-not-see' not in env, 'a secret reached the child'\n"
+        "try:\n"
+        "    resource.setrlimit(resource.RLIMIT_AS, (-1, -1))\n"
+        "except ValueError:\n"
+        "    pass\n"
+        "else:\n"
+        "    raise AssertionError('the memory limit was lifted')\n"
+        "ctypes.pythonapi.system(b'true')\n" + GOOD
+    )
+    with pytest.raises(ModelNotLoaded, match=r"sandbox refuses ctypes\.dlsym"):
+        ModelChild(str(probe), "take-away").start()
