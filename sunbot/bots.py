@@ -29,8 +29,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias, Union
 
-if TYPE_CHECKING:  # the registry (sunbot.strategies) imports this module, not the reverse
-    from sunbot.strategies import Action, Observation, Strategy
+if TYPE_CHECKING:  # the contract only: the registry (sunbot.strategies) imports this module
+    from sunbot.strategies.contract import Action, Observation, Strategy
 
 
 class UnknownStrategy(ValueError):
