@@ -63,13 +63,25 @@ class Analysis:
     progress_field: str
     strategies: list[StrategyStats]
     pairs: list[tuple[str, str, stats.Paired]] = field(default_factory=list)
+    #: The game's served spec says a lower score is better (:attr:`order_said`: where).
+    lower_is_better: bool = False
+    order_said: str = ""
 
 
-def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analysis:
+def analyse(
+    game: str,
+    results: Sequence[Result],
+    order: Sequence[str],
+    *,
+    lower_is_better: bool = False,
+    order_said: str = "",
+) -> Analysis:
     """Statistics of ``results`` per group (in ``order``) and for each pair of groups.
 
     A group is a strategy, or a strategy and its Harvest Watch table
-    (:func:`~sunbot.bench.jobs.group_of`: ``"coalition vs 5 guard"``).
+    (:func:`~sunbot.bench.jobs.group_of`: ``"coalition vs 5 guard"``). ``lower_is_better``
+    (a game whose served spec says so, ``order_said`` quoting where): the verdict names the
+    lower mean the better (:func:`sunbot.bench.verdict.bench_verdict`).
     """
     by_name: dict[str, list[Result]] = {name: [] for name in order}
     for r in results:
@@ -105,7 +117,7 @@ def analyse(game: str, results: Sequence[Result], order: Sequence[str]) -> Analy
         (a.name, b.name, stats.paired(scores_by_seed(a.results), scores_by_seed(b.results)))
         for a, b in itertools.combinations(out, 2)
     ]
-    return Analysis(game, field_name, out, pairs)
+    return Analysis(game, field_name, out, pairs, lower_is_better, order_said)
 
 
 def _first_error(rows: Sequence[Result]) -> str | None:

@@ -91,6 +91,9 @@ class Comparison:
     worse: str
     paired: stats.Paired
     ratio: stats.Ratio
+    #: A lower score is better: ``paired`` is of the negated scores (a positive difference
+    #: is a better seed) and ``ratio`` of the scores as they are (below 1 is better).
+    lower: bool = False
 
     @property
     def clear(self) -> bool:
@@ -98,7 +101,9 @@ class Comparison:
         p = self.paired
         if math.isnan(p.p_value) or p.p_value >= ALPHA or not p.ci_low > 0:
             return False
-        return not self._has_ratio() or self.ratio.ci_low > 1
+        if not self._has_ratio():
+            return True
+        return self.ratio.ci_high < 1 if self.lower else self.ratio.ci_low > 1
 
     def _has_ratio(self) -> bool:
         r = self.ratio
@@ -122,17 +127,19 @@ class Comparison:
             ci = f"95% CI [{_times(r.ci_low, d)}, {_times(r.ci_high, d)}]"
             against = self.worse
         else:
-            amount = f"{num(p.mean_diff)} a seed more than"
+            amount = f"{num(p.mean_diff)} a seed {'less' if self.lower else 'more'} than"
             ci = "no CI" if math.isnan(p.ci_low) else f"95% CI [{num(p.ci_low)}, {num(p.ci_high)}]"
             against = self.worse
         clear = self.clear
         if clear and style == "best":
-            what = f"{self.better} scores highest: {amount} {against}, the next highest,"
+            most = "lowest" if self.lower else "highest"
+            what = f"{self.better} scores {most}: {amount} {against}, the next {most},"
         elif clear and style == "lead":
             what = f"{self.better} leads: it scores {amount} {against}"
         else:
             what = f"{self.better} scores {amount} {against}"
-        said = f"{what} on {seeds}, {ci}, {p_text(p.p_value)} {tally}"
+        lower = " (lower is better)" if self.lower else ""
+        said = f"{what}{lower} on {seeds}, {ci}, {p_text(p.p_value)} {tally}"
         if clear:
             return said
         hint = f"; {MIN_SEEDS} or more paired seeds can tell" if p.n < MIN_SEEDS else ""
@@ -140,15 +147,27 @@ class Comparison:
 
 
 def compare(
-    a: str, a_scores: Mapping[int, float], b: str, b_scores: Mapping[int, float]
+    a: str,
+    a_scores: Mapping[int, float],
+    b: str,
+    b_scores: Mapping[int, float],
+    *,
+    lower_is_better: bool = False,
 ) -> Comparison:
     """``a`` and ``b`` (seed -> score) compared on their common seeds, the one with the
-    higher mean on those seeds first (``a`` on a tie)."""
+    better mean on those seeds first (``a`` on a tie): the higher, or the lower where
+    ``lower_is_better`` (a game whose served spec says so; a won seed is then one scored
+    lower)."""
     seeds = set(a_scores) & set(b_scores)
     mean_a = sum(a_scores[s] for s in seeds) / len(seeds) if seeds else 0.0
     mean_b = sum(b_scores[s] for s in seeds) / len(seeds) if seeds else 0.0
-    if mean_b > mean_a:
+    if (mean_b < mean_a) if lower_is_better else (mean_b > mean_a):
         a, a_scores, b, b_scores = b, b_scores, a, a_scores
+    if lower_is_better:
+        neg_a = {s: -v for s, v in a_scores.items()}
+        neg_b = {s: -v for s, v in b_scores.items()}
+        paired = stats.paired(neg_a, neg_b)
+        return Comparison(a, b, paired, stats.ratio(a_scores, b_scores), lower=True)
     return Comparison(a, b, stats.paired(a_scores, b_scores), stats.ratio(a_scores, b_scores))
 
 
@@ -158,7 +177,8 @@ def bench_verdict(a: Analysis) -> str:
     groups = [s for s in a.strategies if s.results]
     if not groups:
         return "no run finished: nothing to compare"
-    ranked = sorted(groups, key=lambda s: -s.score.mean)
+    lower = a.lower_is_better
+    ranked = sorted(groups, key=lambda s: s.score.mean if lower else -s.score.mean)
     if len(ranked) == 1:
         s = ranked[0].score
         ci = f", 95% CI [{num(s.ci_low)}, {num(s.ci_high)}]" if not math.isnan(s.ci_low) else ""
@@ -168,9 +188,11 @@ def bench_verdict(a: Analysis) -> str:
         )
     best, second = ranked[0], ranked[1]
     c = compare(
-        best.name, scores_by_seed(best.results), second.name, scores_by_seed(second.results)
-    )
-    return c.sentence("best" if len(ranked) > 2 else "plain")
+        best.name, scores_by_seed(best.results), second.name, scores_by_seed(second.results),
+        lower_is_better=lower,
+    )  # fmt: skip
+    said = c.sentence("best" if len(ranked) > 2 else "plain")
+    return f"{said}; lower is better by {a.order_said}" if lower and a.order_said else said
 
 
 def ranking_verdict(ranking: Sequence[PairedRank]) -> str:

@@ -29,6 +29,7 @@ are stored: rerun with ``--resume``; :mod:`sunbot.cli.signals`).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import re
@@ -98,7 +99,7 @@ from sunbot.cli.spend_options import (
     spend_caps,
     wait_for_next_day,
 )
-from sunbot.games import GameInfo, generic_game, get_game
+from sunbot.games import GAMES, GameInfo, generic_game, get_game
 from sunbot.generic.index import check_slug
 from sunbot.spend.caps import SpendCaps
 
@@ -558,7 +559,10 @@ def bench_command(
         )
     if len(whole) > len(results):
         meta |= _whole_run_meta(whole, names, seed_list.text)
-    shown = _Shown(fmt, wide, talk)
+    lower, order_said = _score_order(info, server)
+    shown = _Shown(fmt, wide, talk, lower, order_said)
+    if lower:
+        meta["score order"] = f"lower is better ({order_said})"
     errors = _show(info.slug, label, results, groups or names, out / label, meta, whole, shown)
     if llm:
         gate = _model_tables(info.slug, results, names, twins, fmt, max_fallback_rate)
@@ -971,6 +975,26 @@ class _Shown:
     fmt: str = "table"
     wide: bool = False
     talk: Console | None = None
+    lower_is_better: bool = False
+    order_said: str = ""
+
+
+def _score_order(info: GameInfo, server: str | None) -> tuple[bool, str]:
+    """Whether a lower score is better, and where that was read: for a game sunbot has no
+    engine for, from the spec its server serves (a ``scoreOrder`` of ``ascending``, or
+    scoring words such as "fewer moves is better", as ``search`` reads them); a game whose
+    spec says nothing, or that cannot be read, is taken as higher-is-better."""
+    if info.slug in GAMES or server is None:
+        return False, ""
+    from sunbot.generic.index import rules_on
+    from sunbot.search.objective import spec_direction
+
+    try:
+        spec = asyncio.run(rules_on(server, info.slug, retry_seconds=10))
+    except Exception:  # the bench ran; only its verdict's direction is unknown
+        return False, ""
+    direction, said = spec_direction(spec)
+    return direction == "min", said
 
 
 def _show(
@@ -994,7 +1018,8 @@ def _show(
 
     shown = shown or _Shown()
     talk = shown.talk or console
-    analysis = analyse(game, results, names)
+    lower, said = shown.lower_is_better, shown.order_said
+    analysis = analyse(game, results, names, lower_is_better=lower, order_said=said)
     if shown.fmt == "table":
         for table in summary_tables(analysis, f"{game} · run {label}", wide=shown.wide):
             console.print(table)
@@ -1006,7 +1031,11 @@ def _show(
         sys.stdout.flush()
     rows = results if whole is None or len(whole) == len(results) else whole
     # the command's groups first, then the run's others in stored order
-    on_file = analysis if rows is results else analyse(game, rows, names)
+    on_file = (
+        analysis
+        if rows is results
+        else analyse(game, rows, names, lower_is_better=lower, order_said=said)
+    )
     if rows is not results:
         talk.print(
             escape(

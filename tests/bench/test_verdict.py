@@ -65,6 +65,33 @@ def test_a_small_edge_is_written_with_the_places_that_show_it() -> None:
     assert said.startswith("a scores 1.0005x b on 8 paired seeds, 95% CI [1.0005, 1.0005]")
 
 
+def test_where_lower_is_better_the_lower_mean_wins_and_says_so() -> None:
+    """A puzzle scored in moves: 50 against 100 on every seed is a clear win of the lower."""
+    moves = {s: 50.0 for s in SEEDS}
+    wander = {s: 100.0 for s in SEEDS}
+    c = compare("wander", wander, "search", moves, lower_is_better=True)
+    assert (c.better, c.worse, c.clear) == ("search", "wander", True)
+    assert (c.paired.better, c.paired.worse) == (8, 0)  # a won seed is one scored lower
+    assert c.sentence() == (
+        "search scores 0.50x wander (lower is better) on 8 paired seeds, 95% CI [0.50, 0.50],"
+        " p = 0.0078 (W-L-T 8-0-0)"
+    )
+    rows = [result("search", s, 50.0) for s in SEEDS] + [result("wander", s, 100.0) for s in SEEDS]
+    a = analyse(
+        "maze",
+        rows,
+        ["wander", "search"],
+        lower_is_better=True,
+        order_said="spec.scoreOrder 'ascending'",
+    )
+    assert bench_verdict(a).startswith("search scores 0.50x wander (lower is better)")
+    assert bench_verdict(a).endswith("; lower is better by spec.scoreOrder 'ascending'")
+    # the same scores read the usual way crown the other
+    assert bench_verdict(analyse("maze", rows, ["wander", "search"])).startswith(
+        "wander scores 2.00x"
+    )
+
+
 def test_negative_scores_give_the_difference_not_a_ratio() -> None:
     a = {s: 3.0 - s for s in SEEDS}
     b = {s: -float(s) for s in SEEDS}
