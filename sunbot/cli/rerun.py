@@ -30,8 +30,11 @@ def rerun_command(file: Path, prompt: Path | None, url: str | None, as_json: boo
 
     try:
         report = rerun(file, prompt=prompt, base_url=url)
-    except (CannotRerun, ValueError, OSError) as exc:
-        said = outside(f"{file}: {exc}", 2000)
+    except (CannotRerun, ValueError, OSError, KeyError, TypeError) as exc:
+        # a KeyError (an unknown game) or a TypeError (a field of the wrong type): a file
+        # edited by hand or by someone else, said in one line like any other
+        why = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        said = outside(f"{file}: {why}", 2000)
         err.print(line(("error:", "bold red"), " ", said), soft_wrap=True)
         raise typer.Exit(Exit.USAGE) from None
     if as_json:

@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 import httpx
+import orjson
 
 from sunbot.client import ClientError, GameboardClient, Position, Rejected, ServerRefused
 from sunbot.client.models import Envelope
@@ -39,6 +40,9 @@ DEFAULT_BUDGET = 2_000
 IN_FLIGHT = 4
 #: Answers the transposition cache keeps (the oldest go first).
 CACHE_SIZE = 20_000
+#: Bytes of answers (as JSON) the cache keeps at most: a server whose positions grow fills
+#: it by size long before it holds :data:`CACHE_SIZE` answers.
+CACHE_BYTES = 128 << 20
 #: Seconds kept free before a deadline for the search to answer.
 MARGIN_S = 0.05
 #: Seconds the lookahead's client may take to close.
@@ -70,6 +74,9 @@ class Lookahead:
         per_decision: requests one decision may send (``--lookahead N``), >= 1.
         budget: requests the run may send (``--lookahead-budget M``), >= 1.
         transport: an httpx transport to use instead of the network (tests).
+        plain_only: expand only answers with a plain ``state`` (what the peek guard
+            judges): an answer that comes back with only a token or an id is a leaf, never
+            sent (``False`` under ``--allow-peek``, whose run is labelled clairvoyant).
 
     Attributes:
         requests: requests sent so far; ``decision_requests``: in this decision.
@@ -86,6 +93,7 @@ class Lookahead:
         budget: int = DEFAULT_BUDGET,
         transport: httpx.AsyncBaseTransport | None = None,
         in_flight: int = IN_FLIGHT,
+        plain_only: bool = True,
     ) -> None:
         if per_decision < 1 or budget < 1:
             raise ValueError("lookahead: the per-decision and run budgets must be at least 1")
@@ -97,9 +105,12 @@ class Lookahead:
         self.transport = transport
         self.requests = self.decision_requests = self.cache_hits = self.failures = 0
         self.deadline: float | None = None
+        self.plain_only = plain_only
         self._cache: collections.OrderedDict[tuple[str, str], dict[str, Any] | None] = (
             collections.OrderedDict()
         )
+        self._sizes: dict[tuple[str, str], int] = {}
+        self._bytes = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: GameboardClient | None = None
         self._retried = 0
@@ -184,15 +195,19 @@ class Lookahead:
         for t in pending:
             t.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
-        for t in done:
-            if (exc := t.exception()) is not None:
-                raise exc
+        failed = [e for t in done if (e := t.exception()) is not None]  # each one retrieved
+        if failed:
+            raise failed[0]
         return bool(pending)
 
     async def _act(
         self, client: GameboardClient, answer: dict[str, Any], action: Any
     ) -> dict[str, Any] | None:
         carry = carry_of(answer)
+        if self.plain_only and not isinstance(carry.get("state"), dict):
+            self.failures += 1  # a token or an id the peek guard never judged: a leaf
+            log.info("lookahead: an answer without a plain state is not sent back")
+            return None
         body = {k: v for k, v in answer.items() if k not in ("state", "stateToken")} | carry
         try:
             position = Position(Envelope.model_validate(body), body)
@@ -213,9 +228,13 @@ class Lookahead:
         return got.raw
 
     def _store(self, key: tuple[str, str], answer: dict[str, Any] | None) -> None:
-        self._cache[key] = answer
-        while len(self._cache) > CACHE_SIZE:
-            self._cache.popitem(last=False)
+        size = len(orjson.dumps(answer, default=str)) if answer is not None else 0
+        self._bytes += size - self._sizes.get(key, 0)
+        self._cache[key], self._sizes[key] = answer, size
+        self._cache.move_to_end(key)
+        while len(self._cache) > 1 and (len(self._cache) > CACHE_SIZE or self._bytes > CACHE_BYTES):
+            old, _ = self._cache.popitem(last=False)
+            self._bytes -= self._sizes.pop(old, 0)
 
     def totals(self) -> dict[str, Any]:
         """``{requests, cacheHits, failures, retries, perDecision, budget}``."""

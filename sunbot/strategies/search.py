@@ -128,6 +128,7 @@ class Search:
             self.lookahead = Lookahead(
                 server, game or "", per_decision=lookahead,
                 budget=lookahead_budget or DEFAULT_BUDGET, transport=transport,
+                plain_only=not allow_peek,
             )  # fmt: skip
 
     def on_start(

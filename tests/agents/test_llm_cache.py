@@ -138,6 +138,25 @@ def test_replay_rerun_on_the_command_line(endpoint, tmp_path):
     assert stopped.exit_code == 1 and "rerun stopped: decision 2, call 1" in stopped.output
 
 
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [(lambda h: h.update(game="../../etc/passwd"), "etc/passwd"),
+     (lambda h: h.update(seed="seven"), "seed")],
+)  # fmt: skip
+def test_a_tampered_header_is_one_line_not_a_traceback(endpoint, tmp_path, edit, said):
+    url, _ = endpoint
+    path = tmp_path / "run.jsonl"
+    _play(url, "legal", path)
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    edit(head)
+    lines[0] = json.dumps(head)
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["replay", str(path), "--rerun"])
+    assert result.exit_code in (1, 2), result.output
+    assert "Traceback" not in result.output and said in result.output
+
+
 def test_a_run_without_a_model_record_cannot_rerun(tmp_path):
     path = tmp_path / "plain.jsonl"
     sunbot.play("naptuft", seed=1, max_days=1, transcript=path)

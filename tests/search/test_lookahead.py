@@ -109,3 +109,39 @@ def test_bench_keeps_clairvoyant_rows_apart(unseen_url: str, tmp_path: Path) -> 
     ])  # fmt: skip
     assert refused.exit_code == 2
     assert "refused (--allow-peek" in refused.output
+
+
+def test_an_answer_without_a_plain_state_is_a_leaf_never_sent_back() -> None:
+    """Only what the peek guard judged (a plain state) goes back to the server: an answer
+    that came back with a token alone is not expanded, unless peeking was allowed."""
+    import httpx
+
+    from sunbot.search.lookahead import Lookahead
+
+    asked: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(request)
+        return httpx.Response(400, json={"ok": False, "error": "refused"})
+
+    transport = httpx.MockTransport(handler)
+    token_only = {"ok": True, "stateToken": "opaque", "observation": {}, "legalActions": [1],
+                  "score": 0, "gameOver": False}  # fmt: skip
+    look = Lookahead("http://gb.test", "count-up", per_decision=4, transport=transport)
+    assert look.step_many([(token_only, 1)]) == [None]
+    assert asked == [] and look.failures == 1
+    peeking = Lookahead("http://gb.test", "count-up", per_decision=4, transport=transport,
+                        plain_only=False)  # fmt: skip
+    assert peeking.step_many([(token_only, 1)]) == [None]  # asked, and refused
+    assert len(asked) == 1 and b"opaque" in asked[0].content
+
+
+def test_the_cache_is_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sunbot.search.lookahead as la
+
+    monkeypatch.setattr(la, "CACHE_BYTES", 10_000)
+    look = la.Lookahead(None, "count-up", per_decision=4)
+    for i in range(20):
+        look._store((str(i), "a"), {"observation": {"blob": "x" * 1_000}})
+    assert look._bytes <= 10_000 and 5 <= len(look._cache) <= 10
+    assert ("19", "a") in look._cache and ("0", "a") not in look._cache
