@@ -230,10 +230,11 @@ class ModelChild:
         ``random.Random(seed)``."""
         from sunbot.generic.model_checks import ModelChecks
 
-        self.start()
-        reply = self._ask({"op": "reset", "seed": seed}, self.call_timeout_s)
-        if reply is not None and "error" in reply:
-            self.failed = f"could not build the model: {reply['error']}"
+        if self.failed is None:  # a child that failed is not started again: each of its
+            self.start()  # later predictions is a finding, as the module doc says
+            reply = self._ask({"op": "reset", "seed": seed}, self.call_timeout_s)
+            if reply is not None and "error" in reply:
+                self.failed = f"could not build the model: {reply['error']}"
         predictor = ChildPredictor(self)
         return ModelChecks(None, self.game, seed, random.Random(seed), predictor=predictor)
 

@@ -152,6 +152,10 @@ def test_a_model_that_never_answers_is_a_divergence_after_the_call_timeout(
     found = checks.check_init({"ok": True, "state": {}, "observation": {"pile": 5, "start": 5, "taken": [], "houseTook": None, "winner": None},
                                "legalActions": [{"type": "take", "count": 1}], "score": 0, "gameOver": False, "spec": {}})  # fmt: skip
     assert found and found[-1].path == "model" and "no answer within 1 s" in str(found[-1].got)
+    # the next trajectory's checks start no second child: its predictions are findings too
+    again = child.checks(2).check_init({"ok": True, "state": {}, "observation": {"pile": 5, "start": 5, "taken": [], "houseTook": None, "winner": None},
+                                        "legalActions": [{"type": "take", "count": 1}], "score": 0, "gameOver": False, "spec": {}})  # fmt: skip
+    assert again and again[-1].path == "model" and "no answer within 1 s" in str(again[-1].got)
     child.close()
 
 
