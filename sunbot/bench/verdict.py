@@ -138,7 +138,8 @@ class Comparison:
             what = f"{self.better} leads: it scores {amount} {against}"
         else:
             what = f"{self.better} scores {amount} {against}"
-        lower = " (lower is better)" if self.lower else ""
+        said_lowest = clear and style == "best"  # "scores lowest" says it already
+        lower = " (lower is better)" if self.lower and not said_lowest else ""
         said = f"{what}{lower} on {seeds}, {ci}, {p_text(p.p_value)} {tally}"
         if clear:
             return said
