@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from typing import Any
 
+from sunbot._text.terminal import printable
 from sunbot.engines import harvest_watch as hw
 
 from . import harvest_watch_foresight as sight
@@ -104,16 +104,12 @@ WILD = 0.5
 ENDGAME = 30
 
 
-#: Unicode categories never passed on in our speech: controls, format characters (bidi
-#: overrides), surrogates, private use, unassigned, line and paragraph separators.
-_UNSPOKEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
-
-
 def _plain(text: str) -> bool:
-    """Whether words others said are fit for us to say: no control or format character
-    (terminal escapes, bidi overrides) and no markup (``<``, ``>``, ``&``). Words of
-    another player are outside text; we never pass on what could act on a reader's screen."""
-    return not any(c in "<>&" or unicodedata.category(c) in _UNSPOKEN for c in text)
+    """Whether words others said are fit for us to say: nothing the terminal would not
+    print as it is (:func:`sunbot._text.terminal.printable`: controls, format characters
+    such as bidi overrides) and no markup (``<``, ``>``, ``&``). Words of another player are
+    outside text; we never pass on what could act on a reader's screen."""
+    return not any(c in "<>&" for c in text) and printable(text) == text
 
 
 def _form(text: str, seat: int, food: float) -> str:
