@@ -16,7 +16,6 @@ import contextlib
 import inspect
 import json
 import multiprocessing
-import os
 import random
 import signal
 import time
@@ -27,10 +26,11 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
-from sunbot._text.safe import ENV_SECRETS, describe, traceback_text
+from sunbot._text.safe import describe, traceback_text
 from sunbot.agents._guard import BotError, BotEscape, guarded_call
 from sunbot.agents._process import exit_text
 from sunbot.agents.clock import DecisionTimeout
+from sunbot.agents.sandbox import clean_environment
 
 #: Largest message from the child, in bytes.
 MAX_MESSAGE_BYTES = 1 << 20
@@ -66,8 +66,6 @@ def _start_hook(strategy: object, game: str, seed: int | None, cap: Any, spec: A
 def _child(conn: Connection, game: str, recipe: str, seed: int | None) -> None:
     """The child's loop: build the strategy, then answer each message until ``close`` or EOF."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
-    for name in ENV_SECRETS:  # our model key is not the untrusted bot's to read
-        os.environ.pop(name, None)
     from sunbot import strategies
 
     try:
@@ -203,7 +201,8 @@ class IsolatedStrategy:
             daemon=True,
         )
         try:
-            process.start()
+            with clean_environment():  # its environment block never holds our secrets
+                process.start()
         except Exception as exc:  # no way to start an interpreter (limits, a frozen app)
             parent.close()
             raise self._fail(f"could not start a child process: {describe(exc)}") from None

@@ -178,3 +178,16 @@ def test_the_childs_last_decision_is_passed_on_within_bounds(tmp_path):
     assert first["n"] == 1 and first["ms"] >= 0
     assert second["lastDecision"] == "left out: over 4096 characters or no object"
     assert "notes" not in second
+
+
+def test_the_child_starts_without_our_secrets_in_its_environment_block(tmp_path, monkeypatch):
+    """Not only os.environ: /proc/self/environ, what the process started with, holds no
+    model key either (popping it in the child left it there)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-the-bot-must-not-see-it")
+    body = "return [{'k': int(b'must-not-see' in open('/proc/self/environ', 'rb').read())}]"
+    bot = IsolatedStrategy(bot_file(tmp_path, body), "keelhold", 1)
+    try:
+        assert bot.choose({}, legal(1)) == [{"k": 0}]
+    finally:
+        bot.close()
+    assert __import__("os").environ["OPENAI_API_KEY"] == "sk-the-bot-must-not-see-it"
