@@ -44,7 +44,9 @@ The shapes hold up to 8 crates a hatch and 4 in the queue (our server: capacity 
 
 from __future__ import annotations
 
+import os
 import struct
+from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
@@ -209,6 +211,26 @@ def _terms_row(p: dict[str, Any]) -> list[int]:
     return row
 
 
+def _load_native() -> ModuleType | None:
+    """The C encoding (``_keelhold_encode.c``) when it is built, lays out the buffer as this
+    module does and is not turned off (``SUNBOT_NO_NATIVE``, as for the Sunloaf search)."""
+    if os.environ.get("SUNBOT_NO_NATIVE", "").strip() not in ("", "0"):
+        return None
+    try:
+        from sunbot.envs import _keelhold_encode as mod
+    except ImportError:  # built without a compiler: the Python encoding, the same numbers
+        return None
+    same = (mod.TERMS, mod.CONDITIONS, tuple(mod.PHASES)) == (TERMS, CONDITIONS, tuple(PHASES))
+    layout = (mod.N_INTS, mod.HATCHES, mod.MAX_SLOTS, mod.MAX_QUEUE)
+    return mod if same and layout == (_TERMS.stop, HATCHES, MAX_SLOTS, MAX_QUEUE) else None
+
+
+#: The C encoding (:mod:`sunbot.envs._keelhold_encode`), ``None`` when it is not built or
+#: turned off; :meth:`KeelholdCodec.encode` then encodes in Python. Tests may set it to
+#: ``None``.
+native: ModuleType | None = _load_native()
+
+
 class KeelholdCodec:
     """Fixed-shape encoding of Keelhold observations (module docstring) and its 9 actions.
 
@@ -240,6 +262,7 @@ class KeelholdCodec:
 
     def _forget(self) -> None:
         """Encode every part afresh next time (after a failed encoding)."""
+        self._native_wrote = False
         #: per hatch: the hatch last encoded, and its rush crates' (buffer index, due)
         self._seen_hold: list[Any] = [_UNSEEN] * HATCHES
         self._rush: list[list[tuple[int, int]]] = [[] for _ in range(HATCHES)]
@@ -262,14 +285,23 @@ class KeelholdCodec:
     def encode(self, observation: Observation) -> EncodedObs:
         """The arrays of the module docstring from a wire observation (``rng`` ignored).
 
-        The parts that differ from the last observation's are written into the codec's
-        buffers (packed with ``struct``), the buffer is clipped into the bounds (one pass)
-        and each key is a copy of its part: the encoding is on the training hot path.
+        With the C extension (:data:`native`) the whole observation is written into the
+        codec's buffers in C, clipped as it is written; an observation it does not handle
+        (another server's types or missing fields) is encoded in Python, where the parts that
+        differ from the last observation's are written into the buffers (packed with
+        ``struct``) and the buffer is clipped into the bounds (one pass). Either way each key
+        is a copy of its part: the encoding is on the training hot path.
 
         Raises:
             ValueError: a hatch holds more than 8 crates or the queue more than 4, the hold
                 has not 7 hatches, a field is missing, of the wrong type or beyond int32.
         """
+        bounds = (_FLAT_LOW, _FLAT_HIGH) if self.clip else (None, None)
+        if native is not None and native.fill(observation, self._ints, self._bays, *bounds):
+            self._native_wrote = True
+            return self._copies()
+        if self._native_wrote:  # C wrote the buffers last: nothing remembered is current
+            self._forget()
         try:
             self._write(observation)
         except BaseException as exc:  # the buffers hold a part-written encoding: forget it
@@ -283,6 +315,10 @@ class KeelholdCodec:
             ints = self._ints
             np.minimum(ints, _FLAT_HIGH, out=ints)
             np.maximum(ints, _FLAT_LOW, out=ints)
+        return self._copies()
+
+    def _copies(self) -> EncodedObs:
+        """Each key, a copy of its part of the buffers."""
         return {
             "hold": self._hold.copy(),
             "queue": self._queue.copy(),

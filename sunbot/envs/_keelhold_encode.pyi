@@ -1,0 +1,23 @@
+"""Types of the C extension :mod:`sunbot.envs._keelhold_encode` (``_keelhold_encode.c``):
+:class:`~sunbot.envs.keelhold.KeelholdCodec`'s encoding, the same numbers."""
+
+from typing import Any
+
+#: The layout it writes (checked against :mod:`sunbot.envs.keelhold` at import).
+TERMS: tuple[str, ...]
+CONDITIONS: tuple[str, ...]
+PHASES: tuple[str, ...]
+N_INTS: int
+HATCHES: int
+MAX_SLOTS: int
+MAX_QUEUE: int
+
+def fill(observation: Any, ints: Any, bays: Any, low: Any, high: Any) -> bool:
+    """Write the whole encoding of ``observation`` into ``ints`` (``int32``, ``N_INTS``) and
+    ``bays`` (``int8``, 2 x 7), clipped into ``low``..``high`` (``int32`` buffers; ``None``:
+    not clipped); ``False`` when the observation is not one it handles (nothing that counts
+    written: encode it in Python).
+
+    Raises:
+        ValueError: a buffer of the wrong size. ``BufferError``: a buffer not writable.
+    """
