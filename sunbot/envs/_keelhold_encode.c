@@ -1,9 +1,10 @@
 /* The Keelhold encoding (sunbot/envs/keelhold.py KeelholdCodec) in C: the same numbers.
  *
- * fill(observation, ints, bays, low, high) writes the whole encoding of a wire observation
+ * Filler(ints, bays, low, high)(observation) writes the whole encoding of a wire observation
  * (or our engine's state) into the codec's int32 buffer ``ints`` (hold, queue, hatches,
  * status, terms, in that order) and its int8 buffer ``bays``, clipped element-wise into
  * ``low``..``high`` when they are given (int32 buffers of the same length; None: no clip).
+ * It holds the two buffers (exported) for as long as it lives: no lookup per call.
  *
  * It handles only observations whose every read field is what our engine writes: dicts
  * and lists of the exact types, integers (or booleans) that fit 32 bits, ``arms`` and
@@ -64,6 +65,12 @@ static int as_i32(PyObject *v, int64_t *out) {
 
 static int fits(int64_t x) { return x >= INT32_MIN && x <= INT32_MAX; }
 
+/* a == b for two exact str, b interned (our engine's strings are the same objects). */
+static int str_eq(PyObject *a, PyObject *b) {
+    return a == b || (PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) &&
+                      PyUnicode_Compare(a, b) == 0);
+}
+
 /* d.get(key) for an exact dict (NULL when missing; never sets an error for str keys). */
 static PyObject *get(PyObject *d, PyObject *key) { return PyDict_GetItemWithError(d, key); }
 
@@ -108,8 +115,7 @@ static int condition_flags(PyObject *conditions, int flags[N_CONDITIONS]) {
         if (!PyUnicode_CheckExact(v)) return 0;
         for (int k = 0; k < N_CONDITIONS; k++) {
             if (!flags[k]) {
-                int eq = PyUnicode_Compare(v, CONDITION_KEYS[k]) == 0;
-                if (eq) flags[k] = 1;
+                if (str_eq(v, CONDITION_KEYS[k])) flags[k] = 1;
             }
         }
     }
@@ -246,7 +252,7 @@ static int encode(PyObject *o, int64_t *v, int bays[2][HATCHES]) {
     if (phase == NULL || !PyUnicode_CheckExact(phase)) return 0;
     int64_t phase_code = -1;
     for (int k = 0; k < 3; k++) {
-        if (PyUnicode_Compare(phase, PHASE_KEYS[k]) == 0) phase_code = k;
+        if (str_eq(phase, PHASE_KEYS[k])) phase_code = k;
     }
     if (phase_code < 0) return 0;
     int64_t *s = v + STATUS_AT;
@@ -285,12 +291,11 @@ static int encode(PyObject *o, int64_t *v, int bays[2][HATCHES]) {
     return !PyErr_Occurred();
 }
 
-/* A writable C-contiguous buffer of exactly ``len`` bytes (0 and an error otherwise). */
+/* A writable (or readable) C-contiguous buffer of exactly ``len`` bytes (0 and an error
+ * otherwise). */
 static int take_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t len, int writable) {
-    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS
-                                               : PyBUF_C_CONTIGUOUS) < 0) {
-        return 0;
-    }
+    int flags = writable ? PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS : PyBUF_C_CONTIGUOUS;
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return 0;
     if (view->len != len) {
         PyBuffer_Release(view);
         PyErr_Format(PyExc_ValueError, "a buffer of %zd bytes, not %zd", view->len, len);
@@ -299,58 +304,96 @@ static int take_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t len, int writa
     return 1;
 }
 
-static PyObject *fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "fill(observation, ints, bays, low, high)");
+/* Filler(ints, bays, low, high): holds the codec's buffers (and the bounds, or None and
+ * None: no clip) for as long as it lives; calling it with an observation writes its whole
+ * encoding there and answers True, or answers False (nothing that counts written). */
+typedef struct {
+    PyObject_HEAD
+    Py_buffer ints, bays;
+    int32_t low[N_INTS], high[N_INTS];
+    int clip, held;
+} FillerObject;
+
+static int Filler_init(FillerObject *self, PyObject *args, PyObject *kwds) {
+    PyObject *ints, *bays, *low, *high;
+    if (self->held) {
+        PyErr_SetString(PyExc_TypeError, "a Filler is made once");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OOOO:Filler", &ints, &bays, &low, &high)) return -1;
+    self->clip = low != Py_None;
+    if (self->clip) {
+        Py_buffer lo, hi;
+        if (!take_buffer(low, &lo, N_INTS * 4, 0)) return -1;
+        if (!take_buffer(high, &hi, N_INTS * 4, 0)) {
+            PyBuffer_Release(&lo);
+            return -1;
+        }
+        memcpy(self->low, lo.buf, N_INTS * 4);
+        memcpy(self->high, hi.buf, N_INTS * 4);
+        PyBuffer_Release(&lo);
+        PyBuffer_Release(&hi);
+    }
+    if (!take_buffer(ints, &self->ints, N_INTS * 4, 1)) return -1;
+    if (!take_buffer(bays, &self->bays, 2 * HATCHES, 1)) {
+        PyBuffer_Release(&self->ints);
+        return -1;
+    }
+    self->held = 1;
+    return 0;
+}
+
+static void Filler_dealloc(FillerObject *self) {
+    if (self->held) {
+        PyBuffer_Release(&self->ints);
+        PyBuffer_Release(&self->bays);
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Filler_call(FillerObject *self, PyObject *args, PyObject *kwds) {
+    PyObject *o;
+    if (!self->held) {
+        PyErr_SetString(PyExc_TypeError, "the Filler holds no buffers");
         return NULL;
     }
+    if (!PyArg_UnpackTuple(args, "Filler", 1, 1, &o)) return NULL;
     int64_t v[N_INTS];
     int bays[2][HATCHES];
-    if (!encode(args[0], v, bays)) {
+    if (!encode(o, v, bays)) {
         if (PyErr_Occurred()) PyErr_Clear();
         Py_RETURN_FALSE;
     }
-    int clip = args[3] != Py_None;
-    Py_buffer ints, out_bays, low, high;
-    if (!take_buffer(args[1], &ints, N_INTS * 4, 1)) return NULL;
-    if (!take_buffer(args[2], &out_bays, 2 * HATCHES, 1)) {
-        PyBuffer_Release(&ints);
-        return NULL;
-    }
-    int32_t *dst = (int32_t *)ints.buf;
-    if (clip) {
-        if (!take_buffer(args[3], &low, N_INTS * 4, 0)) goto fail2;
-        if (!take_buffer(args[4], &high, N_INTS * 4, 0)) {
-            PyBuffer_Release(&low);
-            goto fail2;
-        }
-        const int32_t *lo = (const int32_t *)low.buf, *hi = (const int32_t *)high.buf;
+    int32_t *dst = (int32_t *)self->ints.buf;
+    if (self->clip) {
+        const int32_t *lo = self->low, *hi = self->high;
         for (int i = 0; i < N_INTS; i++) {
             int64_t x = v[i];
             dst[i] = (int32_t)(x > hi[i] ? hi[i] : (x < lo[i] ? lo[i] : x));
         }
-        PyBuffer_Release(&low);
-        PyBuffer_Release(&high);
     } else {
         for (int i = 0; i < N_INTS; i++) dst[i] = (int32_t)v[i];
     }
-    int8_t *b8 = (int8_t *)out_bays.buf;
+    int8_t *b8 = (int8_t *)self->bays.buf;
     for (int r = 0; r < 2; r++) {
         for (int b = 0; b < HATCHES; b++) b8[r * HATCHES + b] = (int8_t)bays[r][b];
     }
-    PyBuffer_Release(&ints);
-    PyBuffer_Release(&out_bays);
     Py_RETURN_TRUE;
-fail2:
-    PyBuffer_Release(&ints);
-    PyBuffer_Release(&out_bays);
-    return NULL;
 }
 
+static PyTypeObject FillerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sunbot.envs._keelhold_encode.Filler",
+    .tp_basicsize = sizeof(FillerObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Filler(ints, bays, low, high): call it with an observation to write its "
+              "encoding into the buffers (True), or False: encode it in Python.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Filler_init,
+    .tp_dealloc = (destructor)Filler_dealloc,
+    .tp_call = (ternaryfunc)Filler_call,
+};
+
 static PyMethodDef methods[] = {
-    {"fill", (PyCFunction)(void (*)(void))fill, METH_FASTCALL,
-     "fill(observation, ints, bays, low, high) -> bool: the whole encoding written, or "
-     "False (nothing that counts written: encode it in Python)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -401,8 +444,15 @@ PyMODINIT_FUNC PyInit__keelhold_encode(void) {
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if ((*keys[i].slot = intern(keys[i].name)) == NULL) return NULL;
     }
+    if (PyType_Ready(&FillerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    Py_INCREF(&FillerType);
+    if (PyModule_AddObject(m, "Filler", (PyObject *)&FillerType) < 0) {
+        Py_DECREF(&FillerType);
+        Py_DECREF(m);
+        return NULL;
+    }
     /* the layout it writes, for the Python side to check against its own */
     if (PyModule_AddObject(m, "TERMS", names(TERM_NAMES, N_NAMED)) < 0 ||
         PyModule_AddObject(m, "CONDITIONS", names(CONDITION_NAMES, N_CONDITIONS)) < 0 ||

@@ -12,12 +12,17 @@ HATCHES: int
 MAX_SLOTS: int
 MAX_QUEUE: int
 
-def fill(observation: Any, ints: Any, bays: Any, low: Any, high: Any) -> bool:
-    """Write the whole encoding of ``observation`` into ``ints`` (``int32``, ``N_INTS``) and
-    ``bays`` (``int8``, 2 x 7), clipped into ``low``..``high`` (``int32`` buffers; ``None``:
-    not clipped); ``False`` when the observation is not one it handles (nothing that counts
-    written: encode it in Python).
+class Filler:
+    """Holds the codec's buffers: ``ints`` (``int32``, ``N_INTS``) and ``bays`` (``int8``,
+    2 x 7), and the bounds ``low``..``high`` (``int32`` buffers; ``None`` and ``None``: no
+    clip).
 
     Raises:
         ValueError: a buffer of the wrong size. ``BufferError``: a buffer not writable.
     """
+
+    def __init__(self, ints: Any, bays: Any, low: Any, high: Any) -> None: ...
+    def __call__(self, observation: Any) -> bool:
+        """Write the whole encoding of ``observation`` into the buffers, clipped into the
+        bounds; ``False`` when the observation is not one it handles (nothing that counts
+        written: encode it in Python)."""

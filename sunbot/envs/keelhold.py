@@ -258,6 +258,11 @@ class KeelholdCodec:
         self._hatches = ints[_HATCHES].reshape(HATCHES, 3)
         self._status = ints[_STATUS]
         self._terms_view = ints[_TERMS].reshape(2, N_TERMS)
+        #: the C encoding, holding the buffers (``None``: not built or turned off)
+        self._fill: Any = None
+        if native is not None:
+            bounds = (_FLAT_LOW, _FLAT_HIGH) if self.clip else (None, None)
+            self._fill = native.Filler(self._ints, self._bays, *bounds)
         self._forget()
 
     def _forget(self) -> None:
@@ -296,10 +301,17 @@ class KeelholdCodec:
             ValueError: a hatch holds more than 8 crates or the queue more than 4, the hold
                 has not 7 hatches, a field is missing, of the wrong type or beyond int32.
         """
-        bounds = (_FLAT_LOW, _FLAT_HIGH) if self.clip else (None, None)
-        if native is not None and native.fill(observation, self._ints, self._bays, *bounds):
+        fill = self._fill
+        if fill is not None and native is not None and fill(observation):
             self._native_wrote = True
-            return self._copies()
+            return {
+                "hold": self._hold.copy(),
+                "queue": self._queue.copy(),
+                "hatches": self._hatches.copy(),
+                "bays": self._bays.copy(),
+                "status": self._status.copy(),
+                "terms": self._terms_view.copy(),
+            }
         if self._native_wrote:  # C wrote the buffers last: nothing remembered is current
             self._forget()
         try:
