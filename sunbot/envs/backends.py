@@ -105,8 +105,8 @@ class Stepper:
             return answer
         if self.run is None:
             raise RuntimeError("call init(seed) before act(action)")
-        answer = self._drive(self.run.step(action))
-        return answer
+        served: Answer = self._drive(self.run.step(action))
+        return served
 
     def close(self) -> None:
         """Close a server's connections and the event loop."""

@@ -304,14 +304,7 @@ class KeelholdCodec:
         fill = self._fill
         if fill is not None and native is not None and fill(observation):
             self._native_wrote = True
-            return {
-                "hold": self._hold.copy(),
-                "queue": self._queue.copy(),
-                "hatches": self._hatches.copy(),
-                "bays": self._bays.copy(),
-                "status": self._status.copy(),
-                "terms": self._terms_view.copy(),
-            }
+            return self._copies()
         if self._native_wrote:  # C wrote the buffers last: nothing remembered is current
             self._forget()
         try:
