@@ -67,6 +67,7 @@ ACTIONS: tuple[Action, ...] = (
     {"type": "END_RUN"},
 )
 CAST_OFF, END_RUN = 7, 8
+_OTHER_INDEX = {"CAST_OFF": CAST_OFF, "END_RUN": END_RUN}
 TERMS = (
     "tolerance", "capacity", "manifestSize", "cargoTypes", "weightMin", "weightMax", "quota",
     "wind", "queueSize", "jamEvery", "jamLength", "maxJams", "rushEvery", "rushWindow",
@@ -258,6 +259,18 @@ class KeelholdCodec:
         self._hatches = ints[_HATCHES].reshape(HATCHES, 3)
         self._status = ints[_STATUS]
         self._terms_view = ints[_TERMS].reshape(2, N_TERMS)
+        #: each key's part's ``copy``, in the order of :data:`_KEYS`, bound once
+        self._copy = tuple(
+            part.copy
+            for part in (
+                self._hold,
+                self._queue,
+                self._hatches,
+                self._bays,
+                self._status,
+                self._terms_view,
+            )
+        )
         #: the C encoding, holding the buffers (``None``: not built or turned off)
         self._fill: Any = None
         if native is not None:
@@ -324,13 +337,14 @@ class KeelholdCodec:
 
     def _copies(self) -> EncodedObs:
         """Each key, a copy of its part of the buffers."""
+        hold, queue, hatches, bays, status, terms = self._copy
         return {
-            "hold": self._hold.copy(),
-            "queue": self._queue.copy(),
-            "hatches": self._hatches.copy(),
-            "bays": self._bays.copy(),
-            "status": self._status.copy(),
-            "terms": self._terms_view.copy(),
+            "hold": hold(),
+            "queue": queue(),
+            "hatches": hatches(),
+            "bays": bays(),
+            "status": status(),
+            "terms": terms(),
         }
 
     def _write(self, o: Observation) -> None:
@@ -447,7 +461,7 @@ class KeelholdCodec:
         if kind == "PLACE":
             bay = action.get("bay")
             return bay if type(bay) is int and 0 <= bay < HATCHES else None
-        return {"CAST_OFF": CAST_OFF, "END_RUN": END_RUN}.get(str(kind))
+        return _OTHER_INDEX.get(str(kind))
 
 
 class KeelholdEnv(SunbotEnv):
