@@ -29,6 +29,7 @@
 #define STATUS_AT (HATCHES_AT + HATCHES * 3)
 #define TERMS_AT (STATUS_AT + 8)
 #define N_INTS (TERMS_AT + 2 * N_TERMS)
+#define N_ACTIONS (HATCHES + 2)
 
 static const char *TERM_NAMES[N_NAMED] = {
     "tolerance", "capacity", "manifestSize", "cargoTypes", "weightMin", "weightMax", "quota",
@@ -47,7 +48,7 @@ static PyObject *PHASE_KEYS[3];
 static PyObject *K_TURN, *K_HOLD, *K_QUEUE, *K_CARGO, *K_DUE, *K_WEIGHT, *K_RUSH_WINDOW,
     *K_PARAMS, *K_VOYAGE, *K_JAMMED, *K_ARMS, *K_OPEN_BAYS, *K_CONDITIONS, *K_SAFE,
     *K_LISTING_BAYS, *K_PHASE, *K_START, *K_TRIM, *K_LISTING, *K_CHAIN, *K_LOTS, *K_COS,
-    *K_NEXT;
+    *K_NEXT, *K_TYPE, *K_BAY, *K_PLACE, *K_CAST_OFF, *K_END_RUN;
 
 /* An exact int (or bool) that fits int32 into *out; 0 for anything else. */
 static int as_i32(PyObject *v, int64_t *out) {
@@ -393,7 +394,54 @@ static PyTypeObject FillerType = {
     .tp_call = (ternaryfunc)Filler_call,
 };
 
+/* mask(legal, out) -> bool: the action mask of ``legal`` (KeelholdCodec.index of each
+ * action, 1 where one is) into the int8 buffer ``out`` of 9; False (``out`` untouched) when
+ * an action is not a dict whose ``type`` is a str: the Python mask then. */
+static PyObject *mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "mask(legal, out)");
+        return NULL;
+    }
+    PyObject *legal = args[0];
+    if (!PyList_CheckExact(legal)) Py_RETURN_FALSE;
+    int8_t flags[N_ACTIONS] = {0};
+    Py_ssize_t n = PyList_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyList_GET_ITEM(legal, i);
+        if (!PyDict_CheckExact(a)) Py_RETURN_FALSE;
+        PyObject *kind = get(a, K_TYPE);
+        if (kind == NULL || !PyUnicode_CheckExact(kind)) {
+            if (PyErr_Occurred()) PyErr_Clear();
+            Py_RETURN_FALSE;
+        }
+        if (str_eq(kind, K_PLACE)) {
+            PyObject *bay = get(a, K_BAY);
+            if (bay != NULL && PyLong_CheckExact(bay)) { /* type(bay) is int: not a bool */
+                int overflow = 0;
+                long long b = PyLong_AsLongLongAndOverflow(bay, &overflow);
+                if (!overflow && b >= 0 && b < HATCHES) flags[b] = 1;
+            }
+        } else if (str_eq(kind, K_CAST_OFF)) {
+            flags[HATCHES] = 1;
+        } else if (str_eq(kind, K_END_RUN)) {
+            flags[HATCHES + 1] = 1;
+        }
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        Py_RETURN_FALSE;
+    }
+    Py_buffer out;
+    if (!take_buffer(args[1], &out, N_ACTIONS, 1)) return NULL;
+    memcpy(out.buf, flags, N_ACTIONS);
+    PyBuffer_Release(&out);
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
+    {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL,
+     "mask(legal, out) -> bool: the action mask of legal into out (int8, 9), or False: "
+     "work it out in Python."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -439,7 +487,8 @@ PyMODINIT_FUNC PyInit__keelhold_encode(void) {
         {&K_SAFE, "safeBays"}, {&K_LISTING_BAYS, "listingBays"}, {&K_PHASE, "phase"},
         {&K_START, "voyageStartTurn"}, {&K_TRIM, "trim"}, {&K_LISTING, "listing"},
         {&K_CHAIN, "chain"}, {&K_LOTS, "lotsShipped"}, {&K_COS, "castOffSafe"},
-        {&K_NEXT, "next"},
+        {&K_NEXT, "next"}, {&K_TYPE, "type"}, {&K_BAY, "bay"}, {&K_PLACE, "PLACE"},
+        {&K_CAST_OFF, "CAST_OFF"}, {&K_END_RUN, "END_RUN"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if ((*keys[i].slot = intern(keys[i].name)) == NULL) return NULL;
@@ -460,7 +509,8 @@ PyMODINIT_FUNC PyInit__keelhold_encode(void) {
         PyModule_AddIntConstant(m, "N_INTS", N_INTS) < 0 ||
         PyModule_AddIntConstant(m, "HATCHES", HATCHES) < 0 ||
         PyModule_AddIntConstant(m, "MAX_SLOTS", MAX_SLOTS) < 0 ||
-        PyModule_AddIntConstant(m, "MAX_QUEUE", MAX_QUEUE) < 0) {
+        PyModule_AddIntConstant(m, "MAX_QUEUE", MAX_QUEUE) < 0 ||
+        PyModule_AddIntConstant(m, "N_ACTIONS", N_ACTIONS) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -11,6 +11,16 @@ N_INTS: int
 HATCHES: int
 MAX_SLOTS: int
 MAX_QUEUE: int
+N_ACTIONS: int
+
+def mask(legal: Any, out: Any) -> bool:
+    """Write the action mask of ``legal`` (``KeelholdCodec.index`` of each action) into
+    ``out`` (``int8``, ``N_ACTIONS``); ``False`` (``out`` untouched) when an action is not a
+    dict whose ``type`` is a str (work it out in Python).
+
+    Raises:
+        ValueError: ``out`` of the wrong size. ``BufferError``: ``out`` not writable.
+    """
 
 class Filler:
     """Holds the codec's buffers: ``ints`` (``int32``, ``N_INTS``) and ``bays`` (``int8``,

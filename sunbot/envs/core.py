@@ -17,6 +17,7 @@ environment itself is game-agnostic:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import gymnasium as gym
@@ -144,6 +145,11 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         self._ended = False  # over or capped: step() refuses until reset()
         self._legal: list[Action] | None = None  # the legal actions self._mask is of
         self._mask: Mask = np.zeros(codec.n_actions, dtype=np.int8)
+        #: a codec's own mask writer, ``mask_into(legal_actions, out) -> bool`` (optional:
+        #: ``False`` leaves it to :func:`mask_of`); it writes into ``self._mask`` in place
+        self._mask_into: Callable[[list[Action], Mask], bool] | None = getattr(
+            codec, "mask_into", None
+        )
         self.seed_played: int | None = None
 
     @property
@@ -180,7 +186,10 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         legal actions differ from the last ones); whether the cap truncates it."""
         self._answer = answer
         legal = answer.legal_actions
-        if legal != self._legal:
+        into = self._mask_into
+        if into is not None and into(legal, self._mask):
+            self._legal = None  # not what self._mask is of once the codec wrote it
+        elif legal != self._legal:
             self._mask = mask_of(self.codec, legal)
             self._legal = legal
         capped = self._capped(answer.observation)

@@ -51,6 +51,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 
 from sunbot.engines.keelhold import CHAIN_CAP, GUARD_TURNS, LONG_BOOM_ARMS, arms_for
 from sunbot.engines.keelhold_gen import CONDITIONS, params_for
@@ -222,8 +223,9 @@ def _load_native() -> ModuleType | None:
     except ImportError:  # built without a compiler: the Python encoding, the same numbers
         return None
     same = (mod.TERMS, mod.CONDITIONS, tuple(mod.PHASES)) == (TERMS, CONDITIONS, tuple(PHASES))
-    layout = (mod.N_INTS, mod.HATCHES, mod.MAX_SLOTS, mod.MAX_QUEUE)
-    return mod if same and layout == (_TERMS.stop, HATCHES, MAX_SLOTS, MAX_QUEUE) else None
+    layout = (mod.N_INTS, mod.HATCHES, mod.MAX_SLOTS, mod.MAX_QUEUE, mod.N_ACTIONS)
+    want = (_TERMS.stop, HATCHES, MAX_SLOTS, MAX_QUEUE, len(ACTIONS))
+    return mod if same and layout == want else None
 
 
 #: The C encoding (:mod:`sunbot.envs._keelhold_encode`), ``None`` when it is not built or
@@ -454,6 +456,12 @@ class KeelholdCodec:
     def action(self, index: int) -> Action:
         """Action object of ``index`` (a fresh dict)."""
         return dict(ACTIONS[index])
+
+    def mask_into(self, legal_actions: list[Action], out: npt.NDArray[np.int8]) -> bool:
+        """Write the mask of ``legal_actions`` (1 at each one's :meth:`index`) into ``out``
+        (``int8``, 9) in C; ``False`` (``out`` untouched) without the C extension or for
+        actions it does not handle: :func:`sunbot.envs.core.mask_of` then."""
+        return native is not None and bool(native.mask(legal_actions, out))
 
     def index(self, action: Action) -> int | None:
         """``bay`` for PLACE, 7 for CAST_OFF, 8 for END_RUN, ``None`` for anything else."""

@@ -158,3 +158,29 @@ def test_without_the_extension_the_environment_encodes_as_before(monkeypatch):
     codec = KeelholdCodec()
     codec.encode(_states(5, 3)[-1])
     assert not codec._native_wrote
+
+
+@needs_c
+def test_the_c_mask_is_the_python_mask_of_every_legal_list():
+    from sunbot.envs.core import mask_of
+
+    codec = KeelholdCodec()
+    eng = get_game("keelhold").engine
+    lists = [eng.legal_actions(s) for seed in (3, 24, 31) for s in _states(seed, 80)]
+    lists += [  # what another server could list: the Python mask's numbers, or Python does it
+        [{"type": "PLACE", "bay": True}, {"type": "PLACE", "bay": 9}, {"type": "PLACE"}],
+        [{"type": "PLACE", "bay": 2.0}, {"type": "PLACE", "bay": -1}, {"type": "WAIT"}],
+        [{"type": "CAST_OFF", "extra": 1}, {"type": "END_RUN"}, {"type": "PLACE", "bay": 6}],
+        [{"type": None}],
+        [["PLACE", 1]],
+        [],
+    ]
+    handled = 0
+    for legal in lists:
+        out = np.full(codec.n_actions, 7, np.int8)
+        if codec.mask_into(legal, out):
+            handled += 1
+            assert out.tolist() == mask_of(codec, legal).tolist(), legal
+        else:
+            assert (out == 7).all(), legal  # untouched: the environment uses mask_of
+    assert handled >= len(lists) - 2
