@@ -1,10 +1,11 @@
 /* The Keelhold encoding (sunbot/envs/keelhold.py KeelholdCodec) in C: the same numbers.
  *
- * Filler(ints, bays, low, high)(observation) writes the whole encoding of a wire observation
+ * Filler(ints, bays, low, high, parts)(observation) writes the whole encoding of a wire observation
  * (or our engine's state) into the codec's int32 buffer ``ints`` (hold, queue, hatches,
  * status, terms, in that order) and its int8 buffer ``bays``, clipped element-wise into
  * ``low``..``high`` when they are given (int32 buffers of the same length; None: no clip).
- * It holds the two buffers (exported) for as long as it lives: no lookup per call.
+ * It holds the two buffers (exported) for as long as it lives: no lookup per call; it answers
+ * the encoding's dict, each part copied (``parts``: the views of the buffers, by key).
  *
  * It handles only observations whose every read field is what our engine writes: dicts
  * and lists of the exact types, integers (or booleans) that fit 32 bits, ``arms`` and
@@ -15,6 +16,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #define HATCHES 7
@@ -305,23 +307,48 @@ static int take_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t len, int writa
     return 1;
 }
 
-/* Filler(ints, bays, low, high): holds the codec's buffers (and the bounds, or None and
- * None: no clip) for as long as it lives; calling it with an observation writes its whole
- * encoding there and answers True, or answers False (nothing that counts written). */
+/* Filler(ints, bays, low, high, parts): holds the codec's buffers (and the bounds, or None
+ * and None: no clip) for as long as it lives, and ``parts``, the (key, array) pairs of the
+ * encoding (views of the buffers). Called with an observation it writes its whole encoding
+ * into the buffers and answers {key: a copy of array}, or None (nothing that counts
+ * written). */
+#define N_PARTS 6
+
 typedef struct {
     PyObject_HEAD
     Py_buffer ints, bays;
     int32_t low[N_INTS], high[N_INTS];
     int clip, held;
+    PyObject *keys[N_PARTS];
+    PyObject *copies[N_PARTS]; /* each part's bound ``copy`` */
+    vectorcallfunc vectorcall;
 } FillerObject;
 
+static PyObject *Filler_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                   PyObject *kwnames);
+
 static int Filler_init(FillerObject *self, PyObject *args, PyObject *kwds) {
-    PyObject *ints, *bays, *low, *high;
+    PyObject *ints, *bays, *low, *high, *parts;
     if (self->held) {
         PyErr_SetString(PyExc_TypeError, "a Filler is made once");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "OOOO:Filler", &ints, &bays, &low, &high)) return -1;
+    if (!PyArg_ParseTuple(args, "OOOOO:Filler", &ints, &bays, &low, &high, &parts)) return -1;
+    if (!PyTuple_Check(parts) || PyTuple_GET_SIZE(parts) != N_PARTS) {
+        PyErr_SetString(PyExc_ValueError, "parts: a tuple of 6 (key, array) pairs");
+        return -1;
+    }
+    for (int k = 0; k < N_PARTS; k++) {
+        PyObject *pair = PyTuple_GET_ITEM(parts, k);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "parts: a tuple of 6 (key, array) pairs");
+            return -1;
+        }
+        PyObject *copy = PyObject_GetAttrString(PyTuple_GET_ITEM(pair, 1), "copy");
+        if (copy == NULL) return -1;
+        self->copies[k] = copy;
+        self->keys[k] = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+    }
     self->clip = low != Py_None;
     if (self->clip) {
         Py_buffer lo, hi;
@@ -340,6 +367,7 @@ static int Filler_init(FillerObject *self, PyObject *args, PyObject *kwds) {
         PyBuffer_Release(&self->ints);
         return -1;
     }
+    self->vectorcall = Filler_vectorcall;
     self->held = 1;
     return 0;
 }
@@ -349,21 +377,23 @@ static void Filler_dealloc(FillerObject *self) {
         PyBuffer_Release(&self->ints);
         PyBuffer_Release(&self->bays);
     }
+    for (int k = 0; k < N_PARTS; k++) {
+        Py_XDECREF(self->keys[k]);
+        Py_XDECREF(self->copies[k]);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *Filler_call(FillerObject *self, PyObject *args, PyObject *kwds) {
-    PyObject *o;
+static PyObject *Filler_fill(FillerObject *self, PyObject *o) {
     if (!self->held) {
         PyErr_SetString(PyExc_TypeError, "the Filler holds no buffers");
         return NULL;
     }
-    if (!PyArg_UnpackTuple(args, "Filler", 1, 1, &o)) return NULL;
     int64_t v[N_INTS];
     int bays[2][HATCHES];
     if (!encode(o, v, bays)) {
         if (PyErr_Occurred()) PyErr_Clear();
-        Py_RETURN_FALSE;
+        Py_RETURN_NONE;
     }
     int32_t *dst = (int32_t *)self->ints.buf;
     if (self->clip) {
@@ -379,19 +409,41 @@ static PyObject *Filler_call(FillerObject *self, PyObject *args, PyObject *kwds)
     for (int r = 0; r < 2; r++) {
         for (int b = 0; b < HATCHES; b++) b8[r * HATCHES + b] = (int8_t)bays[r][b];
     }
-    Py_RETURN_TRUE;
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (int k = 0; k < N_PARTS; k++) {
+        PyObject *copy = PyObject_CallNoArgs(self->copies[k]);
+        if (copy == NULL || PyDict_SetItem(out, self->keys[k], copy) < 0) {
+            Py_XDECREF(copy);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(copy);
+    }
+    return out;
+}
+
+static PyObject *Filler_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                   PyObject *kwnames) {
+    if (PyVectorcall_NARGS(nargsf) != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames))) {
+        PyErr_SetString(PyExc_TypeError, "a Filler takes one observation");
+        return NULL;
+    }
+    return Filler_fill((FillerObject *)callable, args[0]);
 }
 
 static PyTypeObject FillerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sunbot.envs._keelhold_encode.Filler",
     .tp_basicsize = sizeof(FillerObject),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Filler(ints, bays, low, high): call it with an observation to write its "
-              "encoding into the buffers (True), or False: encode it in Python.",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "Filler(ints, bays, low, high, parts): call it with an observation to write its "
+              "encoding into the buffers and get {key: a copy of its part}, or None: encode "
+              "it in Python.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Filler_init,
     .tp_dealloc = (destructor)Filler_dealloc,
-    .tp_call = (ternaryfunc)Filler_call,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(FillerObject, vectorcall),
 };
 
 /* mask(legal, out) -> bool: the action mask of ``legal`` (KeelholdCodec.index of each

@@ -1,5 +1,5 @@
 """Types of the C extension :mod:`sunbot.envs._keelhold_encode` (``_keelhold_encode.c``):
-:class:`~sunbot.envs.keelhold.KeelholdCodec`'s encoding, the same numbers."""
+:class:`~sunbot.envs.keelhold.KeelholdCodec`'s encoding and mask, the same numbers."""
 
 from typing import Any
 
@@ -24,15 +24,18 @@ def mask(legal: Any, out: Any) -> bool:
 
 class Filler:
     """Holds the codec's buffers: ``ints`` (``int32``, ``N_INTS``) and ``bays`` (``int8``,
-    2 x 7), and the bounds ``low``..``high`` (``int32`` buffers; ``None`` and ``None``: no
-    clip).
+    2 x 7), the bounds ``low``..``high`` (``int32`` buffers; ``None`` and ``None``: no
+    clip) and ``parts``, the encoding's six ``(key, array)`` pairs (views of the buffers).
 
     Raises:
-        ValueError: a buffer of the wrong size. ``BufferError``: a buffer not writable.
+        ValueError: a buffer of the wrong size, or not six parts. ``BufferError``: a buffer
+            not writable.
     """
 
-    def __init__(self, ints: Any, bays: Any, low: Any, high: Any) -> None: ...
-    def __call__(self, observation: Any) -> bool:
+    def __init__(
+        self, ints: Any, bays: Any, low: Any, high: Any, parts: tuple[tuple[str, Any], ...]
+    ) -> None: ...
+    def __call__(self, observation: Any) -> dict[str, Any] | None:
         """Write the whole encoding of ``observation`` into the buffers, clipped into the
-        bounds; ``False`` when the observation is not one it handles (nothing that counts
-        written: encode it in Python)."""
+        bounds, and answer ``{key: a copy of its part}``; ``None`` when the observation is
+        not one it handles (nothing that counts written: encode it in Python)."""

@@ -261,23 +261,16 @@ class KeelholdCodec:
         self._hatches = ints[_HATCHES].reshape(HATCHES, 3)
         self._status = ints[_STATUS]
         self._terms_view = ints[_TERMS].reshape(2, N_TERMS)
-        #: each key's part's ``copy``, in the order of :data:`_KEYS`, bound once
-        self._copy = tuple(
-            part.copy
-            for part in (
-                self._hold,
-                self._queue,
-                self._hatches,
-                self._bays,
-                self._status,
-                self._terms_view,
-            )
-        )
+        #: each key's part of the buffers, in the order of :data:`_KEYS`, and its ``copy``
+        parts: tuple[npt.NDArray[Any], ...] = (self._hold, self._queue, self._hatches)
+        parts += (self._bays, self._status, self._terms_view)
+        self._copy = tuple(part.copy for part in parts)
         #: the C encoding, holding the buffers (``None``: not built or turned off)
         self._fill: Any = None
         if native is not None:
             bounds = (_FLAT_LOW, _FLAT_HIGH) if self.clip else (None, None)
-            self._fill = native.Filler(self._ints, self._bays, *bounds)
+            keyed = tuple(zip(_KEYS, parts, strict=True))
+            self._fill = native.Filler(self._ints, self._bays, *bounds, keyed)
         self._forget()
 
     def _forget(self) -> None:
@@ -317,9 +310,11 @@ class KeelholdCodec:
                 has not 7 hatches, a field is missing, of the wrong type or beyond int32.
         """
         fill = self._fill
-        if fill is not None and native is not None and fill(observation):
-            self._native_wrote = True
-            return self._copies()
+        if fill is not None and native is not None:
+            encoded: EncodedObs | None = fill(observation)
+            if encoded is not None:
+                self._native_wrote = True
+                return encoded
         if self._native_wrote:  # C wrote the buffers last: nothing remembered is current
             self._forget()
         try:
