@@ -1,14 +1,10 @@
-"""Where an environment's positions come from: the engine in-process (fast; for training), or
-the one run loop's :class:`~sunbot.runs.loop.Run` over a Gameboard server through the client
+"""Where an environment's positions come from: the one run loop's :class:`~sunbot.runs.loop.Run`
+over the engine in-process (fast; for training) or over a Gameboard server through the client
 (the embedded one or any URL, the mirror checking every answer).
 
-Over a server an environment steps its run with the learner's actions through
-:meth:`Run.step <sunbot.runs.loop.Run.step>`, the same function that steps ``sunbot play``,
-``sunbot.play`` and every bench job: checks, counters and refusals are handled there once. On
-the engine it plays :class:`~sunbot.runs.backends.EngineBackend` directly: for a trusted,
-unchecked and unrecorded run that is all ``Run.step`` does besides counters no environment
-reads, and its coroutine, cut and bookkeeping cost a tenth of a Keelhold step
-(``docs/decisions.md``).
+An environment steps its run with the learner's actions through :meth:`Run.step
+<sunbot.runs.loop.Run.step>`, the same function that steps ``sunbot play``, ``sunbot.play``
+and every bench job: checks, counters and refusals are handled there once.
 """
 
 from __future__ import annotations
@@ -56,12 +52,8 @@ class Stepper:
         self._runner: asyncio.Runner | None = None
         self._drive: Callable[[Any], Any] = drive
         self.backend: Backend
-        #: the engine backend, played directly (``None``: a server, through a :class:`Run`)
-        self._engine: EngineBackend | None = None
-        #: the engine's latest accepted position
-        self._position: Answer | None = None
         if server is None:  # the encoder reads the published fields of the engine state
-            self.backend = self._engine = EngineBackend(game, observe=False)
+            self.backend = EngineBackend(game, observe=False)
         else:
             self.backend = _server_backend(server)
             self._runner = asyncio.Runner()
@@ -75,9 +67,6 @@ class Stepper:
 
     def init(self, seed: int) -> Answer:
         """The opening of ``seed`` (a fresh mirror checks it)."""
-        if self._engine is not None:
-            self._position = self._engine.start(seed)
-            return self._position
         checks = None
         if self._mirror and not self.backend.trusted:
             from sunbot.mirror import Mirror
@@ -95,18 +84,10 @@ class Stepper:
             sunbot.client.ClientError: a server could not be reached or answered
                 malformed JSON after the client's retries.
         """
-        if self._engine is not None:
-            position = self._position
-            if position is None:
-                raise RuntimeError("call init(seed) before act(action)")
-            answer = self._engine.play(position, action)
-            if answer.refused is None:  # a refusal leaves the position as it was
-                self._position = answer
-            return answer
         if self.run is None:
             raise RuntimeError("call init(seed) before act(action)")
-        served: Answer = self._drive(self.run.step(action))
-        return served
+        answer: Answer = self._drive(self.run.step(action))
+        return answer
 
     def close(self) -> None:
         """Close a server's connections and the event loop."""
