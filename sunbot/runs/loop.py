@@ -193,8 +193,12 @@ class Run:
 
     async def start(self) -> Answer:
         """Play the opening: ``init`` of the run's seed, checked and recorded."""
-        t0 = time.perf_counter()
         seed = self.summary.seed
+        if self._engine is not None and seed is not None and self._unwatched():
+            self.last_found = []  # the engine's opening alone: nothing to cut, check or log
+            self.position = opening = self._engine.start(seed)
+            return opening
+        t0 = time.perf_counter()
         if self._engine is not None and seed is not None:
             opening = self._engine.start(seed)  # init() without its coroutine
         else:
@@ -259,12 +263,7 @@ class Run:
             raise RuntimeError("start the run before stepping it")
         s = self.summary
         engine = self._engine
-        if (  # the engine's answer and the counters alone (an RL environment's run)
-            engine is not None
-            and self.checks is None
-            and self.transcript is None
-            and self.on_position is None
-        ):
+        if engine is not None and self._unwatched():  # the answer and the counters alone
             answer = engine.play(pos, action)  # a refusal is an answer; a raise: no step
             s.steps += 1
             self.last_found = []
@@ -320,6 +319,11 @@ class Run:
                 )
         self._take(answer, found)
         return answer
+
+    def _unwatched(self) -> bool:
+        """Nothing checks, records or shows this run's answers (an RL environment's run on
+        the engine, a bench job's): a step is its answer and the counters alone."""
+        return self.checks is None and self.transcript is None and self.on_position is None
 
     def _take(self, pos: Answer, found: list[Divergence]) -> None:
         self.position = pos
