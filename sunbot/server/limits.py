@@ -26,7 +26,7 @@ MAX_BODY_BYTES = 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in a JSON body.
 MAX_JSON_DEPTH = 32
 #: Largest request head (request line and headers, as sent) accepted, in bytes: room for
-#: a 60 KB request target. ``sunbot serve`` also gives h11 this bound on what it buffers.
+#: a 60 KB request target. ``sunbot serve``'s protocol bounds what it buffers of a head by it too.
 MAX_HEAD_BYTES = 80 * 1024
 #: The scope key under which :class:`BodyLimit` hands on a JSON body it parsed: a 1-tuple
 #: of the value (as the standard library's ``json.loads`` reads it), absent when the body
