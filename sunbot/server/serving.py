@@ -123,8 +123,8 @@ class RequestDeadlineHttpTools(HttpToolsProtocol):
 
     From ``connection_made`` (and from the first byte of each later request on a kept-alive
     connection) the client has :attr:`deadline_s` seconds to send its whole request; past
-    that the server answers ``408`` when the request's head is not wholly in (past the
-    head, an answer has begun: the app is reading the body), and closes the connection
+    that the server answers ``408`` when the request's head is not wholly in (once it is,
+    the request is the app's, which sees the client disconnect), and closes the connection
     either way. The timer is disarmed as soon as the request is wholly in, so
     the time the app takes to answer never counts. A request head still incomplete after
     :data:`MAX_HEAD_BYTES` is answered 431 and the connection closed, so a slow client
