@@ -3,7 +3,9 @@
 - Logging: uvicorn's own config with :class:`~sunbot._text.redaction.RedactTokens` on
   every handler (see :func:`~sunbot.server.redaction.uvicorn_log_config`), any level.
 - HTTP/1.1 is parsed by httptools (llhttp, in C): h11, uvicorn's pure-Python parser,
-  cost a fifth of the server's CPU per request (docs/decisions.md).
+  cost a fifth of the server's CPU per request (docs/decisions.md). The writes of one pass
+  of the event loop (an answer's head and body) leave in one send
+  (:class:`~sunbot.server.batched_writes.BatchedWrites`).
 - Idle and slow clients are bounded by uvicorn's own settings: an idle keep-alive
   connection is closed after :data:`KEEP_ALIVE_S`; at most :data:`MAX_CONNECTIONS`
   connections and requests at once (more are answered 503 at once, the fault a client
@@ -34,6 +36,7 @@ import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from sunbot.server import limits
+from sunbot.server.batched_writes import BatchedWrites
 from sunbot.server.connection_share import connection_to_shed
 from sunbot.server.redaction import uvicorn_log_config
 
@@ -149,6 +152,8 @@ class RequestDeadlineHttpTools(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # an answer's head and body leave in one send (one wake-up of the client, not two)
+        self.transport = BatchedWrites(transport, self.loop)
         self._arm()
         if len(self.connections) > self.max_open:
             self._shed()
