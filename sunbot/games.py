@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # the engines and the mirror import this table, not the reverse
@@ -135,7 +136,7 @@ class GameInfo:
 
         A match game's module is typed by :attr:`match_engine`; this gives the same module.
         """
-        return importlib.import_module(self.engine_ref)
+        return _loaded(self.engine_ref)
 
     @property
     def match_engine(self) -> MatchEngine:
@@ -146,7 +147,7 @@ class GameInfo:
         """
         if self.kind != "match":
             raise ValueError(f"{self.slug} is not a match game; its engine is GameInfo.engine")
-        return importlib.import_module(self.engine_ref)
+        return _loaded(self.engine_ref)
 
     @property
     def mirror(self) -> MirrorHooks | None:
@@ -354,6 +355,17 @@ GAMES: dict[str, GameInfo] = {
 
 
 @cache
+@cache
+def _loaded(name: str) -> ModuleType:
+    """The module ``name``, imported once: ``importlib.import_module`` costs a lookup and
+    a lock on every call, and a server reads a game's engine several times a request.
+
+    Raises:
+        ImportError: the module cannot be imported (not cached: tried again next time).
+    """
+    return importlib.import_module(name)
+
+
 def _importable(ref: str) -> bool:
     try:
         importlib.import_module(ref.partition(":")[0])

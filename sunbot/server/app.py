@@ -10,13 +10,9 @@ answers 4xx ``{ok: false, reason}``. Nothing the client sends can cause a 500.
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import importlib
 import logging
 import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -26,23 +22,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import sunbot.server.openapi as openapi
 from sunbot._version import __version__
-from sunbot.engines import IllegalAction
-from sunbot.games import (
-    LOCAL_CHOICES,
-    MAX_SEED,
-    MIN_SEED,
-    GameInfo,
-    available,
-    get_game,
-    resolve,
-    seed_problem,
-)
+from sunbot.games import LOCAL_CHOICES, MAX_SEED, MIN_SEED, GameInfo, available, get_game
+from sunbot.server.actions import DirectAction, Refusal, apply_action, envelope
 from sunbot.server.clock import Clock, MonotonicClock
 from sunbot.server.limits import BodyLimit
 from sunbot.server.match_registry import MatchRegistry
 from sunbot.server.matches import match_router
 from sunbot.server.responses import SafeJSONResponse as JSONResponse
-from sunbot.server.tokens import BadToken, TokenCodec
+from sunbot.server.tokens import TokenCodec
 
 log = logging.getLogger("sunbot.server")
 #: A seed as ``init`` takes it: an optional minus and at most 19 ASCII digits.
@@ -71,15 +58,6 @@ class ActionRequest(BaseModel):
         default=None, description="Whole plain state (Keelhold, Sunloaf only)."
     )
     action: Any = Field(description="The action object, e.g. {'type': 'PLACE', 'bay': 3}.")
-
-
-class Refusal(Exception):
-    """A request refused before any rules ran: answered ``status`` ``{ok: false, reason}``."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
 
 
 def _seed(given: list[str]) -> int:
@@ -115,63 +93,6 @@ def _single_player(slug: str) -> GameInfo:
     return game
 
 
-def state_mark(game: GameInfo) -> str:
-    """Names the code that makes and checks ``game``'s states: a digest of the source of
-    its engine module and of its plain-state check's module. A token carries it, so a
-    state this code made is not checked again when it comes back (only another code's
-    token, an older sunbot's under the same key, is)."""
-    return _mark(game.engine_ref, game.check_state_ref)
-
-
-@functools.cache
-def _mark(engine_ref: str, check_ref: str | None) -> str:
-    digest = hashlib.sha256(__version__.encode())
-    refs = [engine_ref, *([check_ref] if check_ref else [])]
-    for ref in refs:
-        module = importlib.import_module(ref.partition(":")[0])
-        digest.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
-    return digest.hexdigest()[:16]
-
-
-def envelope(game: GameInfo, state: dict[str, Any], codec: TokenCodec) -> dict[str, Any]:
-    """The success body for ``state`` (spec README, "The local server")."""
-    fields = game.served_fields(state)
-    return {
-        "ok": True,
-        "state": fields["state"],
-        "stateToken": codec.encode(game.slug, state, mark=state_mark(game)),
-        **{k: v for k, v in fields.items() if k != "state"},
-    }
-
-
-def _state_from_request(game: GameInfo, body: ActionRequest, codec: TokenCodec) -> dict[str, Any]:
-    if body.stateToken is not None:
-        try:
-            state, mark = codec.decode_marked(game.slug, body.stateToken)
-        except BadToken as exc:
-            raise Refusal(400, str(exc)) from None
-        if game.hidden and game.check_state_ref is not None and mark != state_mark(game):
-            # a token of an old format (made by other code under the same key) is checked;
-            # one this very code made holds a state of its own making
-            try:
-                resolve(game.check_state_ref)(state)
-            except ValueError:
-                raise Refusal(400, "badToken: the state token holds no valid state") from None
-        return state
-    if body.state is None:
-        raise Refusal(400, "badRequest: send stateToken (or state) with the action")
-    if game.hidden or game.check_state_ref is None:
-        raise Refusal(400, f"badRequest: {game.slug} accepts only stateToken, not a plain state")
-    try:
-        resolve(game.check_state_ref)(body.state)
-    except ValueError as exc:
-        raise Refusal(400, f"badState: {exc}") from None
-    problem = seed_problem(body.state.get("seed"))  # the bound init and matches apply
-    if problem is not None:
-        raise Refusal(400, f"badState: {problem}")
-    return body.state
-
-
 def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> FastAPI:
     """Build the app. ``codec`` holds the token keys (a fresh key when ``None``); ``clock``
     times the matches (``MonotonicClock`` when ``None``; tests inject a ``FakeClock``).
@@ -184,6 +105,10 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
         default_response_class=JSONResponse,
     )
     app.state.codec = codec
+    # the action route's common requests are answered by DirectAction from the body that
+    # BodyLimit (the outer of the two) has parsed and checked; the rest reach the routes
+    singles = {g.slug: g for g in available() if g.kind == "single"}
+    app.add_middleware(DirectAction, games=singles, codec=codec)
     app.add_middleware(BodyLimit)
     app.state.matches = MatchRegistry()
     app.include_router(match_router(clock or MonotonicClock(), app.state.matches))
@@ -292,19 +217,7 @@ def create_app(codec: TokenCodec | None = None, clock: Clock | None = None) -> F
     ) -> JSONResponse:
         """Apply one action to the position carried by the token (or plain state)."""
         game = _single_player(slug)
-        state = _state_from_request(game, body, codec)
-        eng = game.engine
-        try:
-            nxt = eng.step(state, body.action)
-            return JSONResponse(envelope(game, nxt, codec))
-        except IllegalAction as exc:
-            refusal = {"ok": False, "reason": str(exc), "legalActions": eng.legal_actions(state)}
-            return JSONResponse(refusal)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            if body.stateToken is not None:
-                raise  # a state we issued ourselves: an engine bug, logged as such
-            reason = f"badState: the plain state cannot be played ({type(exc).__name__})"
-            raise Refusal(400, reason) from None
+        return apply_action(game, body.stateToken, body.state, body.action, codec)
 
     openapi.finish(app)
     return app

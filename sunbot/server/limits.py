@@ -4,7 +4,10 @@
 buffer or parse an unbounded body; a JSON body nested deeper than :data:`MAX_JSON_DEPTH`
 is refused with 400 before any route or rule recurses into it (the deepest document of
 the protocol is an action inside a request: 4 levels), and so is one that repeats a key
-in an object (JSON parsers disagree on which copy wins, so the server takes neither)."""
+in an object (JSON parsers disagree on which copy wins, so the server takes neither).
+
+A body that passes is handed on with its parsed value in the scope (:data:`PARSED_BODY`),
+so a route can use it without parsing the body again."""
 
 from __future__ import annotations
 
@@ -23,8 +26,12 @@ MAX_BODY_BYTES = 1024 * 1024
 #: Deepest nesting of arrays and objects accepted in a JSON body.
 MAX_JSON_DEPTH = 32
 #: Largest request head (request line and headers, as sent) accepted, in bytes: room for
-#: a 60 KB request target. ``sunbot serve`` also gives h11 this bound on what it buffers.
+#: a 60 KB request target. ``sunbot serve``'s protocol bounds what it buffers of a head by it too.
 MAX_HEAD_BYTES = 80 * 1024
+#: The scope key under which :class:`BodyLimit` hands on a JSON body it parsed: a 1-tuple
+#: of the value (as the standard library's ``json.loads`` reads it), absent when the body
+#: is empty or not JSON.
+PARSED_BODY = "sunbot.parsed_body"
 
 
 class _DuplicateKey(ValueError):
@@ -44,16 +51,25 @@ def json_problem(body: bytes, max_depth: int = MAX_JSON_DEPTH) -> str | None:
     """Why ``body`` is refused before any route reads it: JSON nested deeper than
     ``max_depth``, or an object that repeats a key; ``None`` otherwise (a body that is not
     JSON is its route's to refuse)."""
+    return parse_checked(body, max_depth)[1]
+
+
+def parse_checked(
+    body: bytes, max_depth: int = MAX_JSON_DEPTH
+) -> tuple[tuple[Any] | None, str | None]:
+    """``body`` parsed and checked: ``((value,), None)`` for JSON the server takes (the
+    value as ``json.loads`` reads it), ``(None, why)`` for JSON it refuses
+    (:func:`json_problem`), ``(None, None)`` for a body that is not JSON."""
     deep = f"JSON nested deeper than {max_depth} levels"
     try:
         value = json.loads(body, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as exc:
-        return f"duplicate key {str(exc.args[0])[:40]!r} in a JSON object"
+        return None, f"duplicate key {str(exc.args[0])[:40]!r} in a JSON object"
     except RecursionError:
-        return deep
+        return None, deep
     except ValueError:
-        return None
-    return deep if _deeper_than(value, max_depth) else None
+        return None, None
+    return (None, deep) if _deeper_than(value, max_depth) else ((value,), None)
 
 
 def head_bytes(scope: Scope) -> int:
@@ -121,10 +137,12 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        problem = json_problem(body, self.max_depth) if body.strip() else None
+        parsed, problem = parse_checked(body, self.max_depth) if body.strip() else (None, None)
         if problem is not None:
             await self._answer(send, 400, f"badRequest: {problem}")
             return
+        if parsed is not None:
+            scope[PARSED_BODY] = parsed
         delivered = False
 
         async def replay() -> Message:
