@@ -65,6 +65,19 @@ def _gift(drawn: frozenset[Edge] | set[Edge], counts: dict[Box, int], edge: Edge
     return taken
 
 
+def _least_gift(drawn: set[Edge], counts: dict[Box, int], free: list[Edge]) -> Edge:
+    """The first of ``free`` (none safe, none completing a box) that gives away the fewest
+    boxes. Each gives at least one, so the first that gives one ends the look."""
+    best, fewest = free[0], len(SIDES) + 1
+    for e in free:
+        given = _gift(drawn, counts, e)
+        if given < fewest:
+            best, fewest = e, given
+            if given == 1:
+                break
+    return best
+
+
 class DotsAndBoxes:
     """A state is ``{seed, drawn (a frozenset of edges), owner ({box: "X"|"O"}),
     bot (G-Bot's last edges)}``."""
@@ -124,10 +137,7 @@ class DotsAndBoxes:
                 played.append(taking)
                 continue
             safe = self._safe(free, counts)
-            if safe:
-                pick = self.rng.choice(safe)
-            else:
-                pick = min(free, key=lambda e: _gift(drawn, counts, e))
+            pick = self.rng.choice(safe) if safe else _least_gift(drawn, counts, free)
             self._draw(drawn, counts, owner, pick, "O")
             played.append(pick)
             return played
@@ -236,7 +246,7 @@ class DotsAndBoxes:
             held[who] += 1
         while len(drawn) < len(EDGES):  # the chains, one at a time
             free = [e for e in EDGES if e not in drawn]
-            opened = min(free, key=lambda e: _gift(drawn, counts, e))
+            opened = _least_gift(drawn, counts, free)
             self._draw(drawn, counts, owner, opened, mover)
             taker = other[mover]
             chain = self._take_all(drawn, counts, owner, taker)

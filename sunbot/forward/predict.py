@@ -12,6 +12,7 @@ the mirror lists unknown fields.
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import json
 import math
@@ -89,15 +90,24 @@ def served_view(raw: dict[str, Any]) -> View:
 
 
 def _takes(method: Callable[..., Any], name: str) -> bool:
+    func = getattr(method, "__func__", method)
     try:
-        params = inspect.signature(method).parameters.values()
+        names, any_name = _keywords(func)
+    except TypeError:  # an unhashable callable: read its signature every time
+        names, any_name = _keywords.__wrapped__(func)
+    return any_name or name in names
+
+
+@functools.lru_cache(maxsize=64)
+def _keywords(func: Callable[..., Any]) -> tuple[frozenset[str], bool]:
+    """The names ``func`` takes by keyword, and whether it takes any (``**kwargs``); read
+    once per function (search rebuilds a stochastic model's root every iteration)."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
-        return False
-    return any(
-        p.kind is inspect.Parameter.VAR_KEYWORD
-        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
-        for p in params
-    )
+        return frozenset(), False
+    named = frozenset(p.name for p in params if p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+    return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def rebuild(model: Any, view: View) -> Any:
