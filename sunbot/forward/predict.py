@@ -318,9 +318,10 @@ def _kind(value: Any) -> str:
 
 def _drawn(path: str, values: list[Any], got: Any) -> Finding | None:
     """A field the draws disagree on: ``got`` has one of their kinds and, a number, lies
-    within their range."""
+    within their range; missing, when some draw lacks it too (a drawn list one draw makes
+    longer than another: its ``#len`` is checked by range)."""
     if got is _MISSING:
-        if all(v is _MISSING for v in values):
+        if any(v is _MISSING for v in values):
             return None
         return Finding(path, values[0], got, MISSING_FIELD)
     kinds = {_kind(v) for v in values if v is not _MISSING}
