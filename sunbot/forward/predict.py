@@ -17,6 +17,7 @@ import inspect
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 128, 2048, 1.0
 #: the next draw is a model state no draw has shown, below which drawing stops.
 UNSEEN = 0.002
 _MISSING = "<missing>"
+#: A list index in a field path.
+_INDEX = re.compile(r"\[\d+\]")
 
 
 class ModelFailed(Exception):
@@ -337,8 +340,16 @@ def _tolerant(predicted: list[Any], served: Any, path: str) -> list[Finding]:
     flats = [_flat(p, path, {}) for p in predicted]
     got = _flat(served, path, {})
     out: list[Finding] = []
+    pools: dict[str, list[Any]] = collections.defaultdict(list)
+    for flat in flats:
+        for k, v in flat.items():
+            pools[_INDEX.sub("[*]", k)].append(v)
     for p in dict.fromkeys(k for f in flats for k in f):
         values = [f.get(p, _MISSING) for f in flats]
+        if not all(_key(v) == _key(values[0]) for v in values):
+            # a drawn item: any item the draws put in that list (a sorted list's third item
+            # ranges over the list's values, not over the few third items drawn)
+            values = [*values, *pools[_INDEX.sub("[*]", p)]]
         value = got.get(p, _MISSING)
         if all(_key(v) == _key(values[0]) for v in values):
             if p.endswith("#keys"):
