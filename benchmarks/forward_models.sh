@@ -47,7 +47,7 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
     --seeds 1-20 --max-steps 40 --no-certificate
 done
 run 300 sunbot certify tile-merge --engine "$M/tile_merge.py:TileMerge" --server "$P" \
-  --seeds 1-3 --max-steps 30 --no-certificate
+  --seeds 1-10 --max-steps 60 --no-certificate
 # Sunloaf's new days (step 22 onward) are the other server's own draws
 run 600 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
   --server "http://127.0.0.1:$OTHER" --seeds 1-20 --max-steps 60 --no-certificate
