@@ -9,9 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import PurePath
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -27,7 +29,14 @@ from rich.text import Text
 
 from sunbot._text import csv_cells
 from sunbot._text.terminal import printable
-from sunbot.bench.analysis import Analysis, compare_rows, pair_rows, summary_rows
+from sunbot.bench.analysis import (
+    Analysis,
+    StrategyStats,
+    compare_rows,
+    pair_rows,
+    summary_rows,
+)
+from sunbot.bench.stats import Paired
 from sunbot.cli.progress_lines import ProgressLines
 
 
@@ -165,8 +174,10 @@ def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
     """The summary (every column, full strategy labels) and the paired comparisons as
     ``fmt``: ``md`` (two Markdown tables and the verdict), ``csv`` (the summary only, one
     header line) or ``json`` (``{"run": .., "game": .., "strategies": [{column: cell}],
-    "pairs": [..], "verdict": ..}``, cells as the table shows them;
-    :func:`sunbot.bench.verdict.bench_verdict`). Raises ``ValueError`` for another ``fmt``."""
+    "pairs": [..], "verdict": ..}``, cells as the table shows them, and each strategy's
+    and pair's figures as JSON numbers under ``"values"``, see :func:`strategy_values` and
+    :func:`pair_values`; :func:`sunbot.bench.verdict.bench_verdict`). Raises ``ValueError``
+    for another ``fmt``."""
     from sunbot.bench.verdict import bench_verdict
 
     head, rows = summary_rows(a)
@@ -182,8 +193,14 @@ def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
                 {
                     "run": meta.get("run"),
                     "game": a.game,
-                    "strategies": [dict(zip(head, r, strict=True)) for r in rows],
-                    "pairs": [dict(zip(phead, r, strict=True)) for r in prows],
+                    "strategies": [
+                        {**dict(zip(head, r, strict=True)), "values": strategy_values(s)}
+                        for r, s in zip(rows, a.strategies, strict=True)
+                    ],
+                    "pairs": [
+                        {**dict(zip(phead, r, strict=True)), "values": pair_values(p)}
+                        for r, (_, _, p) in zip(prows, a.pairs, strict=True)
+                    ],
                     "verdict": bench_verdict(a),
                 }
             )
@@ -194,6 +211,43 @@ def summary_text(a: Analysis, fmt: str, meta: dict[str, str]) -> str:
         out += "\n" + _markdown(phead, prows) if prows else ""
         return out + f"\nVerdict: {bench_verdict(a)}\n"
     raise ValueError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
+
+
+def _number(x: float) -> float | None:
+    """``x`` as JSON can hold it: ``None`` for ``nan`` or an infinity (no statistic)."""
+    return x if math.isfinite(x) else None
+
+
+def strategy_values(s: StrategyStats) -> dict[str, Any]:
+    """One strategy's figures as numbers (``None`` where undefined): ``runs``, ``errors``,
+    ``capped``, ``timeouts``; ``score`` and ``progress`` as ``{mean, ci_low, ci_high,
+    median, q1, q3, min, max}``; ``decision_p50_ms`` and ``decision_p95_ms`` (ms); for a
+    match game ``wins`` as ``{wins, n, rate, low, high}`` (rank-1 rate, Wilson interval)."""
+    out: dict[str, Any] = {"runs": len(s.results), "errors": s.errors, "capped": s.capped}
+    out["timeouts"] = s.timeouts
+    for key, summary in (("score", s.score), ("progress", s.progress)):
+        out[key] = {k: _number(float(getattr(summary, k))) for k in _SUMMARY_KEYS}
+    out["decision_p50_ms"] = _number(s.decision_p50_ms)
+    out["decision_p95_ms"] = _number(s.decision_p95_ms)
+    if s.wins is not None:
+        w = s.wins
+        out["wins"] = {"wins": w.wins, "n": w.n, "rate": _number(w.rate),
+                       "low": _number(w.low), "high": _number(w.high)}  # fmt: skip
+    return out
+
+
+def pair_values(p: Paired) -> dict[str, Any]:
+    """``a - b`` on common seeds as numbers (``None`` where undefined): ``n``,
+    ``mean_diff``, ``ci_low``, ``ci_high``, ``p_value`` (Wilcoxon), ``better``, ``worse``,
+    ``ties`` (seeds where ``a`` scored more, less, the same)."""
+    out: dict[str, Any] = {"n": p.n}
+    for k in ("mean_diff", "ci_low", "ci_high", "p_value"):
+        out[k] = _number(float(getattr(p, k)))
+    out.update(better=p.better, worse=p.worse, ties=p.ties)
+    return out
+
+
+_SUMMARY_KEYS = ("mean", "ci_low", "ci_high", "median", "q1", "q3", "min", "max")
 
 
 def _markdown(head: list[str], rows: list[list[str]]) -> str:

@@ -33,6 +33,7 @@ from sunbot.config import (
     Settings,
     load_settings,
 )
+from sunbot.config.secrets import masked
 
 console = make_console()
 err_console = make_console(stderr=True)
@@ -205,7 +206,8 @@ def _shown(
             commands[name] = rows
     out["commands"] = commands
     out["secrets"] = {
-        s.name: {"value": "***", "from": s.source, "characters": s.length} for s in secrets
+        s.name: {"value": masked(s.length), "from": s.source, "characters": s.length}
+        for s in secrets
     }
     env = {}
     for name in SHOWN_ENV:
@@ -247,7 +249,10 @@ def _print(shown: dict[str, Any]) -> None:
         console.print("\n[bold]\\[secrets][/]")
         for name, row in shown["secrets"].items():
             console.print(
-                escape(f'{name} = "***"  # from {row["from"]}, {row["characters"]} characters'),
+                escape(
+                    f'{name} = "{row["value"]}"  # from {row["from"]}, '
+                    f"{row['characters']} characters"
+                ),
                 soft_wrap=True,
             )
     if shown["environment"]:

@@ -49,7 +49,7 @@ class SecretRef(BaseModel):
 class Secret:
     """How a secret was found: ``name`` (the variable), ``source`` (``"environment"``,
     ``"env VAR"``, ``"file PATH"``), ``length`` (characters; 0: not set), ``line`` (in the
-    config file), ``warning`` (a secret file others may read)."""
+    config file), ``warning`` (a secret file others may read, or a source that is absent)."""
 
     name: str
     source: str
@@ -105,9 +105,13 @@ def apply_secrets(
     """Set each ``[secrets]`` variable from where the file says, unless ``environ``
     (default ``os.environ``) already sets it; returns how each was found.
 
+    A source that is absent (the variable is not set, the file does not exist) leaves the
+    secret unset with a warning on its :class:`Secret` (``length`` 0): a command that does not
+    need it runs, one that does fails with its own line.
+
     Raises:
-        ConfigError: the table is malformed, a referenced variable is not set, a file
-            cannot be read, is empty or larger than :data:`MAX_SECRET_BYTES`.
+        ConfigError: the table is malformed, a file cannot be read, is not a regular file,
+            is empty, is not UTF-8 or is larger than :data:`MAX_SECRET_BYTES`.
     """
     env: MutableMapping[str, str] = os.environ if environ is None else environ
     found: list[Secret] = []
@@ -118,18 +122,30 @@ def apply_secrets(
         warning = None
         if ref.env is not None:
             value = env.get(ref.env, "")
-            if not value:
-                why = f"the environment variable {ref.env} is not set"
-                raise config.error("secrets", name, why)
             source = f"env {ref.env}"
+            if not value:
+                missing = f"the environment variable {ref.env} is not set"
+                found.append(Secret(name, source, 0, line, _unset(config, name, missing)))
+                continue
         else:
             path = Path(str(ref.file)).expanduser()
-            value, warning = _read_secret(config, name, path)
             source = f"file {path}"
+            if not path.exists() and not path.is_symlink():
+                missing = f"{path} does not exist"
+                found.append(Secret(name, source, 0, line, _unset(config, name, missing)))
+                continue
+            value, warning = _read_secret(config, name, path)
         remember(value)
         env[name] = value
         found.append(Secret(name, source, len(value), line, warning))
     return found
+
+
+def _unset(config: ConfigText, name: str, why: str) -> str:
+    """The warning for a secret whose source is absent: it stays unset, and only a command
+    that needs it fails (with its own line), not every command."""
+    where = f"{config.path}:{config.line_of('secrets', name)}"
+    return f"{where}: [secrets] {name}: {why}, so {name} stays unset"
 
 
 def _read_secret(config: ConfigText, name: str, path: Path) -> tuple[str, str | None]:

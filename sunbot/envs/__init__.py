@@ -62,10 +62,16 @@ LEGACY_ENV_IDS: dict[str, str] = {
 
 def register_all() -> None:
     """Register every id of :data:`ENV_IDS` and :data:`LEGACY_ENV_IDS` with Gymnasium
-    (again is harmless)."""
+    (again is harmless).
+
+    ``gym.make`` adds no wrapper: no passive checker, and no ``OrderEnforcing`` (the
+    environments refuse a step before ``reset`` or after the run's end themselves, with a
+    ``RuntimeError``; the wrapper's call through cost 1 us of a 45 us Keelhold step)."""
     for env_id, entry in {**ENV_IDS, **LEGACY_ENV_IDS}.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=entry, disable_env_checker=True)
+            gym.register(
+                id=env_id, entry_point=entry, disable_env_checker=True, order_enforce=False
+            )
 
 
 register_all()

@@ -62,7 +62,7 @@ class Stepper:
 
     @property
     def found(self) -> list[Divergence]:
-        """The mirror's findings on the latest answer."""
+        """The mirror's findings on the latest answer (none on the engine)."""
         return self.run.last_found if self.run is not None else []
 
     def init(self, seed: int) -> Answer:

@@ -17,6 +17,7 @@ environment itself is game-agnostic:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import gymnasium as gym
@@ -87,8 +88,9 @@ def legal_table(codec: Codec, legal_actions: list[Action]) -> dict[int, Action]:
 def mask_of(codec: Codec, legal_actions: list[Action]) -> Mask:
     """``int8`` vector of ``codec.n_actions``: 1 at the index of each legal action."""
     mask = np.zeros(codec.n_actions, dtype=np.int8)
+    index = codec.index
     for action in legal_actions:
-        i = codec.index(action)
+        i = index(action)
         if i is not None:
             mask[i] = 1
     return mask
@@ -136,10 +138,18 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         self.observation_space = codec.observation_space()
         self.action_space = gym.spaces.Discrete(codec.n_actions)
         self.backend = Stepper(self.game, server, mirror=mirror)
+        #: the answers are checked (a server with the mirror): findings go into ``info``
+        self._checked = server is not None and mirror
+        self._n_actions = codec.n_actions
         self._answer: Answer | None = None
         self._ended = False  # over or capped: step() refuses until reset()
         self._legal: list[Action] | None = None  # the legal actions self._mask is of
         self._mask: Mask = np.zeros(codec.n_actions, dtype=np.int8)
+        #: a codec's own mask writer, ``mask_into(legal_actions, out) -> bool`` (optional:
+        #: ``False`` leaves it to :func:`mask_of`); it writes into ``self._mask`` in place
+        self._mask_into: Callable[[list[Action], Mask], bool] | None = getattr(
+            codec, "mask_into", None
+        )
         self.seed_played: int | None = None
 
     @property
@@ -162,20 +172,24 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         }
         if answer.refused is not None:
             info["refused"] = answer.refused
-        found = self.backend.found
-        if found:
-            info["divergences"] = list(found)
+        if self._checked:
+            found = self.backend.found
+            if found:
+                info["divergences"] = list(found)
         return info
 
     def _capped(self, observation: Observation) -> bool:
-        return self.game.cap_action(observation, self.cap) is not None
+        return self.cap is not None and self.game.cap_action(observation, self.cap) is not None
 
     def _take(self, answer: Answer) -> bool:
         """Hold ``answer`` as the position and its mask (worked out again only when the
         legal actions differ from the last ones); whether the cap truncates it."""
         self._answer = answer
         legal = answer.legal_actions
-        if legal != self._legal:
+        into = self._mask_into
+        if into is not None and into(legal, self._mask):
+            self._legal = None  # not what self._mask is of once the codec wrote it
+        elif legal != self._legal:
             self._mask = mask_of(self.codec, legal)
             self._legal = legal
         capped = self._capped(answer.observation)
@@ -214,8 +228,8 @@ class SunbotEnv(gym.Env[Any, np.int64]):
         if self._ended:
             raise RuntimeError("the run is over: call reset()")
         i = int(action)
-        if not 0 <= i < self.codec.n_actions:
-            raise ValueError(f"action must be an index 0..{self.codec.n_actions - 1}, got {i}")
+        if not 0 <= i < self._n_actions:
+            raise ValueError(f"action must be an index 0..{self._n_actions - 1}, got {i}")
         answer = self.backend.act(self.codec.action(i))
         if answer.refused is None:
             capped = self._take(answer)

@@ -44,11 +44,14 @@ The shapes hold up to 8 crates a hatch and 4 in the queue (our server: capacity 
 
 from __future__ import annotations
 
+import os
 import struct
+from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
+import numpy.typing as npt
 
 from sunbot.engines.keelhold import CHAIN_CAP, GUARD_TURNS, LONG_BOOM_ARMS, arms_for
 from sunbot.engines.keelhold_gen import CONDITIONS, params_for
@@ -65,6 +68,7 @@ ACTIONS: tuple[Action, ...] = (
     {"type": "END_RUN"},
 )
 CAST_OFF, END_RUN = 7, 8
+_OTHER_INDEX = {"CAST_OFF": CAST_OFF, "END_RUN": END_RUN}
 TERMS = (
     "tolerance", "capacity", "manifestSize", "cargoTypes", "weightMin", "weightMax", "quota",
     "wind", "queueSize", "jamEvery", "jamLength", "maxJams", "rushEvery", "rushWindow",
@@ -209,6 +213,27 @@ def _terms_row(p: dict[str, Any]) -> list[int]:
     return row
 
 
+def _load_native() -> ModuleType | None:
+    """The C encoding (``_keelhold_encode.c``) when it is built, lays out the buffer as this
+    module does and is not turned off (``SUNBOT_NO_NATIVE``, as for the Sunloaf search)."""
+    if os.environ.get("SUNBOT_NO_NATIVE", "").strip() not in ("", "0"):
+        return None
+    try:
+        from sunbot.envs import _keelhold_encode as mod
+    except ImportError:  # built without a compiler: the Python encoding, the same numbers
+        return None
+    same = (mod.TERMS, mod.CONDITIONS, tuple(mod.PHASES)) == (TERMS, CONDITIONS, tuple(PHASES))
+    layout = (mod.N_INTS, mod.HATCHES, mod.MAX_SLOTS, mod.MAX_QUEUE, mod.N_ACTIONS)
+    want = (_TERMS.stop, HATCHES, MAX_SLOTS, MAX_QUEUE, len(ACTIONS))
+    return mod if same and layout == want else None
+
+
+#: The C encoding (:mod:`sunbot.envs._keelhold_encode`), ``None`` when it is not built or
+#: turned off; :meth:`KeelholdCodec.encode` then encodes in Python. Tests may set it to
+#: ``None``.
+native: ModuleType | None = _load_native()
+
+
 class KeelholdCodec:
     """Fixed-shape encoding of Keelhold observations (module docstring) and its 9 actions.
 
@@ -236,10 +261,21 @@ class KeelholdCodec:
         self._hatches = ints[_HATCHES].reshape(HATCHES, 3)
         self._status = ints[_STATUS]
         self._terms_view = ints[_TERMS].reshape(2, N_TERMS)
+        #: each key's part of the buffers, in the order of :data:`_KEYS`, and its ``copy``
+        parts: tuple[npt.NDArray[Any], ...] = (self._hold, self._queue, self._hatches)
+        parts += (self._bays, self._status, self._terms_view)
+        self._copy = tuple(part.copy for part in parts)
+        #: the C encoding, holding the buffers (``None``: not built or turned off)
+        self._fill: Any = None
+        if native is not None:
+            bounds = (_FLAT_LOW, _FLAT_HIGH) if self.clip else (None, None)
+            keyed = tuple(zip(_KEYS, parts, strict=True))
+            self._fill = native.Filler(self._ints, self._bays, *bounds, keyed)
         self._forget()
 
     def _forget(self) -> None:
         """Encode every part afresh next time (after a failed encoding)."""
+        self._native_wrote = False
         #: per hatch: the hatch last encoded, and its rush crates' (buffer index, due)
         self._seen_hold: list[Any] = [_UNSEEN] * HATCHES
         self._rush: list[list[tuple[int, int]]] = [[] for _ in range(HATCHES)]
@@ -262,14 +298,25 @@ class KeelholdCodec:
     def encode(self, observation: Observation) -> EncodedObs:
         """The arrays of the module docstring from a wire observation (``rng`` ignored).
 
-        The parts that differ from the last observation's are written into the codec's
-        buffers (packed with ``struct``), the buffer is clipped into the bounds (one pass)
-        and each key is a copy of its part: the encoding is on the training hot path.
+        With the C extension (:data:`native`) the whole observation is written into the
+        codec's buffers in C, clipped as it is written; an observation it does not handle
+        (another server's types or missing fields) is encoded in Python, where the parts that
+        differ from the last observation's are written into the buffers (packed with
+        ``struct``) and the buffer is clipped into the bounds (one pass). Either way each key
+        is a copy of its part: the encoding is on the training hot path.
 
         Raises:
             ValueError: a hatch holds more than 8 crates or the queue more than 4, the hold
                 has not 7 hatches, a field is missing, of the wrong type or beyond int32.
         """
+        fill = self._fill
+        if fill is not None and native is not None:
+            encoded: EncodedObs | None = fill(observation)
+            if encoded is not None:
+                self._native_wrote = True
+                return encoded
+        if self._native_wrote:  # C wrote the buffers last: nothing remembered is current
+            self._forget()
         try:
             self._write(observation)
         except BaseException as exc:  # the buffers hold a part-written encoding: forget it
@@ -283,13 +330,18 @@ class KeelholdCodec:
             ints = self._ints
             np.minimum(ints, _FLAT_HIGH, out=ints)
             np.maximum(ints, _FLAT_LOW, out=ints)
+        return self._copies()
+
+    def _copies(self) -> EncodedObs:
+        """Each key, a copy of its part of the buffers."""
+        hold, queue, hatches, bays, status, terms = self._copy
         return {
-            "hold": self._hold.copy(),
-            "queue": self._queue.copy(),
-            "hatches": self._hatches.copy(),
-            "bays": self._bays.copy(),
-            "status": self._status.copy(),
-            "terms": self._terms_view.copy(),
+            "hold": hold(),
+            "queue": queue(),
+            "hatches": hatches(),
+            "bays": bays(),
+            "status": status(),
+            "terms": terms(),
         }
 
     def _write(self, o: Observation) -> None:
@@ -400,13 +452,19 @@ class KeelholdCodec:
         """Action object of ``index`` (a fresh dict)."""
         return dict(ACTIONS[index])
 
+    def mask_into(self, legal_actions: list[Action], out: npt.NDArray[np.int8]) -> bool:
+        """Write the mask of ``legal_actions`` (1 at each one's :meth:`index`) into ``out``
+        (``int8``, 9) in C; ``False`` (``out`` untouched) without the C extension or for
+        actions it does not handle: :func:`sunbot.envs.core.mask_of` then."""
+        return native is not None and bool(native.mask(legal_actions, out))
+
     def index(self, action: Action) -> int | None:
         """``bay`` for PLACE, 7 for CAST_OFF, 8 for END_RUN, ``None`` for anything else."""
         kind = action.get("type")
         if kind == "PLACE":
             bay = action.get("bay")
             return bay if type(bay) is int and 0 <= bay < HATCHES else None
-        return {"CAST_OFF": CAST_OFF, "END_RUN": END_RUN}.get(str(kind))
+        return _OTHER_INDEX.get(str(kind))
 
 
 class KeelholdEnv(SunbotEnv):

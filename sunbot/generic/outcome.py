@@ -1,12 +1,13 @@
 """How a run of a game sunbot has no engine for ended, read from what the server served.
 
 :func:`outcome_line` reads only what any game may publish, never a game's own rules: the
-served spec's ``scoreOrder`` (``descending``: a higher score is better, ``ascending``: a
-lower one), and, at the top level of the final observation and then of the final state, a
-``won`` or ``win`` that is ``true``/``false``, or a ``result``, ``outcome``, ``status`` or
-``phase`` whose text is a word of :data:`WORDS` (``win``, ``lost``, ``draw``, ``solved``,
-``gave-up`` ...). A value it does not recognise is not guessed at: the line then gives the
-score and its direction only.
+served spec's score direction (:func:`sunbot.search.objective.spec_direction`, the one
+reader: a ``scoreOrder`` of ``descending`` or ``ascending``, a ``lowerIsBetter`` flag, the
+words of its ``scoring``), and, at the top level of the final observation and then of the
+final state, a ``won`` or ``win`` that is ``true``/``false``, or a ``result``, ``outcome``,
+``status`` or ``phase`` whose text is a word of :data:`WORDS` (``win``, ``lost``, ``draw``,
+``solved``, ``gave-up`` ...). A value it does not recognise is not guessed at: the line
+then gives the score and its direction only.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ORDERS", "WORDS", "outcome_line", "read_result", "score_order"]
+from sunbot.search.objective import spec_direction
+
+__all__ = ["WORDS", "outcome_line", "read_result", "score_order"]
 
 #: Fields read for a true/false outcome, in order.
 FLAGS = ("won", "win")
@@ -29,15 +32,15 @@ WORDS: dict[str, str] = {
     **dict.fromkeys(("solved", "complete", "completed", "cleared", "finished"), "solved"),
     **dict.fromkeys(("gave-up", "give-up", "given-up", "resigned", "forfeit"), "gave up"),
 }
-#: ``scoreOrder`` values and what they say.
-ORDERS = {"descending": "higher is better", "ascending": "lower is better"}
+_SAYS = {"max": "higher is better", "min": "lower is better"}
 
 
-def score_order(spec: Mapping[str, Any] | None) -> str | None:
-    """``"higher is better"`` / ``"lower is better"`` from the spec's ``scoreOrder``;
-    ``None`` when the spec says neither."""
-    order = (spec or {}).get("scoreOrder")
-    return ORDERS.get(order.strip().lower()) if isinstance(order, str) else None
+def score_order(spec: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """``("higher is better" | "lower is better", where)`` as the served spec says
+    (:func:`~sunbot.search.objective.spec_direction`, e.g. ``"spec.scoreOrder 'ascending'"``);
+    ``None`` when it says neither, or both."""
+    direction, where = spec_direction(dict(spec) if isinstance(spec, Mapping) else None)
+    return (_SAYS[direction], where) if direction else None
 
 
 def read_result(*positions: Any) -> tuple[str, str] | None:
@@ -75,10 +78,10 @@ def outcome_line(
 ) -> str:
     """One line saying how the run ended, from the served spec and the final position
     (module docstring): ``won (the final position's won: true); score 2,048, higher is
-    better (the served spec's scoreOrder)``."""
+    better (spec.scoreOrder 'descending')``."""
     order = score_order(spec)
     said = (
-        f"score {_score(score)}, {order} (the served spec's scoreOrder)"
+        f"score {_score(score)}, {order[0]} ({order[1]})"
         if order
         else f"score {_score(score)} (the served spec does not say whether higher or lower"
         " is better)"

@@ -52,5 +52,15 @@ def test_formats_write_the_summary() -> None:
     assert doc["run"] == "t" and doc["game"] == "naptuft"
     assert [s["strategy"] for s in doc["strategies"]] == ["rotation", "balancer"]
     assert doc["pairs"][0]["A - B"] == "rotation - balancer"
+    # the figures as numbers too: the same as the analysis, readable without parsing cells
+    for got_s, want in zip(doc["strategies"], a.strategies, strict=True):
+        v = got_s["values"]
+        assert v["runs"] == 3 and v["errors"] == 0
+        assert v["score"]["mean"] == want.score.mean
+        assert v["score"]["min"] <= v["score"]["median"] <= v["score"]["max"]
+        assert isinstance(v["decision_p95_ms"], float)
+    pv = doc["pairs"][0]["values"]
+    assert pv["n"] == 3 and pv["better"] + pv["worse"] + pv["ties"] == 3
+    assert pv["mean_diff"] == a.pairs[0][2].mean_diff
     md = summary_text(a, "md", {}).splitlines()
     assert md[0].startswith("| strategy | runs | mean score |") and md[1].startswith("|---|---:|")

@@ -18,9 +18,18 @@ HIGHER = {"scoreOrder": "descending"}
 
 
 def test_the_score_order_comes_from_the_spec_only() -> None:
-    assert score_order(HIGHER) == "higher is better"
-    assert score_order({"scoreOrder": "Ascending "}) == "lower is better"
+    assert score_order(HIGHER) == ("higher is better", "spec.scoreOrder 'descending'")
+    assert score_order({"scoreOrder": "Ascending "}) == (
+        "lower is better",
+        "spec.scoreOrder 'Ascending '",
+    )
+    # the same reader as search's objective and bench's verdict: the scoring words count
+    assert score_order({"scoring": "Fewer moves is better."}) == (
+        "lower is better",
+        "spec.scoring 'Fewer moves is better'",
+    )
     assert score_order({"scoreOrder": "sideways"}) is None
+    assert score_order({"scoring": "lower is better, higher is better"}) is None  # both
     assert score_order({}) is None and score_order(None) is None
 
 
@@ -44,7 +53,7 @@ def test_the_outcome_is_read_from_known_field_names_and_words(observation, state
 def test_the_line_says_the_outcome_and_which_way_the_score_goes() -> None:
     assert outcome_line(HIGHER, {"won": True}, None, 2048, True) == (
         "won (the final position's won: true); score 2,048, higher is better"
-        " (the served spec's scoreOrder)"
+        " (spec.scoreOrder 'descending')"
     )
     assert outcome_line({}, {"phase": "over"}, {"result": "loss"}, 0, True) == (
         'lost (the final position\'s result: "loss"); score 0 (the served spec does not say'
@@ -52,7 +61,7 @@ def test_the_line_says_the_outcome_and_which_way_the_score_goes() -> None:
     )
     assert outcome_line({"scoreOrder": "ascending"}, {}, None, 31, False) == (
         "not over (the run was stopped first); score 31, lower is better"
-        " (the served spec's scoreOrder)"
+        " (spec.scoreOrder 'ascending')"
     )
     assert outcome_line(HIGHER, {"phase": "over"}, None, 7.5, True).startswith("over; score 7.50")
 
@@ -71,7 +80,7 @@ def test_play_shows_the_result_and_a_yardstick_row_for_a_game_it_does_not_know()
     assert run.outcome.startswith(f"{said} (the final position's result:")
     row = next(line for line in table.output.splitlines() if "result" in line)
     assert f"{said} (the final position's result:" in row
-    assert "higher is better (the served spec's scoreOrder)" in row
+    assert "higher is better (spec.scoreOrder 'descending')" in row
     assert "none measured for dots-and-boxes" in table.output
 
 
