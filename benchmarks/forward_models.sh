@@ -47,15 +47,19 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
     --seeds 1-20 --max-steps 40 --no-certificate
 done
 run 300 sunbot certify tile-merge --engine "$M/tile_merge.py:TileMerge" --server "$P" \
-  --seeds 1-3 --max-steps 30 --no-certificate
-run 300 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
-  --server "http://127.0.0.1:$OTHER" --seeds 1-5 --max-steps 20 --no-certificate
+  --seeds 1-10 --max-steps 60 --no-certificate
+# Sunloaf's new days (step 22 onward) are the other server's own draws
+run 600 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
+  --server "http://127.0.0.1:$OTHER" --seeds 1-20 --max-steps 60 --no-certificate
 # search over a forward model against random and first
 for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
   dots-and-boxes:dots_and_boxes:DotsAndBoxes tile-merge:tile_merge:TileMerge; do
   IFS=: read -r slug file cls <<<"$g"
-  run 600 sunbot bench "$slug" --server "$P" -s search -s random -s first --seeds "$SEEDS" \
-    --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 --out "$OUT" --format md
+  # tile-merge's search plays every run to the cap: 30 x 400 decisions
+  limit=600 && [ "$slug" = tile-merge ] && limit=1800
+  run "$limit" sunbot bench "$slug" --server "$P" -s search -s random -s first \
+    --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 \
+    --out "$OUT" --format md
 done
 # search through the server (--lookahead) on the fully observable puzzles
 for slug in sliding-puzzle maze-runner; do

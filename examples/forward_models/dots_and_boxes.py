@@ -33,6 +33,51 @@ def _boxes(edge: Edge) -> list[tuple[int, int]]:
     return [(br, bc) for br, bc in near if 0 <= br < N and 0 <= bc < N]
 
 
+Box = tuple[int, int]
+SIDES: dict[Box, tuple[Edge, ...]] = {(r, c): _sides(r, c) for r in range(N) for c in range(N)}
+BOXES: dict[Edge, list[Box]] = {e: _boxes(e) for e in EDGES}
+
+
+def _counts(drawn: frozenset[Edge] | set[Edge]) -> dict[Box, int]:
+    """How many of each box's four sides are drawn."""
+    return {b: sum(1 for e in sides if e in drawn) for b, sides in SIDES.items()}
+
+
+def _gift(drawn: frozenset[Edge] | set[Edge], counts: dict[Box, int], edge: Edge) -> int:
+    """The boxes the other player can take once ``edge`` is drawn: the box given a third
+    side, the next one along the chain, and so on. (Taking a box never makes an edge stop
+    completing another, so the order they are taken in does not change the count.)"""
+    counts = dict(counts)
+    trial = set(drawn)
+    todo, taken, first = [edge], 0, True
+    while todo:
+        e = todo.pop()
+        if e in trial:
+            continue
+        trial.add(e)
+        for b in BOXES[e]:
+            counts[b] += 1
+            if counts[b] == 4 and not first:
+                taken += 1
+            elif counts[b] == 3:
+                todo.extend(x for x in SIDES[b] if x not in trial)
+        first = False
+    return taken
+
+
+def _least_gift(drawn: set[Edge], counts: dict[Box, int], free: list[Edge]) -> Edge:
+    """The first of ``free`` (none safe, none completing a box) that gives away the fewest
+    boxes. Each gives at least one, so the first that gives one ends the look."""
+    best, fewest = free[0], len(SIDES) + 1
+    for e in free:
+        given = _gift(drawn, counts, e)
+        if given < fewest:
+            best, fewest = e, given
+            if given == 1:
+                break
+    return best
+
+
 class DotsAndBoxes:
     """A state is ``{seed, drawn (a frozenset of edges), owner ({box: "X"|"O"}),
     bot (G-Bot's last edges)}``."""
@@ -46,47 +91,54 @@ class DotsAndBoxes:
     # -- the board ------------------------------------------------------------------------
 
     @staticmethod
-    def _count(drawn: frozenset[Edge] | set[Edge], r: int, c: int) -> int:
-        return sum(1 for e in _sides(r, c) if e in drawn)
-
     def _draw(
-        self, drawn: set[Edge], owner: dict[tuple[int, int], str], edge: Edge, who: str
+        drawn: set[Edge], counts: dict[Box, int], owner: dict[Box, str], edge: Edge, who: str
     ) -> int:
+        """Draw ``edge`` for ``who``; the boxes it completed."""
         drawn.add(edge)
         done = 0
-        for box in _boxes(edge):
-            if self._count(drawn, *box) == 4:
+        for box in BOXES[edge]:
+            counts[box] += 1
+            if counts[box] == 4:
                 owner[box] = who
                 done += 1
         return done
 
-    def _completes(self, drawn: set[Edge], edge: Edge) -> bool:
-        return any(self._count(drawn, *b) == 3 for b in _boxes(edge))
+    @staticmethod
+    def _taking(free: list[Edge], counts: dict[Box, int]) -> Edge | None:
+        """The first free edge that completes a box (a box with three sides), if any."""
+        return next((e for e in free if any(counts[b] == 3 for b in BOXES[e])), None)
 
-    def _gift(self, drawn: set[Edge], edge: Edge) -> int:
-        trial = set(drawn) | {edge}
+    @staticmethod
+    def _safe(free: list[Edge], counts: dict[Box, int]) -> list[Edge]:
+        """The free edges that give no box its third side."""
+        return [e for e in free if all(counts[b] < 2 for b in BOXES[e])]
+
+    def _take_all(
+        self, drawn: set[Edge], counts: dict[Box, int], owner: dict[Box, str], who: str
+    ) -> int:
+        """``who`` takes every box it can, one after another; how many."""
         taken = 0
-        while True:
-            nxt = next((e for e in EDGES if e not in trial and self._completes(trial, e)), None)
-            if nxt is None:
-                return taken
-            trial.add(nxt)
-            taken += sum(1 for b in _boxes(nxt) if self._count(trial, *b) == 4)
+        while (taking := self._taking([e for e in EDGES if e not in drawn], counts)) is not None:
+            taken += self._draw(drawn, counts, owner, taking, who)
+        return taken
 
-    def _bot(self, drawn: set[Edge], owner: dict[tuple[int, int], str]) -> list[Edge]:
+    def _bot(self, drawn: set[Edge], counts: dict[Box, int], owner: dict[Box, str]) -> list[Edge]:
+        """G-Bot's reply: every box it can take, then a safe edge (its draw), else the edge
+        giving away the fewest boxes (the first such in order)."""
         played: list[Edge] = []
         while True:
             free = [e for e in EDGES if e not in drawn]
             if not free:
                 return played
-            taking = next((e for e in free if self._completes(drawn, e)), None)
+            taking = self._taking(free, counts)
             if taking is not None:
-                self._draw(drawn, owner, taking, "O")
+                self._draw(drawn, counts, owner, taking, "O")
                 played.append(taking)
                 continue
-            safe = [e for e in free if all(self._count(drawn, *b) < 2 for b in _boxes(e))]
-            pick = self.rng.choice(safe) if safe else min(free, key=lambda e: self._gift(drawn, e))
-            self._draw(drawn, owner, pick, "O")
+            safe = self._safe(free, counts)
+            pick = self.rng.choice(safe) if safe else _least_gift(drawn, counts, free)
+            self._draw(drawn, counts, owner, pick, "O")
             played.append(pick)
             return played
 
@@ -117,10 +169,11 @@ class DotsAndBoxes:
     def step(self, s: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         """Your edge, then G-Bot's whole reply when your edge completed nothing."""
         drawn, owner = set(s["drawn"]), dict(s["owner"])
+        counts = _counts(drawn)
         edge = (action["orientation"], action["row"], action["col"])
         bot: list[Edge] = []
-        if self._draw(drawn, owner, edge, "X") == 0 and len(drawn) < len(EDGES):
-            bot = self._bot(drawn, owner)
+        if self._draw(drawn, counts, owner, edge, "X") == 0 and len(drawn) < len(EDGES):
+            bot = self._bot(drawn, counts, owner)
         return {"seed": s["seed"], "drawn": frozenset(drawn), "owner": owner, "bot": bot}
 
     def _result(self, s: dict[str, Any]) -> str | None:
@@ -165,22 +218,46 @@ class DotsAndBoxes:
         return len(s["owner"]) == N * N
 
     def estimate(self, s: dict[str, Any]) -> float:
-        """A guess of the final score from here: the game played out with G-Bot's own
-        policy on both sides (take what completes a box, else a safe edge, else the edge
-        giving away fewest), its safe picks the first in order."""
+        """A guess of the final score from here (your move), reasoned as a player would.
+
+        The game has two halves. While a *safe* edge is left (one giving no box its third
+        side), nobody need give anything away: the guess plays that half out with safe
+        edges drawn at random on both sides, each side first taking what it is given. Once
+        none is left, every edge opens a chain of boxes to the other side, and the boxes
+        fall chain by chain: whoever must move opens the chain that gives away the fewest
+        (as G-Bot does); G-Bot takes all it is given and must open the next one; you take
+        a chain of three or more all but two and hand those two back (the double-cross),
+        so G-Bot must open the next chain too, except on the last one, which you take
+        whole. Cheap (no search), and right about the part that decides the game: who is
+        in control when the chains fall.
+        """
         drawn, owner = set(s["drawn"]), dict(s["owner"])
-        mover = "X"
-        while len(drawn) < len(EDGES):
+        counts = _counts(drawn)
+        mover, other = "X", {"X": "O", "O": "X"}
+        self._take_all(drawn, counts, owner, mover)  # what G-Bot gave you
+        order = [e for e in EDGES if e not in drawn]
+        self.rng.shuffle(order)
+        for e in order:  # the safe half: an edge unsafe once stays so, so one pass will do
+            if e not in drawn and all(counts[b] < 2 for b in BOXES[e]):
+                self._draw(drawn, counts, owner, e, mover)
+                mover = other[mover]
+        held = {"X": 0, "O": 0}
+        for who in owner.values():
+            held[who] += 1
+        while len(drawn) < len(EDGES):  # the chains, one at a time
             free = [e for e in EDGES if e not in drawn]
-            taking = next((e for e in free if self._completes(drawn, e)), None)
-            if taking is not None:
-                self._draw(drawn, owner, taking, mover)
-                continue
-            safe = [e for e in free if all(self._count(drawn, *b) < 2 for b in _boxes(e))]
-            pick = safe[0] if safe else min(free, key=lambda e: self._gift(drawn, e))
-            self._draw(drawn, owner, pick, mover)
-            mover = "O" if mover == "X" else "X"
-        return self.score({"seed": s["seed"], "drawn": frozenset(drawn), "owner": owner, "bot": []})
+            opened = _least_gift(drawn, counts, free)
+            self._draw(drawn, counts, owner, opened, mover)
+            taker = other[mover]
+            chain = self._take_all(drawn, counts, owner, taker)
+            if taker == "X" and chain >= 3 and len(owner) < N * N:
+                held["X"], held["O"] = held["X"] + chain - 2, held["O"] + 2
+                mover = "O"  # G-Bot took the two handed back and must open again
+            else:
+                held[taker] += chain
+                mover = taker
+        mine, theirs = held["X"], held["O"]
+        return 100 + mine - theirs if mine > theirs else 50 if mine == theirs else mine
 
 
 def _json(edge: Edge) -> dict[str, Any]:

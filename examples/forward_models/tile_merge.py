@@ -10,15 +10,19 @@ see the spawn itself: the peek guard refuses it (``state.rng``).
 
 from __future__ import annotations
 
+import itertools
 import random
+from functools import cache
 from typing import Any
 
 SIZE = 4
 WIN = 2048
 
 
-def slide_row(row: list[int]) -> tuple[list[int], int]:
-    """``row`` slid toward its start: the new row and the points its merges made."""
+@cache
+def slide_row(row: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    """``row`` slid toward its start: the new row and the points its merges made. (Cached:
+    a game meets the same few hundred rows again and again, and search steps a lot.)"""
     tiles = [v for v in row if v]
     out: list[int] = []
     points, i = 0, 0
@@ -30,20 +34,28 @@ def slide_row(row: list[int]) -> tuple[list[int], int]:
         else:
             out.append(tiles[i])
             i += 1
-    return out + [0] * (len(row) - len(out)), points
+    return tuple(out + [0] * (len(row) - len(out))), points
 
 
 def slide(board: list[list[int]], direction: str) -> tuple[list[list[int]], int]:
     """``board`` after a move: the new board and the points."""
     cols = direction in ("up", "down")
-    lines = [list(c) for c in zip(*board, strict=True)] if cols else [list(r) for r in board]
+    lines = zip(*board, strict=True) if cols else map(tuple, board)
     flip = direction in ("down", "right")
     moved, points = [], 0
     for line in lines:
         new, got = slide_row(line[::-1] if flip else line)
         moved.append(new[::-1] if flip else new)
         points += got
-    return ([list(c) for c in zip(*moved, strict=True)] if cols else moved), points
+    return [list(r) for r in (zip(*moved, strict=True) if cols else moved)], points
+
+
+@cache
+def _against_grain(line: tuple[int, ...]) -> int:
+    """How far ``line`` is from running one way: the smaller of its total rises and its
+    total falls (0 for a line that only rises or only falls)."""
+    steps = list(itertools.pairwise(line))
+    return min(sum(max(b - a, 0) for a, b in steps), sum(max(a - b, 0) for a, b in steps))
 
 
 class TileMerge:
@@ -101,5 +113,26 @@ class TileMerge:
         return s["score"]
 
     def is_over(self, s: dict[str, Any]) -> bool:
-        """No move changes the board."""
-        return not self.legal_actions(s)
+        """No move changes the board: it is full, and no two neighbours are equal (with an
+        empty cell some line holds a gap and a tile, so some move changes it)."""
+        b = s["board"]
+        if any(not v for row in b for v in row):
+            return False
+        return not any(
+            (c + 1 < SIZE and b[r][c] == b[r][c + 1]) or (r + 1 < SIZE and b[r][c] == b[r + 1][c])
+            for r in range(SIZE)
+            for c in range(SIZE)
+        )
+
+    def estimate(self, s: dict[str, Any]) -> float:
+        """A guess of the final score from here: the points so far plus what the board
+        promises. Room to move keeps a game going (each empty cell is worth a small
+        merge's points, scaled by the largest tile), and a board whose rows and columns
+        run in one direction keeps its large tiles together, so a step against the
+        grain costs the difference. Cheap (no look ahead): search does the looking."""
+        b = s["board"]
+        empty = sum(1 for row in b for v in row if not v)
+        top = max(max(row) for row in b)
+        lines = [*map(tuple, b), *zip(*b, strict=True)]
+        rough = sum(map(_against_grain, lines))
+        return s["score"] + empty * top / 4 - rough

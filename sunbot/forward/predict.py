@@ -12,10 +12,12 @@ the mirror lists unknown fields.
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +36,8 @@ SAMPLES, MAX_SAMPLES, MAX_SAMPLE_S = 128, 2048, 1.0
 #: the next draw is a model state no draw has shown, below which drawing stops.
 UNSEEN = 0.002
 _MISSING = "<missing>"
+#: A list index in a field path.
+_INDEX = re.compile(r"\[\d+\]")
 
 
 class ModelFailed(Exception):
@@ -89,15 +93,24 @@ def served_view(raw: dict[str, Any]) -> View:
 
 
 def _takes(method: Callable[..., Any], name: str) -> bool:
+    func = getattr(method, "__func__", method)
     try:
-        params = inspect.signature(method).parameters.values()
+        names, any_name = _keywords(func)
+    except TypeError:  # an unhashable callable: read its signature every time
+        names, any_name = _keywords.__wrapped__(func)
+    return any_name or name in names
+
+
+@functools.lru_cache(maxsize=64)
+def _keywords(func: Callable[..., Any]) -> tuple[frozenset[str], bool]:
+    """The names ``func`` takes by keyword, and whether it takes any (``**kwargs``); read
+    once per function (search rebuilds a stochastic model's root every iteration)."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
-        return False
-    return any(
-        p.kind is inspect.Parameter.VAR_KEYWORD
-        or (p.name == name and p.kind is not inspect.Parameter.POSITIONAL_ONLY)
-        for p in params
-    )
+        return frozenset(), False
+    named = frozenset(p.name for p in params if p.kind is not inspect.Parameter.POSITIONAL_ONLY)
+    return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
 def rebuild(model: Any, view: View) -> Any:
@@ -308,9 +321,10 @@ def _kind(value: Any) -> str:
 
 def _drawn(path: str, values: list[Any], got: Any) -> Finding | None:
     """A field the draws disagree on: ``got`` has one of their kinds and, a number, lies
-    within their range."""
+    within their range; missing, when some draw lacks it too (a drawn list one draw makes
+    longer than another: its ``#len`` is checked by range)."""
     if got is _MISSING:
-        if all(v is _MISSING for v in values):
+        if any(v is _MISSING for v in values):
             return None
         return Finding(path, values[0], got, MISSING_FIELD)
     kinds = {_kind(v) for v in values if v is not _MISSING}
@@ -326,8 +340,16 @@ def _tolerant(predicted: list[Any], served: Any, path: str) -> list[Finding]:
     flats = [_flat(p, path, {}) for p in predicted]
     got = _flat(served, path, {})
     out: list[Finding] = []
+    pools: dict[str, list[Any]] = collections.defaultdict(list)
+    for flat in flats:
+        for k, v in flat.items():
+            pools[_INDEX.sub("[*]", k)].append(v)
     for p in dict.fromkeys(k for f in flats for k in f):
         values = [f.get(p, _MISSING) for f in flats]
+        if not all(_key(v) == _key(values[0]) for v in values):
+            # a drawn item: any item the draws put in that list (a sorted list's third item
+            # ranges over the list's values, not over the few third items drawn)
+            values = [*values, *pools[_INDEX.sub("[*]", p)]]
         value = got.get(p, _MISSING)
         if all(_key(v) == _key(values[0]) for v in values):
             if p.endswith("#keys"):

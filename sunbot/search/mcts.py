@@ -217,6 +217,9 @@ class Search:
                 if root.done:
                     stats.stopped = "exhausted"
                     break
+                if not self.sim.deterministic and _settled(root, iterations - i):
+                    stats.stopped = "settled"
+                    break
                 self._iterate(root, stats)
                 stats.iterations += 1
         except OutOfBudget:
@@ -369,6 +372,19 @@ class Search:
                 node.best = max(node.best, value)
                 if ended:
                     node.solved = max(node.solved, value)
+
+
+def _settled(root: Node, left: int) -> bool:
+    """Whether a stochastic simulator's choice (the most visited action) is already made:
+    every action is tried and the most visited leads the next by more visits than the
+    ``left`` iterations could give it (or it is the only action), so the rest of the
+    budget cannot change what is played."""
+    if root.untried is None or root.untried or not root.children:
+        return False
+    if len(root.children) == 1:
+        return True
+    visits = sorted((c.visits for c in root.children), reverse=True)
+    return visits[0] - (visits[1] if len(visits) > 1 else 0) > left
 
 
 def _rank(child: Node) -> tuple[bool, float, bool, float, float, int]:

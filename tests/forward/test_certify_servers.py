@@ -55,17 +55,8 @@ def test_the_sunloaf_model_passes_and_a_broken_copy_is_flagged(
     assert first.divergence.expected == first.divergence.got + 1
 
 
-#: The example draws a new day's room with our engine's generator; the other server ramps
-#: its rooms its own way (a local choice), and on day 2 of seed 1 every draw of the model
-#: shows 2 cats where it shows 3: the model is exact there and diverges (found by this test).
-OTHER_ROOMS = "the example model draws rooms as our engine does, not as the other server"
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "where", ["embedded", pytest.param("other", marks=pytest.mark.xfail(strict=True,
-                                                                         reason=OTHER_ROOMS))]
-)  # fmt: skip
+@pytest.mark.parametrize("where", ["embedded", "other"])
 def test_the_sunloaf_model_passes_on_twenty_seeds(where: str, other: str) -> None:
     server = None if where == "embedded" else other
     report = certify("sunloaf", f"{MODEL}:Sunloaf", server=server, seeds=range(1, 21),

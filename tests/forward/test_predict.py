@@ -47,6 +47,24 @@ def test_drawn_fields_are_compared_by_kind_and_range() -> None:
     ]
 
 
+def test_a_drawn_list_is_checked_by_its_length_range() -> None:
+    draws = [view({"cats": [1, 2]}), view({"cats": [1, 2, 3, 4]})]
+    ok, _ = compare(draws, view({"cats": [1, 2, 3]}))  # a length between the draws'
+    assert ok == []
+    found, _ = compare(draws, view({"cats": [1, 2, 3, 4, 4]}))
+    assert [(f.path, f.expected, f.note) for f in found] == [
+        ("observation.cats", "2..4", "outside the drawn range"),
+    ]
+
+
+def test_a_drawn_item_ranges_over_every_item_the_draws_put_in_its_list() -> None:
+    draws = [view({"tiles": [1, 5]}), view({"tiles": [2, 9]})]  # sorted draws
+    ok, _ = compare(draws, view({"tiles": [3, 8]}))  # 3 is no draw's first item
+    assert ok == []
+    found, _ = compare(draws, view({"tiles": [0, 8]}))
+    assert [(f.path, f.expected, f.got) for f in found] == [("observation.tiles[0]", "1..9", 0)]
+
+
 def test_strip_leaves_out_only_keys_no_prediction_has() -> None:
     got, dropped = strip_unpredicted(
         {"a": {"x": 1, "y": 2}, "b": [{"k": 1, "z": 0}]},

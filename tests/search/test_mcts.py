@@ -126,9 +126,26 @@ class Coin:
 
 
 def test_a_stochastic_simulator_chooses_by_visits_over_fresh_draws() -> None:
-    action, stats = Search(Coin(), random.Random(2)).run(400)
+    search = Search(Coin(), random.Random(2))
+    action, stats = search.run(400)
     assert action == "bet"
-    assert stats.iterations == 400
+    # it stopped once the iterations left could no longer change the most visited action
+    assert (stats.stopped, stats.iterations) == ("settled", 329)
+    assert search.root is not None
+    bet, safe = sorted((c.visits for c in search.root.children), reverse=True)
+    assert 0 < (bet - safe) - (400 - stats.iterations) <= 2  # checked every iteration
+
+
+class OneWay(Coin):
+    """A stochastic position with one legal action."""
+
+    def legal(self, s: str) -> list[str]:
+        return ["bet"] if s == "start" else []
+
+
+def test_a_stochastic_simulator_with_one_action_stops_at_once() -> None:
+    action, stats = Search(OneWay(), random.Random(2)).run(400)
+    assert (action, stats.stopped, stats.iterations) == ("bet", "settled", 1)
 
 
 class Corridor:
