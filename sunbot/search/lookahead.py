@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import json
 import logging
 import threading
@@ -58,6 +59,11 @@ CLOSE_S = 5.0
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _digest(answer: dict[str, Any]) -> bytes:
+    """A short digest of what ``answer`` carries (a run remembers one a decision)."""
+    return hashlib.blake2b(_key(carry_of(answer)).encode(), digest_size=16).digest()
 
 
 def carry_of(answer: dict[str, Any]) -> dict[str, Any]:
@@ -165,7 +171,7 @@ class Lookahead:
         self._client: GameboardClient | None = None
         self._retried = 0
         self.counters = Counters()
-        self.stood: set[str] = set()
+        self.stood: set[bytes] = set()  # digests of the positions the run stood on
 
     @property
     def retries(self) -> int:
@@ -357,7 +363,7 @@ class ServerSim:
         self.answer = answer
         self.objective = objective
         self._novelty = novelty
-        lookahead.stood.add(_key(carry_of(answer)))  # the run stands on it
+        lookahead.stood.add(_digest(answer))  # the run stands on it
 
     def root(self) -> dict[str, Any]:
         """The answer decided from."""
@@ -384,7 +390,7 @@ class ServerSim:
         for answer in got:
             if answer is not None:
                 counters.observe(before, answer.get("state"))
-                if _key(carry_of(answer)) in stood:
+                if _digest(answer) in stood:
                     answer = None
             out.append(answer)
         return out
