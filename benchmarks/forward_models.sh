@@ -14,14 +14,21 @@ STEPS=${2:-400}
 OUT=${3:-$(mktemp -d)}
 PLAT=18741
 OTHER=18742
+LLM=18743
 python -m sunbot.testing.platform --port "$PLAT" >"$OUT/platform.log" 2>&1 &
 PLAT_PID=$!
 python -m sunbot.testing.otherserver --port "$OTHER" --throttle-every 7 >"$OUT/other.log" 2>&1 &
 OTHER_PID=$!
-trap 'kill "$PLAT_PID" "$OTHER_PID" 2>/dev/null; wait 2>/dev/null' EXIT
+# the scripted test model endpoint: llm:legal answers a legal action picked by a hash of
+# the prompt (no reasoning: a stand-in that shows what a model costs, not what it knows)
+python -m sunbot.testing.llm_endpoint --port "$LLM" >"$OUT/llm.log" 2>&1 &
+LLM_PID=$!
+export OPENAI_BASE_URL="http://127.0.0.1:$LLM/v1" OPENAI_API_KEY=unused
+trap 'kill "$PLAT_PID" "$OTHER_PID" "$LLM_PID" 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 50); do
   curl -sf "http://127.0.0.1:$PLAT/api/games" >/dev/null \
-    && curl -sf "http://127.0.0.1:$OTHER/api/games" >/dev/null && break
+    && curl -sf "http://127.0.0.1:$OTHER/api/games" >/dev/null \
+    && curl -sf "$OPENAI_BASE_URL/models" >/dev/null && break
   sleep 0.2
 done
 P="http://127.0.0.1:$PLAT"
@@ -61,10 +68,15 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
     --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 \
     --out "$OUT" --format md
 done
-# search through the server (--lookahead) on the fully observable puzzles
-for slug in sliding-puzzle maze-runner; do
-  run 600 sunbot bench "$slug" --server "$P" -s search --seeds 1-5 --lookahead 10 \
-    --cap "steps=$STEPS" --workers 2 --out "$OUT" --format md
+# search through the server (--lookahead 10) on every game the peek guard lets through,
+# against random, first and the scripted model (llm:legal); the step cap a game (the
+# puzzles' 400 as above, fewer where a solve takes fewer moves)
+for g in word-search:60 dots-and-boxes:100 checkers:200 pipe-connect:150 pixel-puzzle:150 \
+  sudoku:150 crate-push:200 sliding-puzzle:"$STEPS" maze-runner:"$STEPS"; do
+  IFS=: read -r slug cap <<<"$g"
+  run 1500 sunbot bench "$slug" --server "$P" -s search -s random -s first -s llm:legal \
+    --seeds "$SEEDS" --lookahead 10 --cap "steps=$cap" --workers 2 --job-timeout 600 \
+    --out "$OUT" --format md
 done
 # the peek guard: hidden information and random spawns refused, --allow-peek labelled
 for slug in memory-match word-guess solitaire tile-merge dice-dash; do
@@ -72,3 +84,18 @@ for slug in memory-match word-guess solitaire tile-merge dice-dash; do
 done
 run 300 sunbot bench tile-merge --server "$P" -s search --seeds 1-2 --lookahead 10 \
   --allow-peek --cap steps=50 --workers 2 --out "$OUT" --format md
+# wall time and requests per decision, and the runs ended by the rules (solved, or the game
+# over), from every bench's results.csv
+python - "$OUT" <<'PY'
+import csv, pathlib, sys
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*/results.csv")):
+    rows = list(csv.DictReader(path.open()))
+    for name in dict.fromkeys(r["strategy"] for r in rows):
+        ok = [r for r in rows if r["strategy"] == name and r["ended_by"] not in ("error", "timeout")]
+        decisions = sum(int(r["decisions"] or 0) for r in ok) or 1
+        wall = sum(float(r["wall_s"] or 0) for r in ok)
+        asked = sum(int(r["requests"] or 0) for r in ok)
+        ended = sum(r["ended_by"] == "rules" for r in ok)
+        print(f"{path.parent.name} {name}: {len(ok)} runs, {ended} ended by the rules,"
+              f" {1000 * wall / decisions:.0f} ms and {asked / decisions:.1f} requests a decision")
+PY

@@ -411,6 +411,10 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
     return round(cuts[9], 4), round(cuts[18], 4)
 
 
+#: The options only ``search`` takes (``--engine``, ``--lookahead``...).
+_SEARCH_OPTIONS = frozenset({"engine", "lookahead", "lookahead_budget", "allow_peek", "objective"})
+
+
 def _start(job: Job) -> strategies.Strategy:
     """The strategy as ``sunbot play`` builds it: ``random.Random(seed)``. A job whose
     options name an ``agent`` (a prompt variant's, labelled ``llm:MODEL@NAME``) builds
@@ -420,6 +424,12 @@ def _start(job: Job) -> strategies.Strategy:
 
     options = dict(job.options)
     text = str(options.pop("agent", job.strategy))
+    # a bench's options go to every job: the search options only to search, the others
+    # (an ``llm:MODEL``'s) only to the other agents
+    searching = text.strip() == "search"
+    options = {
+        k: v for k, v in options.items() if k == "isolate" or (k in _SEARCH_OPTIONS) == searching
+    }
     if job.strategy == "search" and "lookahead" in options:
         options["server"] = None if job.server in (None, "embedded") else job.server
     return create_agent(job.game, text, random.Random(job.seed), seed=job.seed, **options)

@@ -10,12 +10,20 @@ twice, at most ``per_decision`` requests a decision and ``budget`` a run (a poli
 deadline (requests still out then are cancelled; the search answers with what it has).
 :class:`ServerSim` is the search's simulator over it. Only positions the peek guard passed
 are sent, as plain states (:mod:`sunbot.search.peek`).
+
+Two things the run learns from the answers, so that a few requests go further
+(:class:`ServerSim`): which of the state's top-level numbers count steps (went up by exactly
+one on every step seen, such as ``moves``: left out of the search's transposition key, so
+sliding a tile back or walking back in a maze is known as a position already reached), and
+the positions the run stood on (a step back to one of them, the very same state, a reset
+or an undo that counts its moves off, is a cycle: left out of the search).
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import json
 import logging
 import threading
@@ -53,6 +61,11 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+def _digest(answer: dict[str, Any]) -> bytes:
+    """A short digest of what ``answer`` carries (a run remembers one a decision)."""
+    return hashlib.blake2b(_key(carry_of(answer)).encode(), digest_size=16).digest()
+
+
 def carry_of(answer: dict[str, Any]) -> dict[str, Any]:
     """What a lookahead sends from ``answer``: its plain ``state`` object when it has one
     (never a token beside it: the peek guard judged the state), else its token or id."""
@@ -63,6 +76,49 @@ def carry_of(answer: dict[str, Any]) -> dict[str, Any]:
     if isinstance(token, str):
         return {"stateToken": token}
     return {"state": state}
+
+
+#: Steps a top-level number of the state must have gone up by one on (and never otherwise)
+#: before it counts as a step counter.
+COUNTER_STEPS = 3
+
+
+class Counters:
+    """The top-level numbers of a server's state that count steps: each went up by exactly
+    one on every step seen (at least :data:`COUNTER_STEPS` of them), as ``moves`` does in a
+    puzzle that counts moves; a number that ever stayed, fell or jumped is no counter."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+        self._broken: set[str] = set()
+        self.paths: frozenset[str] = frozenset()
+
+    def observe(self, before: Any, after: Any) -> None:
+        """One step of the server's, from the state ``before`` to ``after``."""
+        if not isinstance(before, dict) or not isinstance(after, dict):
+            return
+        changed = False
+        for name, value in after.items():
+            if name in self._broken:
+                continue
+            was = before.get(name)
+            numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (value, was))
+            if numbers and value - was == 1:
+                self._seen[name] = self._seen.get(name, 0) + 1
+                changed = changed or self._seen[name] == COUNTER_STEPS
+            else:
+                self._broken.add(name)
+                changed = changed or name in self.paths
+        if changed:
+            self.paths = frozenset(
+                n for n, k in self._seen.items() if k >= COUNTER_STEPS and n not in self._broken
+            )
+
+    def strip(self, state: Any) -> Any:
+        """``state`` without its step counters (``state`` itself when it has none)."""
+        if not isinstance(state, dict) or not self.paths.intersection(state):
+            return state
+        return {k: v for k, v in state.items() if k not in self.paths}
 
 
 class Lookahead:
@@ -114,6 +170,8 @@ class Lookahead:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._client: GameboardClient | None = None
         self._retried = 0
+        self.counters = Counters()
+        self.stood: set[bytes] = set()  # digests of the positions the run stood on
 
     @property
     def retries(self) -> int:
@@ -139,6 +197,19 @@ class Lookahead:
         """A new decision: its request count from 0, its deadline (``time.monotonic``)."""
         self.decision_requests = 0
         self.deadline = deadline
+
+    def room(self, pairs: list[tuple[dict[str, Any], Any]]) -> int:
+        """How many of ``pairs``, from the end, can be answered within this decision's and
+        the run's requests left (a cached answer costs none)."""
+        left = min(self.per_decision - self.decision_requests, self.budget - self.requests)
+        fits = 0
+        for answer, action in reversed(pairs):
+            if (_key(carry_of(answer)), _key(action)) not in self._cache:
+                if left <= 0:
+                    break
+                left -= 1
+            fits += 1
+        return fits
 
     def step_many(self, pairs: list[tuple[dict[str, Any], Any]]) -> list[dict[str, Any] | None]:
         """The server's answers to each ``(answer, action)``: from the cache, else asked
@@ -292,6 +363,7 @@ class ServerSim:
         self.answer = answer
         self.objective = objective
         self._novelty = novelty
+        lookahead.stood.add(_digest(answer))  # the run stands on it
 
     def root(self) -> dict[str, Any]:
         """The answer decided from."""
@@ -302,9 +374,26 @@ class ServerSim:
         legal = state.get("legalActions")
         return list(legal) if isinstance(legal, list) else []
 
+    def room(self, state: dict[str, Any], actions: list[Any]) -> int:
+        """How many of ``actions`` (from the end) this decision can still ask about."""
+        return self.lookahead.room([(state, a) for a in actions])
+
     def expand(self, state: dict[str, Any], actions: list[Any]) -> list[Any]:
-        """The server's answers to each action (see :meth:`Lookahead.step_many`)."""
-        return self.lookahead.step_many([(state, a) for a in actions])
+        """The server's answers to each action (see :meth:`Lookahead.step_many`); an
+        answer that is a position the run already stood on (the very same state: a reset,
+        an undo that counts its moves off) is ``None``: going round in a circle teaches
+        nothing (a decision whose every step does is played as one that found nothing)."""
+        got = self.lookahead.step_many([(state, a) for a in actions])
+        stood, counters = self.lookahead.stood, self.lookahead.counters
+        before = state.get("state")
+        out: list[Any] = []
+        for answer in got:
+            if answer is not None:
+                counters.observe(before, answer.get("state"))
+                if _digest(answer) in stood:
+                    answer = None
+            out.append(answer)
+        return out
 
     def over(self, state: dict[str, Any]) -> bool:
         """The answer's ``gameOver``."""
@@ -317,12 +406,25 @@ class ServerSim:
         return self.objective.value(number, self.over(state), observation_of(state))
 
     def key(self, state: dict[str, Any]) -> str | None:
-        """The JSON of what the answer carries."""
-        return _key(carry_of(state))
+        """The JSON of what the answer carries, its step counters left out (the same
+        position reached later is the same position: :class:`Counters`)."""
+        carry = carry_of(state)
+        if "state" in carry:
+            carry = {"state": self.lookahead.counters.strip(carry["state"])}
+        return _key(carry)
 
     def novelty(self, state: dict[str, Any]) -> float:
         """What the answer's observation holds that the run has not seen."""
         return self._novelty.count(observation_of(state)) if self._novelty is not None else 0.0
 
 
-__all__ = ["CACHE_SIZE", "DEFAULT_BUDGET", "IN_FLIGHT", "Lookahead", "ServerSim", "carry_of"]
+__all__ = [
+    "CACHE_SIZE",
+    "COUNTER_STEPS",
+    "DEFAULT_BUDGET",
+    "IN_FLIGHT",
+    "Counters",
+    "Lookahead",
+    "ServerSim",
+    "carry_of",
+]

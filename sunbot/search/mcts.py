@@ -90,6 +90,10 @@ class Simulator(Protocol):
         0 when the simulator does not tell)."""
         ...
 
+    # Optional on a costly simulator: ``room(state, actions) -> int``, how many of
+    # ``actions`` (taken from the end) it can still step in this decision; a node with more
+    # actions than that is expanded in parts, one part an iteration.
+
 
 @dataclass
 class Node:
@@ -300,7 +304,9 @@ class Search:
         (appended to ``path``)."""
         sim = self.sim
         assert node.untried is not None
-        take = node.untried if sim.costly else node.untried[-1:]
+        room = getattr(sim, "room", None) if sim.costly else None
+        fits = room(state, node.untried) if callable(room) else len(node.untried)
+        take = node.untried[-max(fits, 1) :] if sim.costly else node.untried[-1:]
         actions = list(take)
         states = sim.expand(state, actions)
         del node.untried[len(node.untried) - len(actions) :]
