@@ -193,11 +193,10 @@ class Run:
 
     async def start(self) -> Answer:
         """Play the opening: ``init`` of the run's seed, checked and recorded."""
+        quick = self.start_now()
+        if quick is not None:
+            return quick
         seed = self.summary.seed
-        if self._engine is not None and seed is not None and self._unwatched():
-            self.last_found = []  # the engine's opening alone: nothing to cut, check or log
-            self.position = opening = self._engine.start(seed)
-            return opening
         t0 = time.perf_counter()
         if self._engine is not None and seed is not None:
             opening = self._engine.start(seed)  # init() without its coroutine
@@ -258,22 +257,14 @@ class Run:
                 :data:`MAX_SAME_POSITION` accepted actions in a row.
             Exception: what the backend raised (the action was never answered: not a step).
         """
+        quick = self.step_now(action)
+        if quick is not None:
+            return quick
         pos = self.position
         if pos is None:
             raise RuntimeError("start the run before stepping it")
         s = self.summary
         engine = self._engine
-        if engine is not None and self._unwatched():  # the answer and the counters alone
-            answer = engine.play(pos, action)  # a refusal is an answer; a raise: no step
-            s.steps += 1
-            self.last_found = []
-            if answer.refused is not None:
-                s.refused += 1
-                self.refused_in_a_row += 1
-                return answer
-            self.refused_in_a_row = 0
-            self.position = answer
-            return answer
         s.steps += 1
         t0 = time.perf_counter()
         try:
@@ -318,6 +309,42 @@ class Run:
                     f"actions in a row (step {s.steps}): it is not advancing the game"
                 )
         self._take(answer, found)
+        return answer
+
+    def start_now(self) -> Answer | None:
+        """:meth:`start` without a coroutine where it needs none (as :meth:`step_now`): the
+        engine's opening alone; ``None`` for any other run (await :meth:`start`)."""
+        seed = self.summary.seed
+        if self._engine is None or seed is None or not self._unwatched():
+            return None
+        self.last_found = []  # the engine's opening alone: nothing to cut, check or log
+        self.position = opening = self._engine.start(seed)
+        return opening
+
+    def step_now(self, action: Action) -> Answer | None:
+        """:meth:`step` without a coroutine where it needs none: a run on our engine that
+        nothing checks, records or shows (an RL environment's), whose step is the engine's
+        answer and the counters alone. ``None`` for any other run (await :meth:`step`).
+
+        Raises:
+            RuntimeError: before :meth:`start`.
+            Exception: what the engine raised (not a step).
+        """
+        engine = self._engine
+        if engine is None or not self._unwatched():
+            return None
+        pos = self.position
+        if pos is None:
+            raise RuntimeError("start the run before stepping it")
+        answer = engine.play(pos, action)  # a refusal is an answer; a raise: no step
+        self.summary.steps += 1
+        self.last_found = []
+        if answer.refused is not None:
+            self.summary.refused += 1
+            self.refused_in_a_row += 1
+            return answer
+        self.refused_in_a_row = 0
+        self.position = answer
         return answer
 
     def _unwatched(self) -> bool:

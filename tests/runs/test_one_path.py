@@ -38,15 +38,28 @@ class Probe:
 
 @pytest.fixture
 def steps(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """Every call of Run.step: (backend label, step index it played)."""
+    """Every call of Run.step, or of Run.step_now that stepped (Run.step's coroutine-free
+    form, which Run.step itself calls first): (backend label, step index it played)."""
     calls: list[tuple[str, int]] = []
-    real = loop.Run.step
+    real, real_now = loop.Run.step, loop.Run.step_now
+    inside: list[bool] = []
 
     async def counted(self: loop.Run, action: Any, agent_record: Any = None) -> Any:
         calls.append((self.backend.label, self.summary.steps + 1))
-        return await real(self, action, agent_record)
+        inside.append(True)
+        try:
+            return await real(self, action, agent_record)
+        finally:
+            inside.pop()
+
+    def counted_now(self: loop.Run, action: Any) -> Any:  # Run.step without its coroutine
+        answer = real_now(self, action)
+        if answer is not None and not inside:  # called by Run.step: counted there
+            calls.append((self.backend.label, self.summary.steps))
+        return answer
 
     monkeypatch.setattr(loop.Run, "step", counted)
+    monkeypatch.setattr(loop.Run, "step_now", counted_now)
     monkeypatch.setitem(GAMES["naptuft"].strategies, "probe", "tests.runs.test_one_path:Probe")
     Probe.seen.clear()
     return calls
