@@ -10,6 +10,7 @@ strategies, the paired comparison on their common seeds. The tables' text is mad
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
@@ -114,10 +115,20 @@ def analyse(
             s.draws = sum(r.cause == "draw" for r in rows)
         out.append(s)
     pairs = [
-        (a.name, b.name, stats.paired(scores_by_seed(a.results), scores_by_seed(b.results)))
+        (a.name, b.name, _won_lost(stats.paired(scores_by_seed(a.results),
+                                                scores_by_seed(b.results)), lower_is_better))
         for a, b in itertools.combinations(out, 2)
-    ]
+    ]  # fmt: skip
     return Analysis(game, field_name, out, pairs, lower_is_better, order_said)
+
+
+def _won_lost(p: stats.Paired, lower_is_better: bool) -> stats.Paired:
+    """``p`` with its seeds won and lost counted in the game's direction: where a lower
+    score is better, ``a`` won the seeds it scored less on (the mean difference and its CI
+    stay ``a - b`` as scored)."""
+    if not lower_is_better:
+        return p
+    return dataclasses.replace(p, better=p.worse, worse=p.better)
 
 
 def _first_error(rows: Sequence[Result]) -> str | None:

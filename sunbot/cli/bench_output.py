@@ -239,7 +239,8 @@ def strategy_values(s: StrategyStats) -> dict[str, Any]:
 def pair_values(p: Paired) -> dict[str, Any]:
     """``a - b`` on common seeds as numbers (``None`` where undefined): ``n``,
     ``mean_diff``, ``ci_low``, ``ci_high``, ``p_value`` (Wilcoxon), ``better``, ``worse``,
-    ``ties`` (seeds where ``a`` scored more, less, the same)."""
+    ``ties`` (seeds ``a`` won, lost and tied: scored more, less, the same; less, more, the
+    same where the game's spec says a lower score is better)."""
     out: dict[str, Any] = {"n": p.n}
     for k in ("mean_diff", "ci_low", "ci_high", "p_value"):
         out[k] = _number(float(getattr(p, k)))

@@ -86,6 +86,10 @@ def test_where_lower_is_better_the_lower_mean_wins_and_says_so() -> None:
     )
     assert bench_verdict(a).startswith("search scores 0.50x wander (lower is better)")
     assert bench_verdict(a).endswith("; lower is better by spec.scoreOrder 'ascending'")
+    # the pairs table agrees with the verdict: wander lost every seed to search, by 50 moves
+    ((x, y, p),) = a.pairs
+    assert (x, y, p.better, p.worse, p.ties, p.mean_diff) == ("wander", "search", 0, 8, 0, 50.0)
+    assert pair_rows(a)[1][0][4] == "0-8-0"
     # the same scores read the usual way crown the other
     assert bench_verdict(analyse("maze", rows, ["wander", "search"])).startswith(
         "wander scores 2.00x"
