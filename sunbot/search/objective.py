@@ -112,8 +112,10 @@ def spec_direction(spec: Any) -> tuple[Direction | None, str]:
     return None, ""
 
 
-def resolve(spec: Any, option: str | None = None) -> Objective:
+def resolve(spec: Any, option: str | None = None, *, known: str | None = None) -> Objective:
     """The objective of a run from the served ``spec`` and ``--objective`` (module doc).
+    ``known``: a game whose rules sunbot knows (Keelhold, Sunloaf: a higher score is better
+    by their rule texts), read when the spec says nothing.
 
     Raises:
         ValueError: ``option`` is not one of :data:`OBJECTIVES`.
@@ -121,11 +123,17 @@ def resolve(spec: Any, option: str | None = None) -> Objective:
     if option is not None and option not in OBJECTIVES:
         raise ValueError(f"objective {option!r}: one of {', '.join(OBJECTIVES)}")
     read, where = spec_direction(spec)
+    if read is None and known is not None:
+        read, where = "max", f"the rules of {known}: a higher score is better"
     if option in ("max", "min"):
         against = f"; the spec says {read} ({where})" if read and read != option else ""
         return Objective(option, False, "option", f"{option} (--objective{against})")  # type: ignore[arg-type]
     direction: Direction = read or "max"
-    source = "spec" if read else ("option" if option else "default")
+    source = (
+        ("rules" if where.startswith("the rules") else "spec")
+        if read
+        else ("option" if option else "default")
+    )
     said = f"{direction} ({where})" if read else f"{direction} (assumed: the spec does not say)"
     if option == "win":
         return Objective(direction, True, "option", f"a won end first, then {said}")

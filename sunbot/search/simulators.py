@@ -141,13 +141,19 @@ class EngineModel:
             )
         self.rng = rng
         self.engine = info.engine
-        self.stochastic = "rng" not in self.engine.observation(self.engine.init(0))
+        opening = self.engine.init(0)
+        self.stochastic = "rng" not in self.engine.observation(opening)
+        #: the engine keeps its cursor as a list (Keelhold: ``[cursor, *bag]``)
+        self._listed = isinstance(opening.get("rng"), list)
 
     def from_observation(self, observation: dict[str, Any]) -> Any:
-        """The observation as an engine state, its ``rng`` drawn when not shown."""
+        """The observation as an engine state, its ``rng`` drawn when not shown: a cursor
+        in the engine's own form (Keelhold's ``[cursor]``, its crate bag then drawn anew;
+        Sunloaf's integer)."""
         state = dict(observation)
         if "rng" not in state:
-            state["rng"] = self.rng.getrandbits(32)
+            cursor = self.rng.getrandbits(32)
+            state["rng"] = [cursor] if self._listed else cursor
         return state
 
     def legal_actions(self, state: Any) -> list[Any]:

@@ -140,8 +140,11 @@ class Search:
             ValueError: no model to search (a game sunbot does not know, without
                 ``--engine`` or ``--lookahead``), or the model cannot be loaded or built.
         """
+        from sunbot.games import GAMES
+
         self.game = game
-        self.objective = resolve(spec, self.objective_option)
+        known = game if game in GAMES else None  # a game whose rules sunbot knows
+        self.objective = resolve(spec, self.objective_option, known=known)
         if self.lookahead is not None:
             self.lookahead.slug = game
             return
