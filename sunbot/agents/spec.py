@@ -89,6 +89,8 @@ def create_agent(
         return strategy
     from sunbot import strategies
 
+    if t == "search":
+        _search_has_a_model(game, options)
     if t == "search" and options:  # the search options: its model, lookahead, objective
         if isolate:
             raise ValueError("search plays in this process: drop --isolate")
@@ -103,6 +105,23 @@ def create_agent(
 
         return IsolatedStrategy(t, game, seed)
     return strategies.create(game, t, rng)
+
+
+def _search_has_a_model(game: str, options: dict[str, Any]) -> None:
+    """Refuse, before any run starts, a search with nothing to search through: a game sunbot
+    has no engine for, without a forward model (``--engine``) or ``--lookahead``.
+
+    Raises:
+        ValueError: one line saying what to give.
+    """
+    from sunbot.games import GAMES
+
+    if game in GAMES or any(options.get(k) is not None for k in ("engine", "model", "lookahead")):
+        return
+    raise ValueError(
+        f"search has no forward model of {game}: give --engine FILE.py:Class"
+        " (docs/guide-forward-models.md), or --lookahead N to look ahead through the server"
+    )
 
 
 def parse_price(text: str) -> tuple[float, float]:
