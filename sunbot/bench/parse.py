@@ -142,7 +142,7 @@ def read_seeds_file(path: Path) -> Seeds:
 
 
 def parse_cap(text: str) -> Cap:
-    """``"voyages=20"`` or ``"days=30"`` (singular accepted) -> :class:`Cap`.
+    """``"voyages=20"``, ``"days=30"`` or ``"steps=400"`` (singular accepted) -> :class:`Cap`.
 
     Raises:
         ValueError: not ``KEY=N``, an unknown key, or ``N < 1``.

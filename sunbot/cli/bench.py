@@ -222,8 +222,11 @@ def bench_command(
         Cap | None,
         typer.Option(
             parser=option_parser(parse_cap),
-            metavar="voyages=N|days=N",
-            help="End runs at this cap (default: the game's default cap, as sunbot play).",
+            metavar="voyages=N|days=N|steps=N",
+            help=(
+                "End runs at this cap: voyages (Keelhold), days (Sunloaf, Naptuft) or steps"
+                " (any game; default: the game's default cap, as sunbot play)."
+            ),
         ),
     ] = None,
     workers: Annotated[

@@ -102,7 +102,10 @@ def mcp_command(
         from sunbot.mcp import Budget, McpOptions
         from sunbot.mcp.serve import check_exposure, run_http, run_stdio
     except ImportError as exc:
-        raise fail(f"sunbot mcp needs the MCP SDK: pip install 'sunbot[mcp]' ({exc})") from None
+        raise fail(
+            "sunbot mcp needs the MCP SDK: the mcp extra, pip install '.[mcp]' in a checkout"
+            f" ({exc})"
+        ) from None
     for url in server or []:
         check_server_url(url)
     if not http and (host != "127.0.0.1" or port != 8765):

@@ -143,7 +143,7 @@ def tournament_command(
         Cap | None,
         typer.Option(
             parser=option_parser(parse_cap),
-            metavar="voyages=N|days=N",
+            metavar="voyages=N|days=N|steps=N",
             help="Single-player games: end runs at this cap (default: the game's default"
             " cap, as sunbot play).",
         ),

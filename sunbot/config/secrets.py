@@ -168,7 +168,8 @@ def _read_secret(config: ConfigText, name: str, path: Path) -> tuple[str, str | 
     if not value.strip():
         raise config.error("secrets", name, f"{path} is empty")
     loose = info.st_mode & 0o077
-    warning = f"{path} is readable by others: chmod 600 it" if loose else None
+    where = f"{config.path}:{config.line_of('secrets', name)}: [secrets] {name}"
+    warning = f"{where}: {path} is readable by others: chmod 600 it" if loose else None
     return value, warning
 
 

@@ -339,7 +339,7 @@ def test_a_missing_sdk_is_a_one_line_install_hint(monkeypatch):
     monkeypatch.delitem(sys.modules, "sunbot.agents._llm_client", raising=False)
     with pytest.raises(
         ImportError,
-        match=r"^LLMStrategy needs the openai and jinja2 packages: pip install 'sunbot\[llm\]'$",
+        match=r"^LLMStrategy needs the openai and jinja2 packages: the llm extra, pip install '\.\[llm\]'",
     ):
         LLMStrategy("legal", game="naptuft")
     monkeypatch.undo()

@@ -16,11 +16,14 @@ from sunbot.cli import app
 
 def test_a_missing_server_package_is_one_line_saying_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "xllamacpp", None)  # import fails
-    with pytest.raises(llm_local.LocalModelMissing, match=r"pip install 'sunbot\[llm-local\]'"):
+    with pytest.raises(llm_local.LocalModelMissing, match=r"pip install '\.\[llm-local\]'"):
         llm_local.start()
     result = CliRunner().invoke(app, ["llm", "serve", "--port", "1"])
     assert result.exit_code == 2
-    assert "error: a local model needs xllamacpp: pip install 'sunbot[llm-local]'" in result.output
+    assert (
+        "error: a local model needs xllamacpp: the llm-local extra, pip install '.[llm-local]'"
+        in result.output
+    )
 
 
 def test_the_shipped_model_is_found_without_importing_its_package(monkeypatch, tmp_path):

@@ -192,3 +192,17 @@ def test_an_unreadable_secret_file_is_one_line(here):
         "sunbot.toml:2: [secrets] OPENAI_API_KEY:",
         "not a regular file",
     )
+
+
+def test_a_secret_file_others_may_read_is_a_warning_naming_the_line(here, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    key = here / "open.key"
+    key.write_text(SECRET + "\n")
+    key.chmod(0o644)
+    (here / "sunbot.toml").write_text('[secrets]\nOPENAI_API_KEY = { file = "open.key" }\n')
+    res = runner.invoke(app, ["config", "show"])
+    assert res.exit_code == 0, res.output
+    (warning,) = [line for line in res.output.splitlines() if line.startswith("warning:")]
+    assert "sunbot.toml:2: [secrets] OPENAI_API_KEY:" in warning
+    assert "open.key is readable by others: chmod 600 it" in warning
+    assert SECRET not in res.output
