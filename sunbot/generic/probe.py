@@ -146,7 +146,13 @@ async def probe_generic(client: GameboardClient, slug: str, seed: int, steps: in
             pos = got
             rep.steps += 1
         if rep.steps == 0 and rep.error is None:
-            rep.error = "no action could be played: the game is over at its opening"
+            why = (
+                "the game is over at its opening"
+                if pos.game_over
+                else "the opening lists no legal action (the game may take actions it does"
+                " not list)"
+            )
+            rep.error = f"no action could be played: {why}"
     except (ClientError, httpx.HTTPError) as exc:
         rep.error = safe(f"{type(exc).__name__}: {exc}", _NOTE)
     return rep
