@@ -7,7 +7,7 @@ the room generator and the reference policy. Section numbers (§) refer to the s
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -376,13 +376,13 @@ class _Bowl(_Model):
 
 class _Layout(_Model):
     window: Literal["N", "S", "E", "W"]
-    furniture: list[int]
+    furniture: list[int] = Field(max_length=49)  # tiles of the 7 by 7 room
     hearth: int | None = Field(ge=0, le=48)
-    dogLoops: list[list[int]]
+    dogLoops: list[Annotated[list[int], Field(max_length=49)]] = Field(max_length=4)
     dogSpeed: int
     shadeLength: int
     latticeParity: Literal[0, 1] | None
-    cloudTurns: list[int]
+    cloudTurns: list[int] = Field(max_length=64)
 
 
 class _State(_Model):
@@ -401,10 +401,12 @@ class _State(_Model):
     dayCosyRaw: int = Field(ge=0)
     dayPar: int = Field(ge=0)
     dayQuota: int
-    cats: list[_Cat]
-    bowls: list[_Bowl]
+    # lengths bounded before any item is read: a list of 500,000 cats (1 MB) had held the
+    # server's one event loop for seconds while pydantic judged every item
+    cats: list[_Cat] = Field(max_length=5)  # the roster grows to 5
+    bowls: list[_Bowl] = Field(max_length=64)  # a day's serves, two mats at most each
     layout: _Layout
-    dogs: list[int]
+    dogs: list[int] = Field(max_length=4)
 
 
 def _expect(ok: bool, reason: str) -> None:
