@@ -167,6 +167,8 @@ def _read_secret(config: ConfigText, name: str, path: Path) -> tuple[str, str | 
         raise config.error("secrets", name, f"{path} is not UTF-8 text") from None
     if not value.strip():
         raise config.error("secrets", name, f"{path} is empty")
+    if "\x00" in value:  # no environment variable can hold it
+        raise config.error("secrets", name, f"{path} holds a NUL byte")
     loose = info.st_mode & 0o077
     where = f"{config.path}:{config.line_of('secrets', name)}: [secrets] {name}"
     warning = f"{where}: {path} is readable by others: chmod 600 it" if loose else None

@@ -206,3 +206,14 @@ def test_a_secret_file_others_may_read_is_a_warning_naming_the_line(here, monkey
     assert "sunbot.toml:2: [secrets] OPENAI_API_KEY:" in warning
     assert "open.key is readable by others: chmod 600 it" in warning
     assert SECRET not in res.output
+
+
+def test_a_secret_file_holding_a_nul_byte_is_one_line(here):
+    nul = here / "nul.key"
+    nul.write_bytes(b"sk-abc\x00def\n")
+    nul.chmod(0o600)
+    (here / "sunbot.toml").write_text('[secrets]\nOPENAI_API_KEY = { file = "nul.key" }\n')
+    line = _one_line_error(
+        runner.invoke(app, ["games"]), "sunbot.toml:2: [secrets] OPENAI_API_KEY:"
+    )
+    assert "holds a NUL byte" in line and "sk-abc" not in line
