@@ -241,6 +241,7 @@ static int encode(PyObject *o, int64_t *v, int bays[2][HATCHES]) {
         if (!as_i32(PyList_GET_ITEM(arms, b), &arm)) return 0;
         if (!as_i32(PyList_GET_ITEM(jam, b), &until)) return 0;
         int64_t left = until - turn;
+        if (left > 0 && !fits(left)) return 0; /* Python's packing refuses it: decline */
         v[HATCHES_AT + 3 * b] = arm;
         v[HATCHES_AT + 3 * b + 1] = left > 0 ? left : 0;
         v[HATCHES_AT + 3 * b + 2] = open_flags[b];

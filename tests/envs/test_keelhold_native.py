@@ -115,6 +115,10 @@ def _variants(state: dict) -> list[tuple[str, dict]]:
     change("a term huge", lambda o: o["params"].update(quota=2**33))
     change("long jams", lambda o: o.update(jammedUntil=[*o["jammedUntil"], 3]))
     change("short jams", lambda o: o.update(jammedUntil=o["jammedUntil"][:5]))
+    change(
+        "a jam past int32 from a turn below 0",  # C had clamped it, Python refuses
+        lambda o: o.update(turn=-5, jammedUntil=[2**31 - 1, *o["jammedUntil"][1:]]),
+    )
     change("crate not a dict", lambda o: o.update(queue=[[1, 2, 3]]))
     change("crate without cargo", lambda o: o["queue"][0].pop("cargo"))
     change("rush crate", lambda o: o["queue"][0].update(rushWindow=3))
