@@ -3,7 +3,16 @@ shape and range where it draws, never on fields it does not predict."""
 
 from __future__ import annotations
 
-from sunbot.forward.predict import View, compare, served_view, strip_unpredicted
+from sunbot.forward.predict import (
+    MAX_SAMPLES,
+    SAMPLES,
+    View,
+    compare,
+    enumerated,
+    grade,
+    served_view,
+    strip_unpredicted,
+)
 
 
 def view(obs: dict, legal: list | None = None, score: float = 0, over: bool = False) -> View:
@@ -79,3 +88,24 @@ def test_served_view_reads_the_envelope_as_the_client_does() -> None:
     v = served_view({"state": {"p": 1}, "legalActions": [], "score": 3, "gameOver": True})
     assert (v.observation, v.score, v.game_over) == ({"p": 1}, 3.0, True)
     assert served_view({"observation": "board", "score": True}).observation == {"value": "board"}
+
+
+def test_settled_draws_that_never_give_the_served_answer_diverge() -> None:
+    # a model that jitters the position by one: two outcomes, each drawn 1,024 times; the
+    # served position lies between them (in the drawn range) and is neither
+    jitter = [View({"x": 4}, [], 0.0, False), View({"x": 6}, [], 0.0, False)] * (MAX_SAMPLES // 2)
+    served = View({"x": 5}, [], 0.0, False)
+    assert compare(jitter, served) == ([], [])  # by kind and range alone it would pass
+    assert enumerated(jitter) == 2
+    (finding,), _ = grade(jitter, served)
+    assert finding.path == "observation" and "outside every outcome" in finding.note
+    # one of the outcomes served: no finding
+    assert grade(jitter, View({"x": 6}, [], 0.0, False)) == ([], [])
+
+
+def test_draws_too_many_to_enumerate_are_checked_by_kind_and_range() -> None:
+    rooms = [View({"x": k}, [], 0.0, False) for k in range(SAMPLES)]  # every draw new
+    assert enumerated(rooms) is None
+    assert grade(rooms, View({"x": 5.5}, [], 0.0, False)) == ([], [])
+    few = [View({"x": 4}, [], 0.0, False), View({"x": 6}, [], 0.0, False)] * (SAMPLES // 2)
+    assert enumerated(few) is None
