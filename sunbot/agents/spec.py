@@ -115,13 +115,11 @@ def _search_has_a_model(game: str, options: dict[str, Any]) -> None:
         ValueError: one line saying what to give.
     """
     from sunbot.games import GAMES
+    from sunbot.strategies.search import no_model
 
     if game in GAMES or any(options.get(k) is not None for k in ("engine", "model", "lookahead")):
         return
-    raise ValueError(
-        f"search has no forward model of {game}: give --engine FILE.py:Class"
-        " (docs/guide-forward-models.md), or --lookahead N to look ahead through the server"
-    )
+    raise ValueError(no_model(game))
 
 
 def parse_price(text: str) -> tuple[float, float]:

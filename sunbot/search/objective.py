@@ -123,17 +123,14 @@ def resolve(spec: Any, option: str | None = None, *, known: str | None = None) -
     if option is not None and option not in OBJECTIVES:
         raise ValueError(f"objective {option!r}: one of {', '.join(OBJECTIVES)}")
     read, where = spec_direction(spec)
+    said_by = "spec"
     if read is None and known is not None:
-        read, where = "max", f"the rules of {known}: a higher score is better"
+        read, where, said_by = "max", f"the rules of {known}: a higher score is better", "rules"
     if option in ("max", "min"):
         against = f"; the spec says {read} ({where})" if read and read != option else ""
         return Objective(option, False, "option", f"{option} (--objective{against})")  # type: ignore[arg-type]
     direction: Direction = read or "max"
-    source = (
-        ("rules" if where.startswith("the rules") else "spec")
-        if read
-        else ("option" if option else "default")
-    )
+    source = said_by if read else ("option" if option else "default")
     said = f"{direction} ({where})" if read else f"{direction} (assumed: the spec does not say)"
     if option == "win":
         return Objective(direction, True, "option", f"a won end first, then {said}")

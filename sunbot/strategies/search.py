@@ -43,6 +43,15 @@ BEST_FIRST_FACTOR = 10
 MARGIN = 0.1
 
 
+def no_model(game: str) -> str:
+    """The one line refusing a search of ``game`` with nothing to search through (a game
+    sunbot has no engine for, without ``--engine`` or ``--lookahead``)."""
+    return (
+        f"search has no forward model of {game}: give --engine FILE.py:Class"
+        " (docs/guide-forward-models.md), or --lookahead N to look ahead through the server"
+    )
+
+
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
@@ -160,11 +169,7 @@ class Search:
             from sunbot.search.simulators import EngineModel
 
             if game not in GAMES:
-                raise ValueError(
-                    f"search has no forward model of {game}: give --engine FILE.py:Class"
-                    " (docs/guide-forward-models.md), or --lookahead N to look ahead through"
-                    " the server"
-                )
+                raise ValueError(no_model(game))
             self.model = EngineModel(model_rng, game)
 
     def on_answer(self, answer: dict[str, Any]) -> None:
