@@ -68,6 +68,21 @@ static int as_i32(PyObject *v, int64_t *out) {
 
 static int fits(int64_t x) { return x >= INT32_MIN && x <= INT32_MAX; }
 
+/* An optional turn field as turns from `turn` into *out: field - turn (sign 1) or
+   turn - field (sign -1), -1 when it is absent or None; 0 (decline) when it is no int32 or
+   the difference does not fit int32. */
+static int turns_apart(PyObject *x, int64_t turn, int sign, int64_t *out) {
+    if (x == NULL || x == Py_None) {
+        *out = -1;
+        return 1;
+    }
+    int64_t t;
+    if (!as_i32(x, &t)) return 0;
+    *out = sign > 0 ? t - turn : turn - t;
+    return fits(*out);
+}
+
+
 /* a == b for two exact str, b interned (our engine's strings are the same objects). */
 static int str_eq(PyObject *a, PyObject *b) {
     return a == b || (PyUnicode_GET_LENGTH(a) == PyUnicode_GET_LENGTH(b) &&
@@ -174,14 +189,7 @@ static int crate(PyObject *c, int64_t turn, int queue, int64_t *out) {
             return 0;
         }
     } else {
-        PyObject *due = get(c, K_DUE);
-        if (due == NULL || due == Py_None) {
-            out[2] = -1;
-        } else {
-            int64_t d;
-            if (!as_i32(due, &d)) return 0;
-            out[2] = d - turn;
-        }
+        if (!turns_apart(get(c, K_DUE), turn, 1, &out[2])) return 0;
     }
     return fits(out[1]) && fits(out[2]);
 }
@@ -262,15 +270,7 @@ static int encode(PyObject *o, int64_t *v, int bays[2][HATCHES]) {
     int64_t *s = v + STATUS_AT;
     s[0] = phase_code;
     s[1] = voyage;
-    PyObject *start = get(o, K_START);
-    if (start == NULL || start == Py_None) {
-        s[2] = -1;
-    } else {
-        int64_t st;
-        if (!as_i32(start, &st)) return 0;
-        s[2] = turn - st;
-        if (!fits(s[2])) return 0;
-    }
+    if (!turns_apart(get(o, K_START), turn, -1, &s[2])) return 0;
     if (!as_i32(get(o, K_TRIM), &s[3])) return 0;
     PyObject *listing = get(o, K_LISTING);
     if (listing == NULL) return 0;
