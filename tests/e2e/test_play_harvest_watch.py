@@ -105,7 +105,7 @@ def test_join_an_existing_match_on_loopback(tmp_path):
 
         async def make() -> str:
             async with httpx.AsyncClient(base_url=srv.url) as c:
-                body = {"seats": 1, "seed": 3, "startMs": 1500,
+                body = {"seats": 1, "seed": 3, "startMs": 5000,  # room for a slow CLI start
                         "beatMs": {"speech": 60, "vote": 60, "action": 60, "diary": 60}}  # fmt: skip
                 return str(
                     (await c.post("/api/matches/harvest-watch", json=body)).json()["matchId"]
