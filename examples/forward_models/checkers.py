@@ -1,0 +1,456 @@
+"""A forward model of ``checkers`` against G-Bot (the platform's Checkers): 8x8 draughts,
+you red moving first up the board (toward row 0), G-Bot black moving down; a win scores 100
+plus your pieces left, a draw 25, a loss (or a game in play) 0.
+
+The rules as the page gives them: pieces stand on the dark squares and move one square
+diagonally, men forward only, kings both ways; a jump is compulsory and a whole chain of
+jumps is one move (its start and its last landing square); a man reaching the far row is
+crowned. A side left without pieces or without a move loses; 80 half-moves in a row
+without a capture draw the game. G-Bot replies inside the same request with a depth-6
+minimax move, so a step here is your move and then G-Bot's.
+
+Where the page is silent, the model follows what the server serves: the dark squares are
+those whose row plus column is odd; a man crowned during a chain stops there; of two
+chains with the same start and landing square the first found (directions tried up-left,
+up-right, down-left, down-right, depth first) is the one played; legal moves are listed by
+start square, then landing square, in reading order.
+
+G-Bot's evaluation and its tie-breaking are not on the page: they are **a calibrated guess
+of the test server's bot**, checked against ``sunbot certify`` divergences (0 on 20 seeds).
+The guess: negamax to 6 plies on material (a man 100 plus 2 a row advanced, a king 160),
+a side without a move worth -100000 (less the plies left, at an inner node), a position
+after 80 quiet half-moves 0; of the replies of equal value the first in the listed order
+is played. Its reply is then a function of the position: the seed has no effect.
+
+Speed: a position is four 64-bit integers (red men, red kings, black men, black kings; bit
+``row * 8 + col``). G-Bot's search is alpha-beta with a table of bounds that outlives a
+search (positions recur across the sibling lines a search expands), and its replies are
+cached by position. Only G-Bot's *choice* must match the server's; inside the search any
+move order gives the same values (alpha-beta with fail-soft bounds is exact where it
+matters), so the table and the pruning do not change the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+N = 8
+DEPTH = 6
+DRAW_AFTER = 80
+WIN = 100_000
+MAN, KING, ADVANCE = 100, 160, 2
+#: Offsets of the four diagonal directions, in the order G-Bot tries them: up-left,
+#: up-right, down-left, down-right.
+DIRS = (-9, -7, 7, 9)
+RED_MEN_DIRS, BLACK_MEN_DIRS, KING_DIRS = (0, 1), (2, 3), (0, 1, 2, 3)
+DARK = tuple(sq for sq in range(N * N) if (sq // N + sq % N) % 2 == 1)
+TOP_ROW = sum(1 << c for c in range(N))
+BOTTOM_ROW = TOP_ROW << (N * (N - 1))
+ROWS = tuple(TOP_ROW << (N * r) for r in range(N))
+FULL = (1 << (N * N)) - 1
+
+Pos = tuple[int, int, int, int]  # red men, red kings, black men, black kings
+Move = tuple[int, int, int]  # start square, landing square, squares jumped (a mask)
+
+
+def _col_mask(ok: Any) -> int:
+    return sum(1 << sq for sq in DARK if ok(sq % N))
+
+
+#: Squares a piece may step (jump) from in each direction without leaving the board's sides.
+STEP_FROM = tuple(_col_mask(lambda c, d=d: 0 <= c + (1 if d in (-7, 9) else -1) < N) for d in DIRS)
+JUMP_FROM = tuple(_col_mask(lambda c, d=d: 0 <= c + (2 if d in (-7, 9) else -2) < N) for d in DIRS)
+
+
+def _jump_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
+    """For each square and direction: (the jumped square's bit, the landing square)."""
+    out = []
+    for sq in range(N * N):
+        r, c = divmod(sq, N)
+        row: list[tuple[int, int] | None] = []
+        for d in DIRS:
+            dr, dc = (-1 if d < 0 else 1), (1 if d in (-7, 9) else -1)
+            lr, lc = r + 2 * dr, c + 2 * dc
+            ok = 0 <= lr < N and 0 <= lc < N
+            row.append((1 << (sq + d), lr * N + lc) if ok else None)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+JUMPS = _jump_table()
+
+
+def _shift(bb: int, d: int) -> int:
+    return (bb << d) & FULL if d > 0 else bb >> -d
+
+
+def _bits(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
+# -- the rules, for either side ----------------------------------------------------------
+
+
+def _sides(pos: Pos, red: bool) -> tuple[int, int, int, tuple[int, ...], int]:
+    """(own men, own kings, the foe's pieces, own men's directions, own crowning row)."""
+    rm, rk, bm, bk = pos
+    if red:
+        return rm, rk, bm | bk, RED_MEN_DIRS, TOP_ROW
+    return bm, bk, rm | rk, BLACK_MEN_DIRS, BOTTOM_ROW
+
+
+def _can_jump(men: int, kings: int, foe: int, empty: int, men_dirs: tuple[int, ...]) -> bool:
+    for i in KING_DIRS:
+        d = DIRS[i]
+        pieces = kings | men if i in men_dirs else kings
+        if _shift(_shift(pieces & JUMP_FROM[i], d) & foe, d) & empty:
+            return True
+    return False
+
+
+def _can_step(men: int, kings: int, empty: int, men_dirs: tuple[int, ...]) -> bool:
+    for i in KING_DIRS:
+        pieces = kings | men if i in men_dirs else kings
+        if _shift(pieces & STEP_FROM[i], DIRS[i]) & empty:
+            return True
+    return False
+
+
+def can_move(pos: Pos, red: bool) -> bool:
+    """Whether the side (``red``, else black) has a legal move."""
+    men, kings, foe, men_dirs, _ = _sides(pos, red)
+    empty = FULL ^ (pos[0] | pos[1] | pos[2] | pos[3])
+    return _can_step(men, kings, empty, men_dirs) or _can_jump(men, kings, foe, empty, men_dirs)
+
+
+def _chains(
+    start: int, king: bool, dirs: tuple[int, ...], foe: int, empty: int, crown: int
+) -> list[Move]:
+    """The whole jump chains of the piece on ``start``, depth first in :data:`DIRS`'s
+    order, one per landing square (the first found)."""
+    found: list[Move] = []
+    empty |= 1 << start  # the piece has left its square
+
+    def grow(at: int, taken: int) -> None:
+        further = False
+        row = JUMPS[at]
+        for i in dirs:
+            t = row[i]
+            if t is None:
+                continue
+            mid, land = t
+            if not foe & mid or taken & mid or not empty & (1 << land):
+                continue
+            further = True
+            if not king and crown & (1 << land):
+                found.append((start, land, taken | mid))
+            else:
+                grow(land, taken | mid)
+        if not further and taken:
+            found.append((start, at, taken))
+
+    grow(start, 0)
+    out: list[Move] = []
+    ends: set[int] = set()
+    for m in found:
+        if m[1] not in ends:
+            ends.add(m[1])
+            out.append(m)
+    return out
+
+
+def moves_of(pos: Pos, red: bool) -> list[Move]:
+    """The side's legal moves: its jump chains when it has any, else its steps; by start
+    square, then landing square."""
+    return sorted(_moves(pos, red), key=lambda m: (m[0], m[1]))
+
+
+def _moves(pos: Pos, red: bool) -> list[Move]:
+    """:func:`moves_of` in no particular order (what a search needs)."""
+    men, kings, foe, men_dirs, crown = _sides(pos, red)
+    empty = FULL ^ (pos[0] | pos[1] | pos[2] | pos[3])
+    if _can_jump(men, kings, foe, empty, men_dirs):
+        jumps: list[Move] = []
+        for sq in _bits(men | kings):
+            king = bool(kings >> sq & 1)
+            jumps.extend(_chains(sq, king, KING_DIRS if king else men_dirs, foe, empty, crown))
+        return jumps
+    steps: list[Move] = []
+    for i in KING_DIRS:
+        d = DIRS[i]
+        pieces = kings | men if i in men_dirs else kings
+        for to in _bits(_shift(pieces & STEP_FROM[i], d) & empty):
+            steps.append((to - d, to, 0))
+    return steps
+
+
+def play(pos: Pos, move: Move, red: bool) -> Pos:
+    """The position after the side's ``move``: the piece moves, the jumped pieces go, a
+    man landing on the far row is crowned."""
+    start, end, taken = move
+    frm, to = 1 << start, 1 << end
+    rm, rk, bm, bk = pos
+    if red:
+        if rk & frm:
+            return rm, (rk ^ frm) | to, bm & ~taken, bk & ~taken
+        if to & TOP_ROW:
+            return rm ^ frm, rk | to, bm & ~taken, bk & ~taken
+        return (rm ^ frm) | to, rk, bm & ~taken, bk & ~taken
+    if bk & frm:
+        return rm & ~taken, rk & ~taken, bm, (bk ^ frm) | to
+    if to & BOTTOM_ROW:
+        return rm & ~taken, rk & ~taken, bm ^ frm, bk | to
+    return rm & ~taken, rk & ~taken, (bm ^ frm) | to, bk
+
+
+# -- G-Bot --------------------------------------------------------------------------------
+
+
+def _row_sum(bb: int) -> int:
+    """The sum of the rows of ``bb``'s squares (a square on row r counted by r shifts)."""
+    return (
+        (bb >> 8).bit_count()
+        + (bb >> 16).bit_count()
+        + (bb >> 24).bit_count()
+        + (bb >> 32).bit_count()
+        + (bb >> 40).bit_count()
+        + (bb >> 48).bit_count()
+        + (bb >> 56).bit_count()
+    )
+
+
+def evaluate(pos: Pos, red: bool) -> int:
+    """G-Bot's guessed evaluation, from the side's point of view: a man 100 plus 2 a row
+    advanced, a king 160."""
+    rm, rk, bm, bk = pos
+    nrm, nbm = rm.bit_count(), bm.bit_count()
+    value = (
+        MAN * (nrm - nbm)
+        + KING * (rk.bit_count() - bk.bit_count())
+        + ADVANCE * (7 * nrm - _row_sum(rm) - _row_sum(bm))
+    )
+    return value if red else -value
+
+
+class _Bot:
+    """G-Bot's search: negamax with alpha-beta and a table of bounds (and the best move
+    found, tried first next time) by position, depth and, near the draw, the quiet count."""
+
+    def __init__(self, limit: int = 1_000_000) -> None:
+        self.table: dict[tuple[Pos, bool, int, int], tuple[int, int, Move | None]] = {}
+        self.replies: dict[tuple[Pos, int], Move | None] = {}
+        self.limit = limit
+
+    def search(self, pos: Pos, red: bool, depth: int, alpha: int, beta: int, quiet: int) -> int:
+        """The side to move's value of ``pos`` (fail-soft: exact inside the window, a
+        bound outside it)."""
+        if depth == 0:
+            if not can_move(pos, red):
+                return -WIN
+            return 0 if quiet >= DRAW_AFTER else evaluate(pos, red)
+        key = (pos, red, depth, quiet if quiet + depth >= DRAW_AFTER else -1)
+        entry = self.table.get(key)
+        first: Move | None = None
+        low, high = -3 * WIN, 3 * WIN
+        if entry is not None:
+            low, high, first = entry
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low == high:
+                return low
+        moves = _moves(pos, red)
+        best: Move | None = None
+        if not moves:
+            value = -WIN - depth
+        elif quiet >= DRAW_AFTER:
+            value = 0
+        else:
+            if first is not None and moves[0] != first:
+                moves.remove(first)
+                moves.insert(0, first)
+            a, b = max(alpha, low), min(beta, high)
+            value = -3 * WIN
+            for m in moves:
+                q = 0 if m[2] else quiet + 1
+                v = -self.search(play(pos, m, red), not red, depth - 1, -b, -a, q)
+                if v > value:
+                    value, best = v, m
+                    if v > a:
+                        a = v
+                        if a >= b:
+                            break
+        if value <= alpha:
+            high = min(high, value)
+        elif value >= beta:
+            low = max(low, value)
+        else:
+            low = high = value
+        if len(self.table) >= self.limit:
+            self.table.clear()
+        self.table[key] = (low, high, best or first)
+        return value
+
+    def reply(self, pos: Pos, quiet: int) -> Move | None:
+        """G-Bot's move (black to move; ``quiet`` half-moves since a capture): the first
+        of its moves, in the listed order, of the best value; ``None`` without a move."""
+        key = (pos, quiet if quiet + DEPTH >= DRAW_AFTER else -1)
+        if key in self.replies:
+            return self.replies[key]
+        best: Move | None = None
+        best_value = -3 * WIN
+        for m in moves_of(pos, False):
+            q = 0 if m[2] else quiet + 1
+            v = -self.search(play(pos, m, False), True, DEPTH - 1, -3 * WIN, -best_value, q)
+            if v > best_value:
+                best, best_value = m, v
+        if len(self.replies) >= self.limit:
+            self.replies.clear()
+        self.replies[key] = best
+        return best
+
+
+# -- the model ----------------------------------------------------------------------------
+
+PIECES = {"r": 0, "R": 1, "b": 2, "B": 3}
+
+
+def _cell(sq: int) -> dict[str, int]:
+    return {"row": sq // N, "col": sq % N}
+
+
+def _square(cell: dict[str, Any]) -> int:
+    return int(cell["row"]) * N + int(cell["col"])
+
+
+def _rows(pos: Pos) -> list[str]:
+    rm, rk, bm, bk = pos
+    out = []
+    for r in range(N):
+        row = ""
+        for c in range(N):
+            b = 1 << (r * N + c)
+            row += "r" if rm & b else "R" if rk & b else "b" if bm & b else "B" if bk & b else "."
+        out.append(row)
+    return out
+
+
+def _ended(pos: Pos, red_next: bool, quiet: int) -> str | None:
+    """The result when the side ``red_next`` is to move: it lost without a move; a draw
+    after :data:`DRAW_AFTER` quiet half-moves; else ``None``."""
+    if not can_move(pos, red_next):
+        return "loss" if red_next else "win"
+    return "draw" if quiet >= DRAW_AFTER else None
+
+
+class Checkers:
+    """A state is ``{pos, quiet, moves, result, bot}``: ``pos`` four bitboards (red men,
+    red kings, black men, black kings), ``quiet`` the half-moves since a capture,
+    ``moves`` your moves so far, ``result`` ``None``/``win``/``loss``/``draw`` and ``bot``
+    G-Bot's last reply as ``(from square, to square)`` (``None`` before it)."""
+
+    game = "checkers"
+
+    def __init__(self) -> None:
+        self.bot = _Bot()
+
+    # -- the contract ---------------------------------------------------------------------
+
+    def from_observation(self, observation: dict[str, Any]) -> dict[str, Any]:
+        """The board, the quiet count, your moves, the result and G-Bot's last move as
+        the observation shows them."""
+        bbs = [0, 0, 0, 0]
+        for r, row in enumerate(observation["board"]):
+            for c, piece in enumerate(row):
+                if piece in PIECES:
+                    bbs[PIECES[piece]] |= 1 << (r * N + c)
+        last = observation.get("lastBotMove")
+        bot = None if last is None else (_square(last["from"]), _square(last["to"]))
+        return {
+            "pos": (bbs[0], bbs[1], bbs[2], bbs[3]),
+            "quiet": int(observation["sinceCapture"]),
+            "moves": int(observation["moves"]),
+            "result": observation.get("result"),
+            "bot": bot,
+        }
+
+    def legal_actions(self, s: dict[str, Any]) -> list[dict[str, Any]]:
+        """Your moves (none once the game is over)."""
+        if s["result"] is not None:
+            return []
+        return [
+            {"type": "move", "from": _cell(m[0]), "to": _cell(m[1])}
+            for m in moves_of(s["pos"], True)
+        ]
+
+    def step(self, s: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        """Your move, then (the game going on) G-Bot's reply.
+
+        Raises:
+            ValueError: the move is not one of yours here.
+        """
+        pos, quiet = s["pos"], s["quiet"]
+        start, end = _square(action["from"]), _square(action["to"])
+        move = next((m for m in moves_of(pos, True) if (m[0], m[1]) == (start, end)), None)
+        if move is None or s["result"] is not None:
+            raise ValueError(f"not a legal move here: {start} -> {end}")
+        pos = play(pos, move, True)
+        quiet = 0 if move[2] else quiet + 1
+        out = {"pos": pos, "quiet": quiet, "moves": s["moves"] + 1, "bot": s["bot"]}
+        result = _ended(pos, False, quiet)
+        if result is None:
+            reply = self.bot.reply(pos, quiet)
+            assert reply is not None  # _ended saw a move
+            pos = play(pos, reply, False)
+            quiet = 0 if reply[2] else quiet + 1
+            out["bot"] = (reply[0], reply[1])
+            result = _ended(pos, True, quiet)
+        return {**out, "pos": pos, "quiet": quiet, "result": result}
+
+    def observation(self, s: dict[str, Any]) -> dict[str, Any]:
+        """The board rows, the counts, the result and G-Bot's last move."""
+        rm, rk, bm, bk = s["pos"]
+        bot = s["bot"]
+        return {
+            "board": _rows(s["pos"]),
+            "sinceCapture": s["quiet"],
+            "moves": s["moves"],
+            "result": s["result"],
+            "lastBotMove": None if bot is None else {"from": _cell(bot[0]), "to": _cell(bot[1])},
+            "you": "red",
+            "yourPieces": (rm | rk).bit_count(),
+            "botPieces": (bm | bk).bit_count(),
+            "phase": "over" if s["result"] else "your-turn",
+        }
+
+    def score(self, s: dict[str, Any]) -> float:
+        """A win 100 plus your pieces left, a draw 25, else 0."""
+        if s["result"] == "win":
+            return 100 + (s["pos"][0] | s["pos"][1]).bit_count()
+        return 25 if s["result"] == "draw" else 0
+
+    def is_over(self, s: dict[str, Any]) -> bool:
+        """A result is in."""
+        return s["result"] is not None
+
+    def key(self, s: dict[str, Any]) -> str:
+        """The position and the quiet count (the move counter and G-Bot's last move left
+        out)."""
+        return f"{s['pos']}{s['quiet']}"
+
+    def estimate(self, s: dict[str, Any]) -> float:
+        """A guess of the final score from here, on the score's scale: material (a man
+        1, a king 1.5) decides it; even material is about a draw (25), an edge leans
+        toward a win (100 and your pieces) as it grows, a deficit toward a loss (0)."""
+        rm, rk, bm, bk = s["pos"]
+        mine = rm.bit_count() + 1.5 * rk.bit_count()
+        theirs = bm.bit_count() + 1.5 * bk.bit_count()
+        edge = (mine - theirs) / max(mine + theirs, 1.0)
+        pieces = (rm | rk).bit_count()
+        return 25 + (75 + pieces) * max(edge, 0.0) * 2 + 25 * min(edge, 0.0) * 2
