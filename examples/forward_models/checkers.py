@@ -453,4 +453,6 @@ class Checkers:
         theirs = bm.bit_count() + 1.5 * bk.bit_count()
         edge = (mine - theirs) / max(mine + theirs, 1.0)
         pieces = (rm | rk).bit_count()
-        return 25 + (75 + pieces) * max(edge, 0.0) * 2 + 25 * min(edge, 0.0) * 2
+        if edge >= 0:
+            return 25 + (75 + pieces) * edge
+        return 25 * (1 + edge)

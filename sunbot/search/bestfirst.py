@@ -4,10 +4,12 @@ search ``search`` uses on a forward model with an ``estimate`` that draws nothin
 Weighted A* as the model's estimate weights it: the open position whose value (the
 objective's value of the estimated final score: :meth:`Simulator.value` with ``leaf``) is
 highest is expanded first; a position reached again no earlier than before is left out
-(a transposition, by the simulator's key). The first end of the game reached is the plan,
-followed decision by decision without searching again while the positions are the
-predicted ones. Where no end was reached within the decision's budget, the move leads
-toward the best position found. On long puzzles (the fifteen puzzle) this finds a solution
+(a transposition, by the simulator's key). An end of the game reached is the plan, followed
+decision by decision without searching again while the positions are the predicted ones,
+as soon as no open position is valued above it; an end valued below an open position (a
+lost game, where a search against a house bot meets its losses first) waits among the open
+positions and becomes the plan only if it comes out on top. Where no end was planned within
+the decision's budget, the move leads toward the best position found. On long puzzles (the fifteen puzzle) this finds a solution
 that UCT's per-decision trees miss; :mod:`sunbot.search.mcts` stays the search of
 stochastic simulators and of those without an estimate.
 """
@@ -34,6 +36,7 @@ class _Open:
     depth: int
     first: Any  # the root's action this line began with
     line: tuple[Any, ...]
+    over: bool = False  # an end of the game, waiting for no open position to beat it
 
 
 class BestFirst:
@@ -62,7 +65,9 @@ class BestFirst:
             if len(line) < 2 or line[0][0] != action or line[0][1] != state_key:
                 continue
             rest = line[1:]
-            kept.append((value, n, _Open(node.state, node.key, node.depth - 1, rest[0][0], rest)))
+            kept.append(
+                (value, n, _Open(node.state, node.key, node.depth - 1, rest[0][0], rest, node.over))
+            )
             for depth, (_, key) in enumerate(rest, start=1):
                 seen[key] = min(depth, seen.get(key, depth))
         heapq.heapify(kept)
@@ -104,6 +109,11 @@ class BestFirst:
                     stats.stopped = "deadline"
                     break
                 _, _, node = heapq.heappop(frontier)
+                if node.over:  # an end that no open position is valued above
+                    stats.best = sim.value(node.state, leaf=False)
+                    self.plan = list(node.line)
+                    stats.stopped = "solved"
+                    return self.plan[0][0], stats
                 stats.iterations += 1
                 actions = sim.legal(node.state)
                 for action, after in zip(actions, sim.expand(node.state, actions), strict=True):
@@ -121,11 +131,14 @@ class BestFirst:
                     child = _Open(after, key, depth, first, line)
                     if sim.over(after):
                         value = sim.value(after, leaf=False)
-                        stats.best = max(stats.best, value)
-                        self.plan = list(line)
-                        stats.stopped = "solved"
-                        return self.plan[0][0], stats
-                    value = sim.value(after, leaf=True)
+                        if not frontier or value >= -frontier[0][0]:
+                            stats.best = max(stats.best, value)
+                            self.plan = list(line)
+                            stats.stopped = "solved"
+                            return self.plan[0][0], stats
+                        child.over = True  # something open looks better: it waits
+                    else:
+                        value = sim.value(after, leaf=True)
                     entry = (-value, next(order), child)
                     if best is None or entry < best:
                         best = entry
