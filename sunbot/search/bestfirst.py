@@ -9,9 +9,10 @@ decision by decision without searching again while the positions are the predict
 as soon as no open position is valued above it; an end valued below an open position (a
 lost game, where a search against a house bot meets its losses first) waits among the open
 positions and becomes the plan only if it comes out on top. Where no end was planned within
-the decision's budget, the move leads toward the best position found. On long puzzles (the fifteen puzzle) this finds a solution
-that UCT's per-decision trees miss; :mod:`sunbot.search.mcts` stays the search of
-stochastic simulators and of those without an estimate.
+the decision's budget, the move leads toward the best position found. On long puzzles (the
+fifteen puzzle) this finds a solution that UCT's per-decision trees miss;
+:mod:`sunbot.search.mcts` stays the search of stochastic simulators and of those without an
+estimate.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class Line:
         return s in self.ends
 
     def value(self, s: int, *, leaf: bool) -> float:
-        return self.ends[s] if s in self.ends else 50.0
+        return self.ends.get(s, 50.0)
 
     def key(self, s: int) -> str:
         return str(s)
