@@ -80,52 +80,42 @@ def _jump_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
 JUMPS = _jump_table()
 
 
-def _shift(bb: int, d: int) -> int:
-    return (bb << d) & FULL if d > 0 else bb >> -d
-
-
-def _bits(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
-
-
 # -- the rules, for either side ----------------------------------------------------------
 
 
-def _sides(pos: Pos, red: bool) -> tuple[int, int, int, tuple[int, ...], int]:
-    """(own men, own kings, the foe's pieces, own men's directions, own crowning row)."""
+SF0, SF1, SF2, SF3 = STEP_FROM
+JF0, JF1, JF2, JF3 = JUMP_FROM
+
+
+def _jumpers(pos: Pos, red: bool) -> int:
+    """The side's pieces that can jump (a bitboard)."""
     rm, rk, bm, bk = pos
+    empty = FULL ^ (rm | rk | bm | bk)
     if red:
-        return rm, rk, bm | bk, RED_MEN_DIRS, TOP_ROW
-    return bm, bk, rm | rk, BLACK_MEN_DIRS, BOTTOM_ROW
-
-
-def _can_jump(men: int, kings: int, foe: int, empty: int, men_dirs: tuple[int, ...]) -> bool:
-    for i in KING_DIRS:
-        d = DIRS[i]
-        pieces = kings | men if i in men_dirs else kings
-        if _shift(_shift(pieces & JUMP_FROM[i], d) & foe, d) & empty:
-            return True
-    return False
-
-
-def _can_step(men: int, kings: int, empty: int, men_dirs: tuple[int, ...]) -> bool:
-    for i in KING_DIRS:
-        pieces = kings | men if i in men_dirs else kings
-        if _shift(pieces & STEP_FROM[i], DIRS[i]) & empty:
-            return True
-    return False
+        up, down, foe = rm | rk, rk, bm | bk
+    else:
+        up, down, foe = bk, bm | bk, rm | rk
+    return (
+        (up & JF0 & (foe << 9) & (empty << 18))
+        | (up & JF1 & (foe << 7) & (empty << 14))
+        | (down & JF2 & (foe >> 7) & (empty >> 14))
+        | (down & JF3 & (foe >> 9) & (empty >> 18))
+    )
 
 
 def can_move(pos: Pos, red: bool) -> bool:
     """Whether the side (``red``, else black) has a legal move."""
-    men, kings, foe, men_dirs, _ = _sides(pos, red)
-    empty = FULL ^ (pos[0] | pos[1] | pos[2] | pos[3])
-    return _can_step(men, kings, empty, men_dirs) or _can_jump(men, kings, foe, empty, men_dirs)
+    rm, rk, bm, bk = pos
+    empty = FULL ^ (rm | rk | bm | bk)
+    up, down = (rm | rk, rk) if red else (bk, bm | bk)
+    if (
+        (up & SF0 & (empty << 9))
+        or (up & SF1 & (empty << 7))
+        or (down & SF2 & (empty >> 7))
+        or (down & SF3 & (empty >> 9))
+    ):
+        return True
+    return bool(_jumpers(pos, red))
 
 
 def _chains(
@@ -172,19 +162,33 @@ def moves_of(pos: Pos, red: bool) -> list[Move]:
 
 def _moves(pos: Pos, red: bool) -> list[Move]:
     """:func:`moves_of` in no particular order (what a search needs)."""
-    men, kings, foe, men_dirs, crown = _sides(pos, red)
-    empty = FULL ^ (pos[0] | pos[1] | pos[2] | pos[3])
-    if _can_jump(men, kings, foe, empty, men_dirs):
+    rm, rk, bm, bk = pos
+    jumpers = _jumpers(pos, red)
+    if red:
+        up, down, kings, foe, dirs, crown = rm | rk, rk, rk, bm | bk, RED_MEN_DIRS, TOP_ROW
+    else:
+        up, down, kings, foe, dirs, crown = bk, bm | bk, bk, rm | rk, BLACK_MEN_DIRS, BOTTOM_ROW
+    empty = FULL ^ (rm | rk | bm | bk)
+    if jumpers:
         jumps: list[Move] = []
-        for sq in _bits(men | kings):
-            king = bool(kings >> sq & 1)
-            jumps.extend(_chains(sq, king, KING_DIRS if king else men_dirs, foe, empty, crown))
+        while jumpers:
+            low = jumpers & -jumpers
+            jumpers ^= low
+            sq = low.bit_length() - 1
+            king = bool(kings & low)
+            jumps.extend(_chains(sq, king, KING_DIRS if king else dirs, foe, empty, crown))
         return jumps
     steps: list[Move] = []
-    for i in KING_DIRS:
-        d = DIRS[i]
-        pieces = kings | men if i in men_dirs else kings
-        for to in _bits(_shift(pieces & STEP_FROM[i], d) & empty):
+    for targets, d in (
+        (((up & SF0) >> 9) & empty, -9),
+        (((up & SF1) >> 7) & empty, -7),
+        (((down & SF2) << 7) & empty, 7),
+        (((down & SF3) << 9) & empty, 9),
+    ):
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            to = low.bit_length() - 1
             steps.append((to - d, to, 0))
     return steps
 
@@ -431,8 +435,9 @@ class Checkers:
 
     def score(self, s: dict[str, Any]) -> float:
         """A win 100 plus your pieces left, a draw 25, else 0."""
+        pos: Pos = s["pos"]
         if s["result"] == "win":
-            return 100 + (s["pos"][0] | s["pos"][1]).bit_count()
+            return 100 + (pos[0] | pos[1]).bit_count()
         return 25 if s["result"] == "draw" else 0
 
     def is_over(self, s: dict[str, Any]) -> bool:
@@ -448,7 +453,8 @@ class Checkers:
         """A guess of the final score from here, on the score's scale: material (a man
         1, a king 1.5) decides it; even material is about a draw (25), an edge leans
         toward a win (100 and your pieces) as it grows, a deficit toward a loss (0)."""
-        rm, rk, bm, bk = s["pos"]
+        pos: Pos = s["pos"]
+        rm, rk, bm, bk = pos
         mine = rm.bit_count() + 1.5 * rk.bit_count()
         theirs = bm.bit_count() + 1.5 * bk.bit_count()
         edge = (mine - theirs) / max(mine + theirs, 1.0)
