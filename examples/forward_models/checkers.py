@@ -283,7 +283,13 @@ class _Bot:
             value = -3 * WIN
             for m in moves:
                 q = 0 if m[2] else quiet + 1
-                v = -self.search(play(pos, m, red), not red, depth - 1, -b, -a, q)
+                child = play(pos, m, red)
+                if depth > 1:
+                    v = -self.search(child, not red, depth - 1, -b, -a, q)
+                elif not can_move(child, not red):  # the leaves, valued here
+                    v = WIN
+                else:
+                    v = 0 if q >= DRAW_AFTER else evaluate(child, red)
                 if v > value:
                     value, best = v, m
                     if v > a:
@@ -303,13 +309,17 @@ class _Bot:
 
     def reply(self, pos: Pos, quiet: int) -> Move | None:
         """G-Bot's move (black to move; ``quiet`` half-moves since a capture): the first
-        of its moves, in the listed order, of the best value; ``None`` without a move."""
+        of its moves, in the listed order, of the best value; ``None`` without a move.
+        (Each move after the first is searched only for a value above the best so far.)"""
         key = (pos, quiet if quiet + DEPTH >= DRAW_AFTER else -1)
         if key in self.replies:
             return self.replies[key]
+        moves = moves_of(pos, False)
+        if len(moves) <= 1:  # a forced move needs no search
+            return moves[0] if moves else None
         best: Move | None = None
         best_value = -3 * WIN
-        for m in moves_of(pos, False):
+        for m in moves:
             q = 0 if m[2] else quiet + 1
             v = -self.search(play(pos, m, False), True, DEPTH - 1, -3 * WIN, -best_value, q)
             if v > best_value:
