@@ -68,6 +68,16 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
     --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 \
     --out "$OUT" --format md
 done
+# checkers through its model (docs/benchmarks/forward-models.md, "search through the
+# checkers model"): certify, then search against random and first; G-Bot is deterministic,
+# so every seed plays the same game; llm:legal on the scripted endpoint in a bench of its own
+run 600 sunbot certify checkers --engine "$M/checkers.py:Checkers" --server "$P" \
+  --seeds 1-20 --max-steps 60 --no-certificate
+run 3600 sunbot bench checkers --server "$P" -s search -s random -s first --seeds "$SEEDS" \
+  --engine "$M/checkers.py:Checkers" --cap steps=200 --workers 2 --job-timeout 900 \
+  --out "$OUT" --format md
+run 1200 sunbot bench checkers --server "$P" -s llm:legal --seeds "$SEEDS" --cap steps=200 \
+  --workers 2 --job-timeout 900 --out "$OUT" --format md
 # search through the server (--lookahead 10) on every game the peek guard lets through,
 # against random, first and the scripted model (llm:legal); the step cap a game (the
 # puzzles' 400 as above, fewer where a solve takes fewer moves)
