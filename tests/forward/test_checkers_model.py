@@ -144,3 +144,14 @@ def test_a_g_bot_breaking_ties_the_other_way_is_flagged(platform: str, tmp_path:
     first = report.first[0].divergence
     # the opening is predicted right; G-Bot's first reply is the first thing that differs
     assert first.step == 1 and first.path.startswith(("observation.board", "observation.last"))
+
+
+@pytest.mark.slow  # a strength benchmark: one whole game, about a minute of a loaded machine
+def test_search_through_the_model_beats_g_bot(platform: str) -> None:
+    import sunbot
+
+    run = sunbot.play("checkers", seed=1, strategy="search", server=platform,
+                      engine=f"{MODEL}:Checkers", max_steps=200)  # fmt: skip
+    assert run.error is None, run.error
+    assert (run.ended_by, run.cause, run.divergences) == ("rules", "win", [])
+    assert run.score > 100
