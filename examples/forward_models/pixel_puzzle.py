@@ -131,22 +131,32 @@ def solutions(rows: Clues, cols: Clues, limit: int = 2) -> tuple[tuple[str, ...]
 
 
 class PixelPuzzle:
-    """A state is ``{puzzle, board, solved, clicks, rowClues, colClues}``: the puzzle's
-    index (0-4), its rows as text (``.`` empty, ``#`` filled, ``X`` marked) as a tuple, the
-    puzzles solved, the clicks taken, and the current puzzle's clues as tuples (``None``
-    past a solve: the next puzzle's clues are not shown yet)."""
+    """A state is ``{puzzle, board, solved, clicks, rowClues, colClues, picture,
+    distance}``: the puzzle's index (0-4), its rows as text (``.`` empty, ``#`` filled,
+    ``X`` marked) as a tuple, the puzzles solved, the clicks taken, the current puzzle's
+    clues as tuples, the picture they allow (rows of ``#`` and ``.``) and the cells the
+    board's filled cells differ from it in. Past a solve the clues, picture and distance
+    are ``None`` (the next puzzle's clues are not shown yet), as the picture and distance
+    are where the clues allow no picture or more than one."""
 
     game = "pixel-puzzle"
 
     def from_observation(self, observation: dict[str, Any]) -> dict[str, Any]:
-        """The position as the observation shows it."""
+        """The position as the observation shows it (its picture solved from its clues)."""
+        rows = tuple(tuple(c) for c in observation["rowClues"])
+        cols = tuple(tuple(c) for c in observation["colClues"])
+        board = tuple(observation["board"])
+        found = solutions(rows, cols)
+        picture = found[0] if len(found) == 1 else None
         return {
             "puzzle": observation["puzzle"],
-            "board": tuple(observation["board"]),
+            "board": board,
             "solved": observation["solved"],
             "clicks": observation["clicks"],
-            "rowClues": tuple(tuple(c) for c in observation["rowClues"]),
-            "colClues": tuple(tuple(c) for c in observation["colClues"]),
+            "rowClues": rows,
+            "colClues": cols,
+            "picture": picture,
+            "distance": None if picture is None else _distance(board, picture),
         }
 
     def legal_actions(self, s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -173,9 +183,20 @@ class PixelPuzzle:
             raise ValueError(f"({r},{c}) is off the {size}x{size} board")
         mark = "#" if action["type"] == "fill" else "X"
         board = list(s["board"])
-        board[r] = board[r][:c] + ("." if board[r][c] == mark else mark) + board[r][c + 1 :]
+        was = board[r][c]
+        now = "." if was == mark else mark
+        board[r] = board[r][:c] + now + board[r][c + 1 :]
         after = {**s, "board": tuple(board), "clicks": s["clicks"] + 1}
-        if not self._solved(after):
+        picture, distance = s["picture"], s["distance"]
+        if picture is not None:
+            want = picture[r][c] == "#"
+            distance += ((now == "#") != want) - ((was == "#") != want)
+            after["distance"] = distance
+            solved = distance == 0
+        else:
+            solved = s["rowClues"] is not None and _fits(after["board"], s["rowClues"],
+                                                         s["colClues"])  # fmt: skip
+        if not solved:
             return after
         if s["puzzle"] + 1 == len(PUZZLES):
             return {**after, "solved": len(PUZZLES)}
@@ -188,6 +209,8 @@ class PixelPuzzle:
             "clicks": after["clicks"],
             "rowClues": None,
             "colClues": None,
+            "picture": None,
+            "distance": None,
         }
 
     def observation(self, s: dict[str, Any]) -> dict[str, Any]:
@@ -220,57 +243,39 @@ class PixelPuzzle:
     def estimate(self, s: dict[str, Any]) -> float:
         """The clicks the run ends with from here: those taken, the cells that differ from
         the current picture (weighed :data:`TIE`), and half the cells of each puzzle still
-        to come (a guess: their clues are not shown yet)."""
-        later = sum(n * n // 2 for _, n in PUZZLES[s["puzzle"] + 1 :])
+        to come (a guess: their clues are not shown yet; half the cells of the current one
+        too where its picture is not known)."""
         if self.is_over(s):
             return float(s["clicks"])
-        distance = self._distance(s)
-        if distance is None:  # clues not known, or none that a picture fits
-            distance = len(s["board"]) ** 2 // 2
-        return float(s["clicks"] + TIE * distance + later)
+        later = sum(n * n // 2 for _, n in PUZZLES[s["puzzle"] + 1 :])
+        if s["distance"] is None:
+            return float(s["clicks"] + len(s["board"]) ** 2 // 2 + later)
+        return float(s["clicks"] + TIE * s["distance"] + later)
 
     def key(self, s: dict[str, Any]) -> str:
         """The puzzle and the clicks between its board and its picture (boards equally far
         from the picture are as good as each other); the board itself where the picture is
-        not known."""
-        distance = self._distance(s)
-        if distance is not None:
-            return f"{s['puzzle']}:{distance}"
-        if s["rowClues"] is None:  # past a solve: nothing to tell one board from another
+        not known, and the puzzle alone past a solve (nothing tells one board of a puzzle
+        whose clues are not shown from another)."""
+        if s["distance"] is not None:
+            return f"{s['puzzle']}:{s['distance']}"
+        if s["rowClues"] is None:
             return f"{s['puzzle']}:?"
         return f"{s['puzzle']}:" + "/".join(s["board"])
 
-    # the picture
 
-    def _picture(self, s: dict[str, Any]) -> tuple[str, ...] | None:
-        if s["rowClues"] is None:
-            return None
-        found = solutions(s["rowClues"], s["colClues"])
-        return found[0] if len(found) == 1 else None
+def _distance(board: tuple[str, ...], picture: tuple[str, ...]) -> int:
+    """The cells whose filling differs between ``board`` and ``picture``."""
+    return sum(
+        1
+        for row, want in zip(board, picture, strict=True)
+        for a, b in zip(row, want, strict=True)
+        if (a == "#") != (b == "#")
+    )
 
-    def _distance(self, s: dict[str, Any]) -> int | None:
-        picture = self._picture(s)
-        if picture is None:
-            return None
-        return sum(
-            1
-            for row, want in zip(s["board"], picture, strict=True)
-            for a, b in zip(row, want, strict=True)
-            if (a == "#") != (b == "#")
-        )
 
-    def _solved(self, s: dict[str, Any]) -> bool:
-        """Whether the filled cells are the picture: they fit every clue (the one picture
-        when the clues allow one)."""
-        if s["rowClues"] is None:
-            return False
-        picture = self._picture(s)
-        if picture is not None:
-            return all(
-                row.replace("X", ".") == want for row, want in zip(s["board"], picture, strict=True)
-            )
-        n = len(s["board"])
-        cols = ["".join(row[c] for row in s["board"]) for c in range(n)]
-        return [runs(row) for row in s["board"]] == [list(c) for c in s["rowClues"]] and [
-            runs(col) for col in cols
-        ] == [list(c) for c in s["colClues"]]
+def _fits(board: tuple[str, ...], rows: Clues, cols: Clues) -> bool:
+    """Whether the filled cells of ``board`` fit every clue."""
+    n = len(board)
+    lines = [*board, *("".join(row[c] for row in board) for c in range(n))]
+    return [runs(line) for line in lines] == [list(c) for c in (*rows, *cols)]
