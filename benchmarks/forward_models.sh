@@ -58,6 +58,15 @@ run 300 sunbot certify tile-merge --engine "$M/tile_merge.py:TileMerge" --server
 # Sunloaf's new days (step 22 onward) are the other server's own draws
 run 600 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
   --server "http://127.0.0.1:$OTHER" --seeds 1-20 --max-steps 60 --no-certificate
+# the sudoku and pixel-puzzle models: random and first, then search (which plays the solves,
+# and on pixel-puzzle the five puzzles' hand-overs, that random and first never reach)
+for g in sudoku:sudoku:Sudoku pixel-puzzle:pixel_puzzle:PixelPuzzle; do
+  IFS=: read -r slug file cls <<<"$g"
+  run 300 sunbot certify "$slug" --engine "$M/$file.py:$cls" --server "$P" \
+    --seeds 1-20 --max-steps 100 --no-certificate
+  run 300 sunbot certify "$slug" --engine "$M/$file.py:$cls" --server "$P" \
+    --seeds 1-5 --policy search --max-steps 200 --no-certificate
+done
 # search over a forward model against random and first
 for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
   dots-and-boxes:dots_and_boxes:DotsAndBoxes tile-merge:tile_merge:TileMerge; do
@@ -66,6 +75,14 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
   limit=600 && [ "$slug" = tile-merge ] && limit=1800
   run "$limit" sunbot bench "$slug" --server "$P" -s search -s random -s first \
     --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 \
+    --out "$OUT" --format md
+done
+# search through the sudoku and pixel-puzzle models against random, first and the scripted
+# model (llm:legal); the cap fits a solve (45 placements; 139 clicks for the five pictures)
+for g in sudoku:sudoku:Sudoku:150 pixel-puzzle:pixel_puzzle:PixelPuzzle:"$STEPS"; do
+  IFS=: read -r slug file cls cap <<<"$g"
+  run 1500 sunbot bench "$slug" --server "$P" -s search -s random -s first -s llm:legal \
+    --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$cap" --workers 2 \
     --out "$OUT" --format md
 done
 # checkers through its model (docs/benchmarks/forward-models.md, "search through the

@@ -197,7 +197,10 @@ def open_store(path: Path) -> Store:
 
 def bench_command(
     game: Annotated[
-        str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
+        str | None,
+        typer.Argument(
+            help="Game slug: keelhold, sunloaf, naptuft, harvest-watch, or any game --server lists."
+        ),
     ] = None,
     strategy: Annotated[
         list[str] | None,

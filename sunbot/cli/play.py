@@ -162,7 +162,10 @@ def check_server_url(server: str | None) -> None:
 def play_command(
     ctx: typer.Context,
     game: Annotated[
-        str | None, typer.Argument(help="Game slug: keelhold, sunloaf, naptuft, harvest-watch.")
+        str | None,
+        typer.Argument(
+            help="Game slug: keelhold, sunloaf, naptuft, harvest-watch, or any game --server lists."
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Run seed (random when omitted).")] = None,
     strategy: Annotated[

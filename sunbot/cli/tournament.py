@@ -105,7 +105,8 @@ def tournament_command(
     game: Annotated[
         str,
         typer.Argument(
-            metavar="GAME", help="Game slug: harvest-watch, keelhold, sunloaf, naptuft."
+            metavar="GAME",
+            help="Game slug: harvest-watch, keelhold, sunloaf, naptuft, or any --server lists.",
         ),
     ],
     strategy: Annotated[
