@@ -248,9 +248,11 @@ def evaluate(pos: Pos, red: bool) -> int:
 
 class _Bot:
     """G-Bot's search: negamax with alpha-beta and a table of bounds (and the best move
-    found, tried first next time) by position, depth and, near the draw, the quiet count."""
+    found, tried first next time) by position, depth and, near the draw, the quiet count.
+    The table holds the nodes two plies or more from the leaves and is emptied at ``limit``
+    entries (a game's search holds under 200 MB of memory in all)."""
 
-    def __init__(self, limit: int = 1_000_000) -> None:
+    def __init__(self, limit: int = 200_000) -> None:
         self.table: dict[tuple[Pos, bool, int, int], tuple[int, int, Move | None]] = {}
         self.replies: dict[tuple[Pos, int], Move | None] = {}
         self.limit = limit
@@ -263,7 +265,7 @@ class _Bot:
                 return -WIN
             return 0 if quiet >= DRAW_AFTER else evaluate(pos, red)
         key = (pos, red, depth, quiet if quiet + depth >= DRAW_AFTER else -1)
-        entry = self.table.get(key)
+        entry = self.table.get(key) if depth > 1 else None  # depth 1: cheaper done again
         first: Move | None = None
         low, high = -3 * WIN, 3 * WIN
         if entry is not None:
@@ -307,9 +309,10 @@ class _Bot:
             low = max(low, value)
         else:
             low = high = value
-        if len(self.table) >= self.limit:
-            self.table.clear()
-        self.table[key] = (low, high, best or first)
+        if depth > 1:
+            if len(self.table) >= self.limit:
+                self.table.clear()
+            self.table[key] = (low, high, best or first)
         return value
 
     def reply(self, pos: Pos, quiet: int) -> Move | None:
