@@ -20,8 +20,10 @@ cheapest matching; a push distance walks around walls but not around the other c
 counted twice (a push is seldom alone: the walk to get behind the crate comes with it),
 plus the walk to the nearest crate not yet on a target; a crate that can never reach a
 target (a dead corner, along a wall with no target) or four crates-or-walls in a square
-with a crate off target make the level unsolvable, worth :data:`STUCK`. The levels still to
-come add what the same reasoning gives at their openings.
+with a crate off target make the level unsolvable, worth :data:`STUCK`. Where the level on
+the board is one of :data:`OPENINGS`, the levels still to come add what the same reasoning
+gives at their openings (the same for every position of a level, so it only keeps a
+level's last push from looking worse than the moves before it).
 """
 
 from __future__ import annotations
@@ -169,6 +171,12 @@ def level_estimate(lay: Layout, player: Cell, crates: tuple[Cell, ...]) -> float
     return PUSH_WEIGHT * pushes + walk
 
 
+def _catalogued(s: dict[str, Any]) -> bool:
+    """Whether the level on the board is the one :data:`OPENINGS` has at its index."""
+    level = s["level"]
+    return bool(s["known"] and level < len(OPENINGS) and layout_of(OPENINGS[level]) is s["lay"])
+
+
 @functools.cache
 def _to_come(first: int) -> float:
     """What the levels from ``first`` on need from their openings (those the model knows)."""
@@ -276,7 +284,7 @@ class CratePush:
 
     def _next_level(self, s: dict[str, Any]) -> dict[str, Any]:
         level = s["level"]
-        known = level + 1 < len(OPENINGS) and layout_of(OPENINGS[level]) is s["lay"]
+        known = _catalogued(s) and level + 1 < len(OPENINGS)
         base = {
             **s,
             "level": level + 1,
@@ -365,14 +373,14 @@ class CratePush:
 
     def estimate(self, s: dict[str, Any]) -> float:
         """The moves the run ends with, as the module doc reasons: those made, what this
-        level still needs, and what each level to come needs from its opening (0 for a
-        level the model does not know)."""
+        level still needs, and what each level to come needs from its opening (where the
+        model knows them)."""
         if self.is_over(s):
             return float(s["moves"])
         total = float(s["moves"])
         if s["known"]:
             total += level_estimate(s["lay"], s["player"], s["crates"])
-        return total + _to_come(s["level"] + 1)
+        return total + (_to_come(s["level"] + 1) if _catalogued(s) else 0.0)
 
     def key(self, s: dict[str, Any]) -> str:
         """The level, where you stand and the crates (the moves and the history aside)."""

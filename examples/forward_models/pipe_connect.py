@@ -7,12 +7,15 @@ nothing is drawn: the model is deterministic.
 A pipe is a mask of its openings (north 1, east 2, south 4, west 8); a clockwise quarter
 turn moves each opening one side on (north to east, ..., west to north).
 
-Its ``estimate`` is the fewest turns that could still join the source to the drain: a
-shortest path over (cell, side entered) in which passing through a cell costs the quarter
-turns that make its pipe open both on the side entered and on the side left (a straight
-cannot bend, an elbow cannot go straight, an end passes nothing). It may count a cell
-twice, so it is a lower bound; it is exact where the cheapest way is a simple path, so the
-search walks straight down it.
+Its ``estimate`` is the fewest turns that join the source to the drain from here, found
+the way a player reasons: a chain is a simple path of cells from below the source to above
+the drain, and passing through a cell costs the quarter turns that open its pipe both on
+the side entered and on the side left (a straight cannot bend, an elbow cannot go
+straight, an end passes nothing). A shortest path that may pass a cell twice (Dijkstra
+over cell and side entered, from the drain back) bounds every chain from below, and a
+branch and bound over simple chains under that bound finds the cheapest one, so the
+estimate is exact (but on a board where :data:`CHAINS` tries do not settle it, the bound)
+and the search walks straight down one cheapest chain.
 """
 
 from __future__ import annotations
@@ -76,38 +79,88 @@ def joined(grid: tuple[tuple[int, ...], ...]) -> set[tuple[int, int]]:
     return seen
 
 
-def turns_needed(grid: tuple[tuple[int, ...], ...]) -> float:
-    """The fewest quarter turns a chain from the source to the drain could take (see the
-    module doc), :data:`APART` where none can."""
-    # the source opens south into the cell below it, entered from its north side
-    start = (SOURCE[0] + 1, SOURCE[1], NORTH)
-    best: dict[tuple[int, int, int], int] = {start: 0}
-    todo = [(0, start)]
-    while todo:
-        cost, (r, c, side_in) = heapq.heappop(todo)
-        if cost > best.get((r, c, side_in), APART):
-            continue
-        for bit, dr, dc, back in SIDES:
-            if bit == side_in:
-                continue
-            need = PASS[grid[r][c]].get((side_in, bit))
-            if need is None:
-                continue
-            nr, nc = r + dr, c + dc
-            if (nr, nc) == DRAIN:
-                if back == NORTH:  # the drain opens north only
-                    return float(cost + need)
-                continue
-            if not (0 <= nr < SIZE and 0 <= nc < SIZE) or (nr, nc) == SOURCE:
-                continue
-            there = (nr, nc, back)
-            if cost + need < best.get(there, APART):
-                best[there] = cost + need
-                heapq.heappush(todo, (cost + need, there))
-    return APART
-
-
 Grid = tuple[tuple[int, ...], ...]
+Node = tuple[int, int, int]  # a cell and the side a chain enters it by
+#: The cell below the source, entered by its north side: where every chain begins.
+START: Node = (SOURCE[0] + 1, SOURCE[1], NORTH)
+#: The cell above the drain, left by its south side: where every chain ends.
+LAST = (DRAIN[0] - 1, DRAIN[1])
+#: The weight of the turns still needed in :meth:`PipeConnect.estimate`: a hundredth of a
+#: turn more each, which never adds up to a whole turn while fewer than 100 are needed.
+TIE_BREAK = 1.01
+#: The chains the exact search tries before it settles for the bound (a board of 36 cells
+#: has few cheap ones; this only stops a pathological board).
+CHAINS = 20_000
+
+
+def _to_drain(grid: Grid) -> dict[Node, int]:
+    """For each cell and side entered, the fewest turns from there to the drain when the
+    chain may pass a cell twice (a lower bound): Dijkstra from the drain backwards."""
+    best: dict[Node, int] = {}
+    todo: list[tuple[int, Node]] = []
+    for side_in, *_ in SIDES:
+        need = PASS[grid[LAST[0]][LAST[1]]].get((side_in, SOUTH))
+        if need is not None:
+            heapq.heappush(todo, (need, (*LAST, side_in)))
+    while todo:
+        cost, node = heapq.heappop(todo)
+        if node in best:
+            continue
+        best[node] = cost
+        r, c, side_in = node
+        # the cell the chain came from lies beyond the side it entered by
+        for bit, dr, dc, back in SIDES:
+            if bit != side_in:
+                continue
+            pr, pc = r + dr, c + dc
+            if not (0 <= pr < SIZE and 0 <= pc < SIZE) or (pr, pc) in (SOURCE, DRAIN):
+                continue
+            for entered, *_ in SIDES:
+                need = PASS[grid[pr][pc]].get((entered, back))
+                if need is not None and (pr, pc, entered) not in best:
+                    heapq.heappush(todo, (cost + need, (pr, pc, entered)))
+    return best
+
+
+def turns_needed(grid: Grid) -> float:
+    """The fewest quarter turns that join the source to the drain (module doc):
+    branch and bound over simple chains, bounded below by :func:`_to_drain`;
+    :data:`APART` where no chain can."""
+    bound = _to_drain(grid)
+    if START not in bound:
+        return APART
+    best = [APART]
+    tried = [0]
+    on_chain = {START[:2]}
+
+    def extend(node: Node, cost: int) -> None:
+        tried[0] += 1
+        if tried[0] > CHAINS:
+            return
+        r, c, side_in = node
+        if (r, c) == LAST:
+            need = PASS[grid[r][c]].get((side_in, SOUTH))
+            if need is not None and cost + need < best[0]:
+                best[0] = cost + need
+        options = []
+        for bit, dr, dc, back in SIDES:
+            need = PASS[grid[r][c]].get((side_in, bit))
+            nr, nc = r + dr, c + dc
+            nxt = (nr, nc, back)
+            if need is None or nxt not in bound or (nr, nc) in on_chain:
+                continue
+            options.append((cost + need + bound[nxt], cost + need, nxt))
+        for low, spent, nxt in sorted(options):
+            if low >= best[0]:
+                break
+            on_chain.add(nxt[:2])
+            extend(nxt, spent)
+            on_chain.discard(nxt[:2])
+
+    extend(START, 0)
+    if best[0] >= APART:  # no simple chain found within the tries: the bound
+        return float(bound[START])
+    return float(best[0])
 
 
 class PipeConnect:
@@ -171,8 +224,11 @@ class PipeConnect:
     # optional hooks: what makes the search fast
 
     def estimate(self, s: tuple[Grid, int]) -> float:
-        """The turns made plus the fewest a chain could still take (module doc)."""
-        return s[1] + turns_needed(s[0])
+        """The turns made plus the fewest a chain still needs (module doc), the latter
+        weighted a hair above one (:data:`TIE_BREAK`): of two positions the search would
+        value alike, the one with fewer turns left, so that it follows one chain to its end
+        instead of trying every order of the same turns."""
+        return s[1] + TIE_BREAK * turns_needed(s[0])
 
     def key(self, s: tuple[Grid, int]) -> str:
         """The grid alone (the turns aside)."""

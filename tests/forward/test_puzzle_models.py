@@ -128,7 +128,9 @@ def test_pipe_connect_a_quarter_turn_and_the_turns_a_chain_needs() -> None:
     grid = [[10 if r == 1 else 15 for _ in range(6)] for r in range(6)]
     grid[0][1], grid[5][4] = 4, 1
     s = m.from_observation({"grid": grid, "rotations": 7})
-    assert (m.estimate(s), m.is_over(s), len(m.legal_actions(s))) == (8.0, False, 34)
+    assert mod.turns_needed(s[0]) == 1.0
+    assert m.estimate(s) == pytest.approx(7 + 1.01 * 1)  # a hair over a turn: the tie-break
+    assert (m.is_over(s), len(m.legal_actions(s))) == (False, 34)
     obs = m.observation(s)
     assert obs["rows"][1] == "──────" and obs["connected"] == [{"row": 0, "col": 1}]
     after = m.step(s, {"type": "rotate", "row": 1, "col": 1})
@@ -193,3 +195,16 @@ def test_search_through_the_model_solves_seed_1_and_certify_follows_it(
                      max_steps=200)  # fmt: skip
     assert report.passed, [str(f) for f in report.first[:3]]
     assert (report.steps, report.divergences, report.errors) == (steps, 0, [])
+
+
+def test_pipe_connect_estimate_counts_a_cell_once() -> None:
+    """The platform test server's seed-10 board: the cheapest route that may pass a cell
+    twice takes 8 turns, down the straight at (2,1) and back through it from the west
+    (which would need it turned both ways); the cheapest simple chain takes 13, the
+    score search makes on that seed."""
+    m = _model(PIPE, "PipeConnect", "pipe-connect")
+    mod = sys.modules[type(m).__module__]
+    grid = ((11, 4, 9, 5, 1, 8), (10, 10, 8, 14, 9, 6), (9, 5, 13, 7, 13, 4),
+            (9, 9, 12, 5, 12, 10), (3, 9, 10, 8, 5, 10), (9, 9, 12, 7, 1, 7))  # fmt: skip
+    assert mod._to_drain(grid)[mod.START] == 8
+    assert mod.turns_needed(grid) == 13.0
