@@ -58,6 +58,16 @@ run 300 sunbot certify tile-merge --engine "$M/tile_merge.py:TileMerge" --server
 # Sunloaf's new days (step 22 onward) are the other server's own draws
 run 600 sunbot certify sunloaf --engine "$M/sunloaf.py:Sunloaf" \
   --server "http://127.0.0.1:$OTHER" --seeds 1-20 --max-steps 60 --no-certificate
+# the crate-push and pipe-connect models: random and first, then search as the policy
+# (crate-push's search run loads every level, so each level's opening is predicted too)
+run 300 sunbot certify crate-push --engine "$M/crate_push.py:CratePush" --server "$P" \
+  --seeds 1-20 --max-steps 200 --no-certificate
+run 300 sunbot certify pipe-connect --engine "$M/pipe_connect.py:PipeConnect" --server "$P" \
+  --seeds 1-20 --max-steps 100 --no-certificate
+run 300 sunbot certify crate-push --engine "$M/crate_push.py:CratePush" --server "$P" \
+  --seeds 1-3 --policy search --max-steps 200 --no-certificate
+run 300 sunbot certify pipe-connect --engine "$M/pipe_connect.py:PipeConnect" --server "$P" \
+  --seeds 1-3 --policy search --max-steps 100 --no-certificate
 # search over a forward model against random and first
 for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
   dots-and-boxes:dots_and_boxes:DotsAndBoxes tile-merge:tile_merge:TileMerge; do
@@ -66,6 +76,14 @@ for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:Slidin
   limit=600 && [ "$slug" = tile-merge ] && limit=1800
   run "$limit" sunbot bench "$slug" --server "$P" -s search -s random -s first \
     --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$STEPS" --workers 2 \
+    --out "$OUT" --format md
+done
+# search through the crate-push and pipe-connect models against random, first and the
+# scripted model (llm:legal); a solve takes 80 moves (crate-push) or 8-20 turns
+for g in crate-push:crate_push:CratePush:200 pipe-connect:pipe_connect:PipeConnect:150; do
+  IFS=: read -r slug file cls cap <<<"$g"
+  run 900 sunbot bench "$slug" --server "$P" -s search -s random -s first -s llm:legal \
+    --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$cap" --workers 2 \
     --out "$OUT" --format md
 done
 # search through the server (--lookahead 10) on every game the peek guard lets through,
