@@ -208,3 +208,30 @@ def test_pipe_connect_estimate_counts_a_cell_once() -> None:
             (9, 9, 12, 5, 12, 10), (3, 9, 10, 8, 5, 10), (9, 9, 12, 7, 1, 7))  # fmt: skip
     assert mod._to_drain(grid)[mod.START] == 8
     assert mod.turns_needed(grid) == 13.0
+
+
+def test_search_takes_back_a_stuck_crate_and_solves() -> None:
+    """Level 2 (the third; 17 moves from its opening) after 12 moves, its crate at (3,5)
+    pushed up twice against the top wall, where no target is: search through the model
+    resets once (free: the server counts the level's moves off) and ends the run in
+    12 + 17 + 21 + 30 moves, the fewest there are, never taking a move back again."""
+    from sunbot.strategies.search import Search
+    from sunbot.testing.platform.crate_push import CratePush as Served
+
+    game = Served("test")
+    s = game._load(2, 12, 2)
+    for d in ("right", "right", "right", "up", "up"):
+        s = game.apply(s, {"type": "move", "dir": d})
+    assert s["history"] == "rrrUU" and s["crates"][0] == {"row": 1, "col": 5}
+    bot = Search(random.Random(1), engine=f"{CRATE}:CratePush")
+    bot.on_start("crate-push", 1, spec=game.spec)
+    played = []
+    while not game.over(s) and len(played) < 200:
+        obs, legal = game.observe(s), game.legal(s)
+        bot.on_answer({"observation": obs, "legalActions": legal, "score": game.score(s),
+                       "gameOver": False})  # fmt: skip
+        action = bot.choose(obs, legal)
+        played.append(action["type"])
+        s = game.apply(s, action)
+    assert game.over(s) and game.score(s) == 12 + 17 + 21 + 30
+    assert played == ["reset"] + ["move"] * (17 + 21 + 30)  # one reset, then moves only
