@@ -67,6 +67,16 @@ for g in sudoku:sudoku:Sudoku pixel-puzzle:pixel_puzzle:PixelPuzzle; do
   run 300 sunbot certify "$slug" --engine "$M/$file.py:$cls" --server "$P" \
     --seeds 1-5 --policy search --max-steps 200 --no-certificate
 done
+# the crate-push and pipe-connect models: random and first, then search as the policy
+# (crate-push's search run loads every level, so each level's opening is predicted too)
+run 300 sunbot certify crate-push --engine "$M/crate_push.py:CratePush" --server "$P" \
+  --seeds 1-20 --max-steps 200 --no-certificate
+run 300 sunbot certify pipe-connect --engine "$M/pipe_connect.py:PipeConnect" --server "$P" \
+  --seeds 1-20 --max-steps 100 --no-certificate
+run 300 sunbot certify crate-push --engine "$M/crate_push.py:CratePush" --server "$P" \
+  --seeds 1-3 --policy search --max-steps 200 --no-certificate
+run 300 sunbot certify pipe-connect --engine "$M/pipe_connect.py:PipeConnect" --server "$P" \
+  --seeds 1-3 --policy search --max-steps 100 --no-certificate
 # search over a forward model against random and first
 for g in maze-runner:maze_runner:MazeRunner sliding-puzzle:sliding_puzzle:SlidingPuzzle \
   dots-and-boxes:dots_and_boxes:DotsAndBoxes tile-merge:tile_merge:TileMerge; do
@@ -95,6 +105,14 @@ run 3600 sunbot bench checkers --server "$P" -s search -s random -s first --seed
   --out "$OUT" --format md
 run 1200 sunbot bench checkers --server "$P" -s llm:legal --seeds "$SEEDS" --cap steps=200 \
   --workers 2 --job-timeout 900 --out "$OUT" --format md
+# search through the crate-push and pipe-connect models against random, first and the
+# scripted model (llm:legal); a solve takes 80 moves (crate-push) or 8-20 turns
+for g in crate-push:crate_push:CratePush:200 pipe-connect:pipe_connect:PipeConnect:150; do
+  IFS=: read -r slug file cls cap <<<"$g"
+  run 900 sunbot bench "$slug" --server "$P" -s search -s random -s first -s llm:legal \
+    --seeds "$SEEDS" --engine "$M/$file.py:$cls" --cap "steps=$cap" --workers 2 \
+    --out "$OUT" --format md
+done
 # search through the server (--lookahead 10) on every game the peek guard lets through,
 # against random, first and the scripted model (llm:legal); the step cap a game (the
 # puzzles' 400 as above, fewer where a solve takes fewer moves)
