@@ -23,8 +23,10 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scipy.stats import binomtest
+
 import sunbot.bench.stats as stats
-from sunbot.bench.analysis import WLT, Analysis, num, scores_by_seed, wlt
+from sunbot.bench.analysis import WLT, Analysis, StrategyStats, num, scores_by_seed, wlt
 from sunbot.bench.ratings import PairedRank, Rating, leaderboard_order
 from sunbot.bench.tournament_standings import Standings
 
@@ -187,6 +189,10 @@ def bench_verdict(a: Analysis) -> str:
             f"{ranked[0].name} averages {num(s.mean)} on {s.n:,} seed{'s' if s.n != 1 else ''}"
             f"{ci} (one strategy: nothing to compare)"
         )
+    if lower:
+        finished = _finished_first(groups)
+        if finished:
+            return f"{finished}; lower is better by {a.order_said}" if a.order_said else finished
     best, second = ranked[0], ranked[1]
     c = compare(
         best.name, scores_by_seed(best.results), second.name, scores_by_seed(second.results),
@@ -194,6 +200,33 @@ def bench_verdict(a: Analysis) -> str:
     )  # fmt: skip
     said = c.sentence("best" if len(ranked) > 2 else "plain")
     return f"{said}; lower is better by {a.order_said}" if lower and a.order_said else said
+
+
+def _finished_first(groups: Sequence[StrategyStats]) -> str | None:
+    """Where a lower score is better, a run stopped at the cap (or by its step limit) has
+    not finished the game and its score is no final score: a puzzle whose ``undo`` counts
+    moves off scores a run that never solved lowest of all. The group that finished the
+    most runs by the rules is then the better one, judged on the seeds where exactly one of
+    the two finished (an exact two-sided sign test); ``None`` where the two groups with the
+    most finished runs finished as many (the scores decide, as usual)."""
+    done = {g.name: {r.seed: r.ended_by == "rules" for r in g.results} for g in groups}
+    ranked = sorted(groups, key=lambda g: -sum(done[g.name].values()))
+    best, second = ranked[0].name, ranked[1].name
+    n_best, n_second = sum(done[best].values()), sum(done[second].values())
+    if n_best == n_second:
+        return None
+    seeds = set(done[best]) & set(done[second])
+    only_best = sum(done[best][s] and not done[second][s] for s in seeds)
+    only_second = sum(done[second][s] and not done[best][s] for s in seeds)
+    p = float(binomtest(only_best, only_best + only_second).pvalue)
+    clear = p < ALPHA
+    said = (
+        f"{best} finishes {n_best} of {len(done[best])} runs by the rules, {second} "
+        f"{n_second} of {len(done[second])} (a run stopped at the cap has no final score "
+        f"when lower is better), {p_text(p)} on the {only_best + only_second} seeds only "
+        f"one finished ({only_best}-{only_second})"
+    )
+    return said if clear else f"no clear difference: {said}"
 
 
 def ranking_verdict(ranking: Sequence[PairedRank]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -172,3 +173,28 @@ def test_a_ratio_needs_scores_of_zero_or_more() -> None:
     assert r.value == pytest.approx(9 / 4) and r.ci_low <= r.value <= r.ci_high
     assert math.isnan(stats.ratio({1: -1.0, 2: 4.0}, {1: 1.0, 2: 1.0}).value)
     assert math.isnan(stats.ratio({1: 1.0}, {1: 0.0}).value)
+
+
+def test_where_lower_is_better_a_run_stopped_at_the_cap_is_no_finished_score() -> None:
+    """Crate-push's undo counts its moves off: a policy that never solves ends at the cap
+    with 5 moves, one that solves every seed with 80. Finished runs decide: 8 seeds where
+    only search finished are a sign test's 2 / 2**8 = 0.0078."""
+    solved = [replace(result("search", s, 80.0), ended_by="rules") for s in SEEDS]
+    undoing = [result("random", s, 5.0) for s in SEEDS]  # ended_by "cap"
+    a = analyse(
+        "crates", solved + undoing, ["random", "search"], lower_is_better=True,
+        order_said="spec.scoreOrder 'ascending'",
+    )  # fmt: skip
+    assert bench_verdict(a) == (
+        "search finishes 8 of 8 runs by the rules, random 0 of 8 (a run stopped at the cap has"
+        " no final score when lower is better), p = 0.0078 on the 8 seeds only one finished"
+        " (8-0); lower is better by spec.scoreOrder 'ascending'"
+    )
+    # three seeds are too few to tell: 2 / 2**3 = 0.25
+    few = analyse("crates", solved[:3] + undoing[:3], ["random", "search"], lower_is_better=True)
+    assert bench_verdict(few).startswith("no clear difference: search finishes 3 of 3 runs")
+    # as many finished on each side: the scores decide, as before
+    both = [replace(r, ended_by="rules") for r in undoing]
+    assert bench_verdict(
+        analyse("crates", solved + both, ["random", "search"], lower_is_better=True)
+    ).startswith("random scores 0.06x search (lower is better)")
