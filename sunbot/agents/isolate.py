@@ -8,6 +8,10 @@ JSON both ways, each message tagged with the decision's id so a late answer is d
 child that dies (``os._exit``, a signal, a crash in C) is the bot's error naming its exit
 code or signal; ``SystemExit``, ``KeyboardInterrupt``, ``os._exit`` and ``os.fork`` inside
 ``choose`` are named as on the in-process path. :meth:`IsolatedStrategy.close` ends the child.
+A bot file's child also keeps to the sandbox's file guard
+(:func:`sunbot.agents.sandbox.guard_files`): the bot writes files only in a private folder
+(removed when the child ends) and cannot read sunbot's state folder; a built-in strategy
+(sunbot's own code, which may keep its ledger there) runs without it.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from sunbot._text.safe import describe, traceback_text
 from sunbot.agents._guard import BotError, BotEscape, guarded_call
 from sunbot.agents._process import exit_text
 from sunbot.agents.clock import DecisionTimeout
-from sunbot.agents.sandbox import clean_environment
+from sunbot.agents.sandbox import clean_environment, guard_files, private_folder, remove_folder
 
 #: Largest message from the child, in bytes.
 MAX_MESSAGE_BYTES = 1 << 20
@@ -63,10 +67,16 @@ def _start_hook(strategy: object, game: str, seed: int | None, cap: Any, spec: A
     hook(game, seed, **kwargs)
 
 
-def _child(conn: Connection, game: str, recipe: str, seed: int | None) -> None:
-    """The child's loop: build the strategy, then answer each message until ``close`` or EOF."""
+def _child(
+    conn: Connection, game: str, recipe: str, seed: int | None, private: str | None = None
+) -> None:
+    """The child's loop: build the strategy, then answer each message until ``close`` or EOF.
+    ``private``: for a bot file, the only folder it may write in (the file guard)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
     from sunbot import strategies
+
+    if private is not None:
+        guard_files(private)
 
     try:
         strategy = strategies.create(game, recipe, random.Random(seed))
@@ -116,8 +126,9 @@ def _extras(strategy: object) -> dict[str, Any]:
     return out
 
 
-def _end(process: BaseProcess, conn: Connection) -> None:
-    """Ask the child to close, then terminate and kill it if it lingers. Runs once."""
+def _end(process: BaseProcess, conn: Connection, private: str | None = None) -> None:
+    """Ask the child to close, then terminate and kill it if it lingers, then remove its
+    private folder (``private``, when it had one). Runs once."""
     with contextlib.suppress(OSError, ValueError):
         _send(conn, {"op": "close"})
     conn.close()
@@ -128,6 +139,8 @@ def _end(process: BaseProcess, conn: Connection) -> None:
     if process.is_alive():
         process.kill()
         process.join(timeout=5.0)
+    if private is not None:
+        remove_folder(private)
 
 
 class IsolatedStrategy:
@@ -192,11 +205,14 @@ class IsolatedStrategy:
     def _start(self) -> Connection:
         if self._conn is not None:
             return self._conn
+        from sunbot import bots
+
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
+        private = private_folder() if bots.is_file_spec(self.factory_spec) else None
         process = ctx.Process(
             target=_child,
-            args=(child, self.game, self.factory_spec, self.seed),
+            args=(child, self.game, self.factory_spec, self.seed, private),
             name=f"sunbot-isolated-{self.factory_spec}"[:60],
             daemon=True,
         )
@@ -205,11 +221,13 @@ class IsolatedStrategy:
                 process.start()
         except Exception as exc:  # no way to start an interpreter (limits, a frozen app)
             parent.close()
+            if private is not None:
+                remove_folder(private)
             raise self._fail(f"could not start a child process: {describe(exc)}") from None
         finally:
             child.close()
         self._process, self._conn = process, parent
-        self._finalizer = weakref.finalize(self, _end, process, parent)
+        self._finalizer = weakref.finalize(self, _end, process, parent, private)
         self._receive(0, time.monotonic() + self.start_timeout_s, starting=True)
         return parent
 

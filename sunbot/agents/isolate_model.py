@@ -3,7 +3,8 @@
 :class:`ModelChild` starts a fresh interpreter (multiprocessing's ``spawn``, as
 :class:`~sunbot.agents.isolate.IsolatedStrategy` does for an untrusted bot), which bounds
 itself (:func:`sunbot.agents.sandbox.enter`: no network, bounded memory and CPU, no new
-processes) before it imports the model file. The parent never imports it: it hashes the
+processes, files written only in a private folder removed after it, sunbot's state folder
+unreadable) before it imports the model file. The parent never imports it: it hashes the
 file's bytes and talks to the child over a pipe, JSON both ways, each message tagged with its
 id. The child only *predicts*: the views the model draws of an opening it is shown, of the
 position after an action from the answer before (never the answer it is graded on), and
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from sunbot._text.safe import describe
 from sunbot.agents._process import exit_text
 from sunbot.agents.isolate import MAX_MESSAGE_BYTES, _end, _send
-from sunbot.agents.sandbox import Limits, clean_environment
+from sunbot.agents.sandbox import Limits, clean_environment, private_folder, remove_folder
 from sunbot.forward.load import ModelIdentity, file_hash, is_file_spec
 from sunbot.forward.predict import ModelFailed, View
 
@@ -43,14 +44,15 @@ CALL_TIMEOUT_S = 30.0
 START_TIMEOUT_S = 60.0
 
 
-def _child(conn: Connection, engine: str, game: str, limits: dict[str, int]) -> None:
-    """The child: bound itself, load the model, then answer each message until ``close``."""
+def _child(conn: Connection, engine: str, game: str, limits: dict[str, int], private: str) -> None:
+    """The child: bound itself (writing only in ``private``), load the model, then answer
+    each message until ``close``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
     from sunbot.agents.sandbox import enter
     from sunbot.forward.load import load_model
     from sunbot.generic.model_checks import InProcess
 
-    applied = enter(Limits(**limits))
+    applied = enter(Limits(**limits), private)
     try:
         loaded = load_model(engine, game, certificates=False)
         rng = random.Random(0)
@@ -58,7 +60,8 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int]) -> 
     except BaseException as exc:  # the model's own code: a SystemExit is its error too
         _send(conn, {"id": 0, "error": describe(exc)})
         return
-    _send(conn, {"id": 0, "ready": True, "class": loaded.identity.name, "sandbox": applied})
+    ready = {"class": loaded.identity.name, "sha256": loaded.identity.sha256, "sandbox": applied}
+    _send(conn, {"id": 0, "ready": True, **ready})
     while True:
         try:
             message = json.loads(conn.recv_bytes())
@@ -147,6 +150,8 @@ class ModelChild:
         self.call_timeout_s, self.start_timeout_s = call_timeout_s, start_timeout_s
         self.failed: str | None = None
         self.sandbox: list[str] = []
+        #: The only folder the child may write in (removed when it ends); ``None`` before.
+        self.private: str | None = None
         self._n = 0
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
@@ -165,8 +170,9 @@ class ModelChild:
             return
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
+        private = private_folder()  # the only folder the model may write in
         process = ctx.Process(
-            target=_child, args=(child, self.engine, self.game, self.limits.__dict__),
+            target=_child, args=(child, self.engine, self.game, self.limits.__dict__, private),
             name="sunbot-model", daemon=True,
         )  # fmt: skip
         try:
@@ -174,16 +180,20 @@ class ModelChild:
                 process.start()
         except Exception as exc:
             parent.close()
+            remove_folder(private)
             raise ModelNotLoaded(f"could not start a child process: {describe(exc)}") from None
         finally:
             child.close()
-        self._process, self._conn = process, parent
-        self._finalizer = weakref.finalize(self, _end, process, parent)
+        self._process, self._conn, self.private = process, parent, private
+        self._finalizer = weakref.finalize(self, _end, process, parent, private)
         ready = self._ask(None, self.start_timeout_s)
         if ready is None or "error" in ready:
             why = self.failed or (ready or {}).get("error", "did not start")
             self.close()
             raise ModelNotLoaded(f"the model {self.engine} in its sandbox: {why}")
+        if ready.get("sha256") != self.identity.sha256:  # the file changed since it was hashed
+            self.close()
+            raise ModelNotLoaded(f"the model {self.engine} changed while its sandbox started")
         name = str(ready.get("class") or self.identity.name)
         self.identity = ModelIdentity(self.engine, self.identity.path, name, self.identity.sha256)
         self.sandbox = list(ready.get("sandbox") or [])

@@ -1,5 +1,5 @@
 """Bounds for code sunbot did not write, applied inside its child process: no network,
-bounded memory and CPU time, no new processes.
+bounded memory and CPU time, no new processes, files written only in a private folder.
 
 :func:`enter` is called first thing in a child started for untrusted code (a drafted
 forward model, :class:`sunbot.agents.isolate.IsolatedChecks`): it sets the resource limits
@@ -7,10 +7,15 @@ forward model, :class:`sunbot.agents.isolate.IsolatedChecks`): it sets the resou
 network where Linux lets an unprivileged process do so (a new user and network namespace:
 no interface but a loopback that is down), and installs an audit hook (PEP 578, which code
 cannot remove) that refuses new sockets, name lookups, new processes, ``ctypes`` libraries
-and symbol lookups. The limits are hard (the code cannot raise them again), no new process
-may start (``RLIMIT_NPROC``; the kernel does not apply it to root) and the low-level
-process spawner multiprocessing left loaded is removed. Its standard output and error go to
-``/dev/null`` (it cannot write into sunbot's output), and :func:`clean_environment` keeps
+and symbol lookups. The file guard (:func:`guard_files`, a second audit hook) lets the code
+write, create, rename or remove files only inside its private temporary folder (made by the
+parent, removed after the child ends: :func:`private_folder`), never read or list sunbot's
+state folder (:func:`sunbot._state.state_dir`: the key that signs certificates lives there),
+nor change its working folder or open another process's ``/proc`` entries. The limits are
+hard (the code cannot raise them again), no new process may start (``RLIMIT_NPROC``; the
+kernel does not apply it to root) and the low-level process spawner multiprocessing left
+loaded is removed. Its standard output and error go to ``/dev/null`` (it cannot write into
+sunbot's output), and :func:`clean_environment` keeps
 secrets out of the environment it starts with. The pipe to the parent was made before and
 keeps working. This bounds an honest mistake (an endless loop, a runaway allocation, a
 stray download) and raises the bar for the rest; it is **no security boundary** against a
@@ -24,8 +29,10 @@ import contextlib
 import ctypes
 import os
 import re
+import shutil
 import sys
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +66,38 @@ SECRET_VARIABLE = re.compile(
 )
 
 
+#: Audit events that change the file system (their names): allowed only on paths inside the
+#: private folder. Each event's path arguments are the first ``n`` of its arguments.
+WRITE_EVENTS = {
+    "os.rename": 2,  # os.rename and os.replace
+    "os.remove": 1,  # os.remove and os.unlink
+    "os.rmdir": 1,
+    "os.mkdir": 1,
+    "os.link": 2,
+    "os.symlink": 2,
+    "os.truncate": 1,
+    "os.chmod": 1,
+    "os.chown": 1,
+    "os.utime": 1,
+    "os.chflags": 1,
+    "os.setxattr": 1,
+    "os.removexattr": 1,
+    "shutil.copyfile": 2,
+    "shutil.copymode": 2,
+    "shutil.copystat": 2,
+    "shutil.copytree": 2,
+    "shutil.move": 2,
+    "shutil.rmtree": 1,
+    "shutil.chown": 1,
+    "shutil.make_archive": 1,
+    "shutil.unpack_archive": 2,
+}
+#: Audit events that read a folder's listing: refused on sunbot's state folder.
+LIST_EVENTS = ("os.listdir", "os.scandir", "os.listxattr", "glob.glob", "glob.glob/2")
+#: ``open`` flags that write.
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
 class Refused(PermissionError):
     """Code in a sandboxed child tried what the sandbox refuses (the event's name)."""
 
@@ -82,6 +121,95 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         raise Refused(f"the sandbox refuses {event} (no network, no processes)")
 
 
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _real(path: Any) -> str | None:
+    """``path`` (text, bytes or a path object) resolved as the kernel will (symbolic links
+    followed, relative to the working folder); ``None`` for an open file descriptor."""
+    if isinstance(path, int):
+        return None  # an open descriptor: what it may do was settled when it was opened
+    try:
+        return os.path.realpath(os.fsdecode(os.fspath(path)))
+    except (TypeError, ValueError):
+        return ""  # not a path we can read: refused below as outside the folder
+
+
+def file_rule(private: str, state: str) -> Callable[[str, tuple[Any, ...]], None]:
+    """The audit hook of :func:`guard_files`: writes only inside ``private``, nothing read
+    under ``state`` (both real paths), no ``chdir``, no other process's ``/proc`` entries.
+
+    Raises (from the hook):
+        Refused: the event is not allowed, naming the event and the path.
+    """
+    me = f"/proc/{os.getpid()}"
+
+    def refuse(event: str, path: str | None) -> None:
+        raise Refused(f"the sandbox refuses {event} {path!r} (it writes only in its private"
+                      " folder and never reads sunbot's state)")  # fmt: skip
+
+    def reads(event: str, path: str | None) -> None:
+        if path is None:
+            return
+        if _inside(path, state):
+            refuse(event, path)
+        if re.match(r"/proc/\d+(/|$)", path) and not _inside(path, me):
+            refuse(event, path)
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "open":
+            path = _real(args[0])
+            flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+            mode = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
+            writes = bool(flags & _WRITE_FLAGS) or any(c in mode for c in "wax+")
+            if writes and path is not None and not _inside(path, private):
+                refuse(event, path)
+            reads(event, path)
+        elif event in WRITE_EVENTS:
+            for raw in args[: WRITE_EVENTS[event]]:
+                path = _real(raw)
+                if path is not None and not _inside(path, private):
+                    refuse(event, path)
+        elif event.startswith(LIST_EVENTS) and args:
+            reads(event, _real(args[0]))
+        elif event in ("os.chdir", "os.chroot", "os.mkfifo", "os.mknod"):
+            refuse(event, str(args[0]) if args else None)
+        elif event == "sqlite3.connect" and args:
+            path = _real(args[0]) if args[0] not in (":memory:", b":memory:", "") else None
+            if path is not None and not _inside(path, private):
+                refuse(event, path)
+
+    return hook
+
+
+def guard_files(private: str) -> None:
+    """Install the file guard (:func:`file_rule`) for this process: it may write only inside
+    ``private`` and never read sunbot's state folder. Call it before any untrusted code runs;
+    an audit hook cannot be removed. Working folder changes are refused from here on, so a
+    relative path stays relative to the folder the process started in."""
+    from sunbot._state import state_dir
+
+    sys.dont_write_bytecode = True  # no __pycache__ beside the code it imports
+    real_private = os.path.realpath(private)
+    real_state = os.path.realpath(state_dir())
+    tempfile.tempdir = real_private  # tempfile's own files land in the private folder
+    for name in ("TMPDIR", "TEMP", "TMP"):
+        os.environ[name] = real_private
+    sys.addaudithook(file_rule(real_private, real_state))
+
+
+def private_folder() -> str:
+    """A fresh folder (owner-only) for a sandboxed child's files; the parent removes it with
+    :func:`remove_folder` once the child has ended."""
+    return tempfile.mkdtemp(prefix="sunbot-sandbox-")
+
+
+def remove_folder(path: str) -> None:
+    """Remove a child's private folder and what it holds (nothing raised)."""
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _leave_network() -> bool:
     """A new user and network namespace (Linux, where unprivileged namespaces are allowed);
     whether it worked."""
@@ -94,9 +222,10 @@ def _leave_network() -> bool:
         return False
 
 
-def enter(limits: Limits) -> list[str]:
+def enter(limits: Limits, private: str | None = None) -> list[str]:
     """Bound this process (see the module doc); what was applied, in words. Call it once,
-    in the child, before any untrusted code is imported.
+    in the child, before any untrusted code is imported. ``private``: the folder it may
+    write in (:func:`private_folder`); ``None`` makes one (left behind when the child dies).
     """
     import resource
 
@@ -123,6 +252,8 @@ def enter(limits: Limits) -> list[str]:
             delattr(spawner, "fork_exec")
     sys.addaudithook(_hook)
     applied.append("audit hook")
+    guard_files(private if private is not None else private_folder())
+    applied.append("file guard")
     os.environ.pop("OPENAI_BASE_URL", None)  # the secrets never came in: clean_environment
     return applied
 
@@ -151,4 +282,17 @@ def clean_environment() -> Iterator[None]:
         os.environ.update(taken)
 
 
-__all__ = ["REFUSED_EVENTS", "SECRET_VARIABLE", "Limits", "Refused", "clean_environment", "enter"]
+__all__ = [
+    "LIST_EVENTS",
+    "REFUSED_EVENTS",
+    "SECRET_VARIABLE",
+    "WRITE_EVENTS",
+    "Limits",
+    "Refused",
+    "clean_environment",
+    "enter",
+    "file_rule",
+    "guard_files",
+    "private_folder",
+    "remove_folder",
+]

@@ -11,6 +11,7 @@ written to ``out`` for the user to review, with a certificate beside it when it 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -272,6 +273,11 @@ async def draft_async(
             write_atomic(out, code)
             if report.passed:
                 report.certificate = _certificate(out, game, server, seeds_text, report)
+            elif report.rounds[-1].model_class:  # a draft that diverged keeps no certificate
+                from sunbot.forward.certificate import withdraw
+
+                with contextlib.suppress(OSError):  # not removable: never honoured anyway
+                    withdraw(out, report.rounds[-1].model_class, game)
     return report
 
 

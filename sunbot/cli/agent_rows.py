@@ -82,7 +82,9 @@ def search_rows(agent: dict[str, Any]) -> dict[str, str]:
             f"certified on {cert.get('server')} seeds {cert.get('seeds')}"
             if isinstance(cert, dict)
             else "not certified"
-        )
+            + (" (its certificate is not signed by this sunbot)"
+               if model.get("certificateRefused") else "")
+        )  # fmt: skip
         sha = str(model.get("sha256") or "")[:12]
         rows["model"] = f"{model.get('spec')} · sha256 {sha or '-'} · {said}"
     look = agent.get("lookahead")

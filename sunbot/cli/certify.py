@@ -3,7 +3,10 @@
 Plays each seed with each policy on the server (``--server``; default the embedded one, for
 a game it plays) with the model predicting every answer (:mod:`sunbot.certify.check`);
 prints the agreement, the first divergences with their step and field path, and writes the
-model's certificate when none diverged. Exit 0: no divergence; 3: a divergence (as
+model's signed certificate when none diverged (and the file is still the bytes that were
+checked). After a divergence it leaves no certificate of the model for the game behind: the
+entry is withdrawn, with every entry this sunbot did not sign
+(:func:`sunbot.forward.certificate.withdraw`). Exit 0: no divergence; 3: a divergence (as
 ``--strict``); 1: a trajectory ended on an error (a server that could not be played); 2: bad
 usage.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -79,6 +83,36 @@ def _print(report: CertifyReport, seeds: Seeds) -> None:
         err_console.print(f"[bold red]error:[/] {escape(printable(error))}", soft_wrap=True)
 
 
+def _keep_certificate(
+    report: CertifyReport, seeds_text: str, wanted: bool
+) -> tuple[Path | None, Path | None]:
+    """Write the certificate of a model that passed (when ``wanted`` and its file still
+    hashes as checked), or withdraw its entry after a divergence; (written, withdrawn)."""
+    from sunbot.forward.certificate import withdraw, write
+    from sunbot.forward.load import file_hash
+
+    path = report.model.path
+    if path is None:
+        return None, None
+    try:
+        if report.divergences:
+            return None, withdraw(path, report.model.name, report.game)
+        if not (wanted and report.passed):
+            return None, None
+        try:
+            same = file_hash(path) == report.model.sha256
+        except OSError:
+            same = False
+        if not same:
+            err_console.print(f"[yellow]certificate not written:[/] {escape(str(path))} changed"
+                              " while it was certified")  # fmt: skip
+            return None, None
+        return write(path, report.certificate(seeds_text)), None
+    except WriteFailed as exc:
+        err_console.print(f"[yellow]certificate not written:[/] {escape(str(exc))}")
+        return None, None
+
+
 def certify_command(
     game: Annotated[str, typer.Argument(help="Game slug (any game the server lists).")],
     engine: Annotated[
@@ -130,7 +164,6 @@ def certify_command(
     Exit 0 when no prediction diverged, 3 when one did, 1 when a trajectory ended on an
     error, 2 on bad usage."""
     from sunbot.certify.check import certify_async
-    from sunbot.forward.certificate import write
 
     setup_logging(verbose, log_level, console, err_console)
     check_server_url(server)
@@ -159,20 +192,18 @@ def certify_command(
         )
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
-    written = None
-    if certificate and report.passed and report.model.path is not None:
-        try:
-            written = write(report.model.path, report.certificate(chosen.text))
-        except WriteFailed as exc:
-            err_console.print(f"[yellow]certificate not written:[/] {escape(str(exc))}")
+    written, withdrawn = _keep_certificate(report, chosen.text, certificate)
     if as_json:
         out = report.to_json()
         out["certificate"] = str(written) if written is not None else None
+        out["certificateWithdrawn"] = str(withdrawn) if withdrawn is not None else None
         typer.echo(json.dumps(out, default=str))
     else:
         _print(report, chosen)
         if written is not None:
             console.print(escape(f"certificate: {written}"), soft_wrap=True)
+        if withdrawn is not None:
+            console.print(escape(f"certificate withdrawn: {withdrawn}"), soft_wrap=True)
     if report.divergences:
         raise typer.Exit(Exit.DIVERGED)
     if report.errors:

@@ -5,8 +5,10 @@ A model file is imported once per content (a file edited between two loads is im
 again), under a private module name, so it needs no package and no install. What a run
 records of the model it used (the transcript header's ``model``) is
 :meth:`ModelIdentity.to_json`: where it came from, the class, the SHA-256 of its file and,
-when ``sunbot certify`` passed that very file, the certificate's figures
-(:mod:`sunbot.forward.certificate`).
+when ``sunbot certify`` passed that very file and this sunbot's signature on it verifies,
+the certificate's figures (:mod:`sunbot.forward.certificate`). A certificate that does not
+verify is said in one warning (once per file and process) and recorded as
+``certificateRefused``; the model is then uncertified.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import inspect
+import logging
 import random
 import sys
 from dataclasses import dataclass
@@ -28,6 +31,9 @@ from sunbot.forward.contract import missing_methods
 ENTRY_POINT_GROUP = "sunbot.forward_models"
 
 _LOADED: dict[tuple[Path, str], ModuleType] = {}
+#: The refusals already said in this process (a run may load its model more than once).
+_SAID: set[str] = set()
+log = logging.getLogger("sunbot.forward")
 
 
 class ModelNotLoaded(ValueError):
@@ -44,7 +50,10 @@ class ModelIdentity:
         name: the class's name.
         sha256: the hex SHA-256 of the file's bytes (``None`` without a file).
         certificate: the certificate of that file and class for this game, when ``sunbot
-            certify`` wrote one (:func:`sunbot.forward.certificate.find`), else ``None``.
+            certify`` wrote and signed one (:func:`sunbot.forward.certificate.find`), else
+            ``None``.
+        certificate_refused: the one line saying why the certificate beside the file was not
+            honoured (not signed by this sunbot), else ``None``.
     """
 
     spec: str
@@ -52,23 +61,28 @@ class ModelIdentity:
     name: str
     sha256: str | None
     certificate: dict[str, Any] | None = None
+    certificate_refused: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{spec, path, class, sha256, certified}``: ``certified`` is the certificate's
-        summary (``game``, ``server``, ``seeds``, ``predictions``, ``at``), or ``None``."""
+        summary (``game``, ``server``, ``seeds``, ``predictions``, ``at``), or ``None``;
+        ``certificateRefused`` (the one line) is added when a certificate was refused."""
         cert = self.certificate
         summary = (
             {k: cert.get(k) for k in ("game", "server", "seeds", "policies", "predictions", "at")}
             if cert is not None
             else None
         )
-        return {
+        out: dict[str, Any] = {
             "spec": self.spec,
             "path": str(self.path) if self.path is not None else None,
             "class": self.name,
             "sha256": self.sha256,
             "certified": summary,
         }
+        if self.certificate_refused is not None:
+            out["certificateRefused"] = self.certificate_refused
+        return out
 
 
 @dataclass(frozen=True)
@@ -186,7 +200,8 @@ def load_model(spec: str, game: str, *, certificates: bool = True) -> LoadedMode
         spec: ``FILE.py:Class``, ``FILE.py`` (its one class with the six methods), or the
             name of an installed entry point of :data:`ENTRY_POINT_GROUP`.
         game: the game's slug; a model that declares ``game``/``games`` must name it.
-        certificates: look up the certificate of the file for ``game``.
+        certificates: look up the certificate of the file for ``game`` (one that does not
+            verify is logged as a warning, once per file and process, and not honoured).
 
     Raises:
         ModelNotLoaded: no such file or entry point, it fails to import, it has no such
@@ -214,8 +229,14 @@ def load_model(spec: str, game: str, *, certificates: bool = True) -> LoadedMode
         digest = file_hash(where) if where is not None and where.is_file() else None
     _check(obj, game, text)
     name = getattr(obj, "__name__", type(obj).__name__)
-    cert = find(where, name, digest, game) if certificates and where is not None else None
-    return LoadedModel(obj, ModelIdentity(text, where, name, digest, cert))
+    cert = refused = None
+    if certificates and where is not None:
+        found = find(where, name, digest, game)
+        cert, refused = found.entry, found.refused
+        if refused is not None and refused not in _SAID:
+            _SAID.add(refused)
+            log.warning("%s", refused)
+    return LoadedModel(obj, ModelIdentity(text, where, name, digest, cert, refused))
 
 
 def _takes_an_argument(cls: Any) -> bool:

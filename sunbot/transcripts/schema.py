@@ -80,7 +80,9 @@ class Header(_Record):
     model: dict[str, Any] | None = Field(
         default=None,
         description="The forward model the run used (--engine): {spec, path, class, sha256, "
-        "certified}; certified is the figures of sunbot certify for that very file, or null.",
+        "certified}; certified is the figures of sunbot certify for that very file, signed by "
+        "this user's sunbot, or null; certificateRefused, when present, is the line saying why "
+        "the certificate beside it was not honoured.",
     )
     lookahead: dict[str, Any] | None = Field(
         default=None,

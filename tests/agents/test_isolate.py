@@ -191,3 +191,38 @@ def test_the_child_starts_without_our_secrets_in_its_environment_block(tmp_path,
     finally:
         bot.close()
     assert __import__("os").environ["OPENAI_API_KEY"] == "sk-the-bot-must-not-see-it"
+
+
+def test_an_isolated_bot_file_writes_only_in_its_private_folder(tmp_path, monkeypatch):
+    """The file guard: a bot cannot plant a certificate beside a model in the working folder
+    nor read sunbot's state folder (the certificate key); its temporary folder works, and
+    goes with the child."""
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "certificate.key").write_text("00" * 32 + "\n")
+    monkeypatch.setenv("SUNBOT_STATE_DIR", str(state))
+    monkeypatch.chdir(tmp_path)
+    body = f"""
+    import tempfile
+    said = []
+    for what in (lambda: open("model.certificate.json", "w"),
+                 lambda: open({str(state / "certificate.key")!r}, "rb"),
+                 lambda: os.listdir({str(state)!r})):
+        try:
+            what()
+            said.append("let through")
+        except PermissionError as exc:
+            said.append(str(exc).split(" ")[3])
+    with open(os.path.join(tempfile.gettempdir(), "notes.txt"), "w") as fh:
+        fh.write("mine")
+    return [{{"said": said, "tmp": tempfile.gettempdir()}}]
+    """
+    bot = IsolatedStrategy(bot_file(tmp_path, body), "keelhold", 1)
+    try:
+        (answer,) = bot.choose({}, legal(1))
+    finally:
+        bot.close()
+    assert answer["said"] == ["open", "open", "os.listdir"]
+    assert not (tmp_path / "model.certificate.json").exists()
+    assert answer["tmp"].startswith(str(Path(__import__("tempfile").gettempdir()).resolve()))
+    assert not Path(answer["tmp"]).exists()  # removed when the child ended
