@@ -59,9 +59,13 @@ def _print(report: CertifyReport, seeds: Seeds) -> None:
         console.print("first divergences (the model's value, then the server's):")
         for f in report.first[:10]:
             d = f.divergence
-            note = f" ({d.note.removeprefix('model: ')})" if d.note else ""
-            where = f"  seed {f.seed} {f.policy} step {d.step}: {d.path}"
-            text = f"{where}: model {_short(d.expected)}, server {_short(d.got)}{note}"
+            note = d.note.removeprefix("model: ")
+            where = f"  seed {f.seed} {f.policy} step {d.step}"
+            if d.path == "model":  # the model raised or gave no answer: its reason only
+                text = f"{where}: {note}"
+            else:
+                shown = f"model {_short(d.expected)}, server {_short(d.got)}"
+                text = f"{where}: {d.path}: {shown}" + (f" ({note})" if note else "")
             console.print(escape(printable(text)), soft_wrap=True)
     if report.generic:
         first = report.generic_first[0] if report.generic_first else None
