@@ -22,7 +22,7 @@ from sunbot._text.terminal import printable
 from sunbot.bench.parse import Seeds, parse_seeds
 from sunbot.certify.check import DEFAULT_MAX_STEPS, DEFAULT_POLICIES, CertifyReport
 from sunbot.cli.bench import option_parser
-from sunbot.cli.console import Exit
+from sunbot.cli.console import Exit, result_stdout, stdout_to_stderr
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
 
@@ -149,8 +149,8 @@ def certify_command(
             )
 
     try:
-        report = asyncio.run(
-            certify_async(
+        with stdout_to_stderr(as_json):  # the model's prints: stdout holds the JSON alone
+            report = asyncio.run(certify_async(
                 game,
                 engine,
                 server=server,
@@ -159,8 +159,7 @@ def certify_command(
                 max_steps=max_steps,
                 on_trajectory=progress,
                 isolate=isolate,
-            )
-        )
+            ))  # fmt: skip
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
     written = None
@@ -172,7 +171,7 @@ def certify_command(
     if as_json:
         out = report.to_json()
         out["certificate"] = str(written) if written is not None else None
-        typer.echo(json.dumps(out, default=str))
+        typer.echo(json.dumps(out, default=str), file=result_stdout())
     else:
         _print(report, chosen)
         if written is not None:

@@ -48,7 +48,7 @@ def test_the_command_says_the_model_raised_and_exits_3(unseen_url: str) -> None:
                                    "--no-certificate"])  # fmt: skip
     assert got.exit_code == 3, got.output
     assert "seed 1 first step 1: model raised: step: SystemExit: 0\n" in got.output
-    assert "server \"" not in got.output
+    assert 'server "' not in got.output
     figures = CliRunner().invoke(app, ["certify", "take-away", "--engine",
                                        f"{HOSTILE}:RaisesValueError", "--server", unseen_url,
                                        "--seeds", "1", "--policy", "first", "--json"])  # fmt: skip
