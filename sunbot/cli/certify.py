@@ -122,7 +122,9 @@ def certify_command(
         typer.Option(
             "--isolate",
             help="Run the model only in a sandboxed child process (no network, bounded memory"
-            " and time): for a model you did not write.",
+            " and time): for a model you did not write. Without it the model runs in this"
+            " process: a model that ends the process (os._exit) ends certify with no result"
+            " and an exit code of its choosing, 0 included.",
         ),
     ] = False,
     verbose: Verbose = 0,
