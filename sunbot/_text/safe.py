@@ -90,8 +90,16 @@ def safe(text: object, limit: int = MAX_TEXT, extra: Iterable[str | None] = ()) 
 
 
 def describe(exc: BaseException, limit: int = MAX_TEXT) -> str:
-    """``TypeName: message`` of ``exc``, scrubbed and clipped (an error line or field)."""
-    return safe(f"{type(exc).__name__}: {exc}", limit)
+    """``TypeName: message`` of ``exc``, scrubbed and clipped (an error line or field).
+    An exception whose ``str`` itself raises (a model's or a bot's own class) is described
+    as ``TypeName: <unprintable>``, one with no message as ``TypeName``; ``describe`` never
+    raises."""
+    name = getattr(type(exc), "__name__", "Exception")
+    try:
+        message = str(exc)
+    except Exception:
+        message = "<unprintable>"
+    return safe(f"{name}: {message}" if message else name, limit)
 
 
 def traceback_text(text: str) -> str:

@@ -17,10 +17,13 @@ later prediction of it too.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
+import os
 import random
 import signal
+import sys
 import time
 import weakref
 from multiprocessing.connection import Connection
@@ -28,7 +31,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sunbot._text.safe import describe
+from sunbot._text.safe import describe, safe
 from sunbot.agents._process import exit_text
 from sunbot.agents.isolate import MAX_MESSAGE_BYTES, _end, _send
 from sunbot.agents.sandbox import Limits, clean_environment, private_folder, remove_folder
@@ -48,6 +51,7 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int], pri
     """The child: bound itself (writing only in ``private``), load the model, then answer
     each message until ``close``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends us
+    _stdout_to_stderr()
     from sunbot.agents.sandbox import enter
     from sunbot.forward.load import load_model
     from sunbot.generic.model_checks import InProcess
@@ -84,9 +88,19 @@ def _child(conn: Connection, engine: str, game: str, limits: dict[str, int], pri
                 before, key = _view(message["before"]), message["key"]
                 reply["allows"] = model.allows(before, message["action"], key)
             payload = json.dumps(reply, default=str)
-        except BaseException as exc:
-            payload = json.dumps({"id": n, "error": describe(exc)})
+        except BaseException as exc:  # a ModelFailed is already its one line
+            why = safe(exc) if isinstance(exc, ModelFailed) else describe(exc)
+            payload = json.dumps({"id": n, "error": why})
         conn.send_bytes(payload.encode())
+
+
+def _stdout_to_stderr() -> None:
+    """Send what the model prints (``print``, a write to fd 1, a program it runs) to
+    stderr: the child shares the parent's stdout, which holds ``--json`` output."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr
 
 
 def _view(data: dict[str, Any]) -> View:
@@ -266,8 +280,8 @@ class ChildPredictor:
     def _call(self, message: dict[str, Any]) -> dict[str, Any]:
         reply = self.child._ask(message, self.child.call_timeout_s)
         if reply is None or "error" in reply:
-            why = self.child.failed or (reply or {}).get("error", "no answer")
-            raise ModelFailed(f"the isolated model {why}")
+            why = str(self.child.failed or (reply or {}).get("error", "no answer"))
+            raise ModelFailed(why if why.startswith("model") else f"the isolated model {why}")
         return reply
 
     def _views(self, message: dict[str, Any]) -> list[View]:

@@ -94,12 +94,15 @@ class DraftReport:
     certificate: Path | None = None
     calls: int = 0
     tokens: int = 0
+    #: Whether a draft was written to ``out`` (no answer held Python code: nothing was).
+    written: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""
         return {
             "game": self.game, "model": self.model, "out": str(self.out),
-            "passed": self.passed, "rounds": [r.to_json() for r in self.rounds],
+            "passed": self.passed, "written": self.written,
+            "rounds": [r.to_json() for r in self.rounds],
             "certificate": str(self.certificate) if self.certificate else None,
             "calls": self.calls, "tokens": self.tokens,
         }  # fmt: skip
@@ -271,6 +274,7 @@ async def draft_async(
         report.passed = bool(report.rounds and report.rounds[-1].passed)
         if code is not None:
             write_atomic(out, code)
+            report.written = True
             if report.passed:
                 report.certificate = _certificate(out, game, server, seeds_text, report)
             elif report.rounds[-1].model_class:  # a draft that diverged keeps no certificate

@@ -34,7 +34,6 @@ import functools
 import os
 import re
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
@@ -66,7 +65,7 @@ from sunbot.bench.jobs import (
 from sunbot.bench.parse import Cap, Seeds, parse_cap, parse_seeds, read_seeds_file
 from sunbot.bench.status import STATUS_NAME, RunStatus, StatusFile
 from sunbot.bench.store import RunMismatch, Store, after_failure, export_csv
-from sunbot.cli.console import Exit, make_console
+from sunbot.cli.console import Exit, make_console, result_stdout, stdout_to_stderr
 from sunbot.cli.llm_options import (
     LlmCache,
     LlmMaxTokens,
@@ -196,6 +195,7 @@ def open_store(path: Path) -> Store:
 
 
 def bench_command(
+    ctx: typer.Context,
     game: Annotated[
         str | None,
         typer.Argument(
@@ -389,6 +389,8 @@ def bench_command(
     if fmt not in FORMATS:
         raise fail(f"--format {fmt!r}: one of {', '.join(FORMATS)}")
     talk = console if fmt == "table" else err_console  # stdout keeps the summary alone
+    # what a strategy, bot or model of the user's prints goes to stderr meanwhile
+    ctx.with_resource(stdout_to_stderr(fmt != "table"))
     if compare is not None:
         if game is not None or strategy or resume:
             raise fail("--compare takes only RUN_A RUN_B (and --out)")
@@ -1033,8 +1035,9 @@ def _show(
             console.print(paired_table(analysis))
         console.print(escape(printable(f"verdict: {bench_verdict(analysis)}")), soft_wrap=True)
     else:
-        sys.stdout.write(summary_text(analysis, shown.fmt, meta))
-        sys.stdout.flush()
+        out = result_stdout()
+        out.write(summary_text(analysis, shown.fmt, meta))
+        out.flush()
     rows = results if whole is None or len(whole) == len(results) else whole
     # the command's groups first, then the run's others in stored order
     on_file = (

@@ -26,7 +26,7 @@ from sunbot._text.terminal import printable
 from sunbot.bench.parse import Seeds, parse_seeds
 from sunbot.certify.check import DEFAULT_MAX_STEPS, DEFAULT_POLICIES, CertifyReport
 from sunbot.cli.bench import option_parser
-from sunbot.cli.console import Exit
+from sunbot.cli.console import Exit, result_stdout, stdout_to_stderr
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
 
@@ -63,9 +63,13 @@ def _print(report: CertifyReport, seeds: Seeds) -> None:
         console.print("first divergences (the model's value, then the server's):")
         for f in report.first[:10]:
             d = f.divergence
-            note = f" ({d.note.removeprefix('model: ')})" if d.note else ""
-            where = f"  seed {f.seed} {f.policy} step {d.step}: {d.path}"
-            text = f"{where}: model {_short(d.expected)}, server {_short(d.got)}{note}"
+            note = d.note.removeprefix("model: ")
+            where = f"  seed {f.seed} {f.policy} step {d.step}"
+            if d.path == "model":  # the model raised or gave no answer: its reason only
+                text = f"{where}: {note}"
+            else:
+                shown = f"model {_short(d.expected)}, server {_short(d.got)}"
+                text = f"{where}: {d.path}: {shown}" + (f" ({note})" if note else "")
             console.print(escape(printable(text)), soft_wrap=True)
     if report.generic:
         first = report.generic_first[0] if report.generic_first else None
@@ -152,7 +156,9 @@ def certify_command(
         typer.Option(
             "--isolate",
             help="Run the model only in a sandboxed child process (no network, bounded memory"
-            " and time): for a model you did not write.",
+            " and time): for a model you did not write. Without it the model runs in this"
+            " process: a model that ends the process (os._exit) ends certify with no result"
+            " and an exit code of its choosing, 0 included.",
         ),
     ] = False,
     verbose: Verbose = 0,
@@ -178,8 +184,8 @@ def certify_command(
             )
 
     try:
-        report = asyncio.run(
-            certify_async(
+        with stdout_to_stderr(as_json):  # the model's prints: stdout holds the JSON alone
+            report = asyncio.run(certify_async(
                 game,
                 engine,
                 server=server,
@@ -188,8 +194,7 @@ def certify_command(
                 max_steps=max_steps,
                 on_trajectory=progress,
                 isolate=isolate,
-            )
-        )
+            ))  # fmt: skip
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
     written, withdrawn = _keep_certificate(report, chosen.text, certificate)
@@ -197,7 +202,7 @@ def certify_command(
         out = report.to_json()
         out["certificate"] = str(written) if written is not None else None
         out["certificateWithdrawn"] = str(withdrawn) if withdrawn is not None else None
-        typer.echo(json.dumps(out, default=str))
+        typer.echo(json.dumps(out, default=str), file=result_stdout())
     else:
         _print(report, chosen)
         if written is not None:

@@ -13,8 +13,13 @@ The exit codes of ``sunbot play``, ``replay``, ``export``, ``bench`` and ``probe
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
+import sys
+from collections.abc import Iterator
 from enum import IntEnum
+from typing import TextIO
 
 from rich.console import Console
 
@@ -58,4 +63,46 @@ def make_console(*, stderr: bool = False, markup: bool = True) -> Console:
     return Console(stderr=stderr, markup=markup)
 
 
-__all__ = ["Exit", "make_console"]
+#: The real stdouts of the :func:`stdout_to_stderr` blocks now open, innermost last.
+_results: list[TextIO] = []
+
+
+def result_stdout() -> TextIO:
+    """Where a command writes its result (``--json``, ``--format json``): stdout, which
+    inside :func:`stdout_to_stderr` is the real one, not the redirected one."""
+    return _results[-1] if _results else sys.stdout
+
+
+@contextlib.contextmanager
+def stdout_to_stderr(active: bool = True) -> Iterator[None]:
+    """While ``active``, what anything else writes to stdout goes to stderr: ``print``
+    and ``sys.stdout`` (a model, a strategy or a bot of the user's), and, where stdout is
+    the process's file descriptor 1, a write to it or a program started meanwhile. So
+    under ``--json`` stdout holds exactly the JSON, which the command writes to
+    :func:`result_stdout`."""
+    if not active:
+        yield
+        return
+    real: TextIO = sys.stdout
+    saved: int | None = None
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        if real.fileno() == 1:
+            real.flush()
+            saved = os.dup(1)
+            os.dup2(2, 1)
+    out = real if saved is None else open(saved, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    _results.append(out)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _results.pop()
+        if saved is not None:
+            with contextlib.suppress(OSError, ValueError):
+                out.flush()
+                real.flush()  # what a module that kept the old sys.stdout wrote: to stderr
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+__all__ = ["Exit", "make_console", "result_stdout", "stdout_to_stderr"]

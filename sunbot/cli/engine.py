@@ -66,7 +66,8 @@ def draft_command(
     """Draft a forward model with a language model, certify it, feed its divergences back.
 
     Exit 0 when the last draft passed, 3 when it still diverged, 1 when the model or the
-    server could not be asked, 2 on bad usage."""
+    server could not be asked or no answer held Python code (no file written), 2 on bad
+    usage."""
     from sunbot.certify.draft import draft_async
 
     setup_logging(verbose, log_level, console, err_console)
@@ -109,7 +110,14 @@ def draft_command(
         raise fail(printable(str(exc)), Exit.ERROR) from None
     if as_json:
         typer.echo(json.dumps(report.to_json()))
-    else:
+    if not report.written:
+        n = len(report.rounds)
+        raise fail(
+            f"{out}: no file written: no answer held Python code"
+            f" ({n} {'round' if n == 1 else 'rounds'}, {report.calls} model calls)",
+            Exit.ERROR,
+        )
+    if not as_json:
         verdict = "passed" if report.passed else "still diverges"
         console.print(
             escape(printable(f"{out}: {verdict} after {len(report.rounds)} rounds"

@@ -26,7 +26,7 @@ from sunbot._text.terminal import printable, printable_lines, tidy
 from sunbot.bench.reference import yardstick
 from sunbot.bots import is_file_spec
 from sunbot.cli.agent_rows import agent_rows
-from sunbot.cli.console import Exit, make_console
+from sunbot.cli.console import Exit, make_console, result_stdout, stdout_to_stderr
 from sunbot.cli.llm_options import (
     LlmCache,
     LlmMaxTokens,
@@ -317,6 +317,9 @@ def play_command(
     if spending.active(caps) is not None:  # this process's meter, until the command ends
         ctx.call_on_close(spending.deactivate)
     quiet = quiet or as_json
+    # under --json, stdout holds the summary alone: what a model, strategy or bot of the
+    # user's prints goes to stderr until the command ends
+    ctx.with_resource(stdout_to_stderr(as_json))
     check_server_url(server)
     if seed is not None and (problem := seed_problem(seed, "--seed")) is not None:
         raise fail(problem)
@@ -754,7 +757,7 @@ def _print_summary(s: RunSummary, cap: int | None = None, *, as_json: bool = Fal
         record = {"game": s.game, "seed": s.seed, "strategySeed": s.seed, "strategy": s.strategy}
         record.update(result_record(s))
         record["transcript"] = str(s.transcript) if s.transcript else None
-        print(json.dumps(record))
+        print(json.dumps(record), file=result_stdout())
         return
     rows: dict[str, Any] = {"score": s.score, **_yardstick_row(s, cap)}
     if s.final_state and s.game in GAMES:

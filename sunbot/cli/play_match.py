@@ -16,7 +16,7 @@ from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.terminal import outside, printable, tidy
 from sunbot.agents.clock import BotError
 from sunbot.agents.spec import check_strategy
-from sunbot.cli.console import Exit, make_console
+from sunbot.cli.console import Exit, make_console, result_stdout
 from sunbot.cli.log import show_traceback
 from sunbot.cli.match_report import announce_match, print_summary
 from sunbot.cli.signals import STOP_SIGNALS, exit_code
@@ -148,7 +148,8 @@ def play_match_command(
     if as_json:
         print(json.dumps({"game": game, "seed": plan.shown_seed, "strategySeed": plan.seed,
                           "strategy": plan.strategy, **result,
-                          "transcript": str(path) if path else None}))  # fmt: skip
+                          "transcript": str(path) if path else None}),
+              file=result_stdout())  # fmt: skip
     else:
         shown = {**result, "final": summary.final_view}
         print_summary(console, shown, plan.shown_seed, plan.strategy)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sunbot._text.safe import describe
+from sunbot._text.safe import clip, describe
 from sunbot.forward.contract import is_stochastic
 from sunbot.mirror import MISSING_FIELD, UNKNOWN_FIELD, Finding, diff, same_set
 from sunbot.mirror.fields import pattern
@@ -130,11 +130,16 @@ def rebuild(model: Any, view: View) -> Any:
 
 
 def call(method: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> Any:
-    """``method(*args, **kwargs)``; what it raises becomes :class:`ModelFailed`."""
+    """``method(*args, **kwargs)``; what it raises becomes :class:`ModelFailed`
+    (``model raised: NAME: Type: message``): any exception, ``SystemExit`` and other
+    ``BaseException`` included (a model that calls ``sys.exit`` is wrong, not done), except
+    ``KeyboardInterrupt``, which is the user's and goes on up."""
     try:
         return method(*args, **kwargs)
-    except Exception as exc:
-        raise ModelFailed(f"the model's {name} raised {describe(exc)}") from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise ModelFailed(f"model raised: {name}: {describe(exc)}") from exc
 
 
 def view_of(model: Any, state: Any) -> View:
@@ -148,12 +153,79 @@ def view_of(model: Any, state: Any) -> View:
     score = call(model.score, "score", state)
     over = call(model.is_over, "is_over", state)
     if not isinstance(obs, dict):
-        raise ModelFailed(f"the model's observation gave a {type(obs).__name__}, not a dict")
+        raise ModelFailed(f"model's observation gave a {type(obs).__name__}, not a dict")
     if not isinstance(legal, list | tuple):
-        raise ModelFailed(f"the model's legal_actions gave a {type(legal).__name__}, not a list")
-    if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
-        raise ModelFailed(f"the model's score gave {score!r:.40}, not a finite number")
-    return View(obs, list(legal), float(score), bool(over))
+        raise ModelFailed(f"model's legal_actions gave a {type(legal).__name__}, not a list")
+    _json_value(obs, "observation")
+    _json_value(list(legal), "legalActions")
+    number = _finite(score)
+    if number is None:
+        raise ModelFailed(f"model's score gave {_shown(score)}, not a finite number")
+    return View(obs, list(legal), number, call(bool, "is_over (its answer's truth)", over))
+
+
+#: How deep a model's observation or legal actions may nest (a served answer is a few
+#: levels deep; the comparison walks it recursively).
+MAX_DEPTH = 100
+#: The largest magnitude of a number in a model's answer: what a float can hold (JSON's
+#: numbers, as every server sends them, are read as floats by most clients).
+_MAX_NUMBER = 2**1023
+#: Characters of a field path shown in a model's failure.
+_PATH_SHOWN = 80
+
+
+def _finite(value: Any) -> float | None:
+    """``value`` as a finite float; ``None`` for a bool, a non-number, an overflow, NaN."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _shown(value: Any) -> str:
+    """A short text of a model's value that cannot fail (a huge int, a raising repr)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _MAX_NUMBER:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        return repr(value)[:40]
+    except Exception:
+        return f"a {type(value).__name__}"
+
+
+def _json_value(value: Any, path: str) -> None:
+    """Check that ``value`` (a model's observation or legal actions) is a JSON value the
+    comparison can walk: objects with string keys, no object inside itself, at most
+    :data:`MAX_DEPTH` levels, numbers a float can hold. Walked without recursion, so a
+    100,000-level value is refused, not a ``RecursionError``.
+
+    Raises:
+        ModelFailed: ``model's observation ..., at PATH`` naming the fault and the field.
+    """
+    stack: list[tuple[Any, str, int, tuple[int, ...]]] = [(value, path, 0, ())]
+    while stack:
+        item, at, depth, above = stack.pop()
+        fault = ""
+        if isinstance(item, dict | list | tuple):
+            if id(item) in above:
+                fault = "gave a value that holds itself"
+            elif depth >= MAX_DEPTH:
+                fault = f"nests deeper than {MAX_DEPTH} levels"
+            elif isinstance(item, dict):
+                odd = [k for k in item if not isinstance(k, str)]
+                fault = f"has a key that is no string ({_shown(odd[0])})" if odd else ""
+                more = [(v, f"{at}.{k}") for k, v in item.items()]
+            else:
+                more = [(v, f"{at}[{i}]") for i, v in enumerate(item)]
+            if not fault:
+                inner = (*above, id(item))
+                stack.extend((v, sub, depth + 1, inner) for v, sub in more)
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) >= _MAX_NUMBER:
+            fault = f"has a number too large ({_shown(item)})"
+        if fault:
+            raise ModelFailed(f"model's {path} {fault}, at {clip(at, _PATH_SHOWN)}")
 
 
 def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -> View:
@@ -169,7 +241,9 @@ def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -
     view = view_of(model, state)
     try:
         hidden = json.dumps(state, sort_keys=True, default=repr)
-    except (TypeError, ValueError):
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # a state JSON cannot hold (a key, a depth, a repr that raises)
         hidden = ""
     return View(view.observation, view.legal_actions, view.score, view.game_over, hidden)
 
@@ -402,8 +476,13 @@ def _tolerant(predicted: list[Any], served: Any, path: str) -> list[Finding]:
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b  # exact, and no float overflow on a server's huge integer
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+        try:
+            return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+        except OverflowError:
+            return False
     return bool(a == b)
 
 
@@ -473,6 +552,7 @@ def patterns(paths: list[str]) -> set[str]:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_SAMPLES",
     "SAMPLES",
     "ModelFailed",

@@ -21,6 +21,7 @@ import json
 import random
 from typing import Any, Protocol
 
+from sunbot._text.safe import describe
 from sunbot.forward.predict import (
     ModelFailed,
     View,
@@ -154,10 +155,10 @@ class ModelChecks:
         self.predictions += 1
         key = self._key(0)
         try:
-            found, unpredicted = grade(self.predictor.opening(served, key), served)
+            found, unpredicted = _graded(self.predictor.opening(served, key), served)
         except ModelFailed as exc:
             self.model_errors += 1
-            return self._record(0, generic, [Finding("model", "a prediction", str(exc), "")])
+            return self._record(0, generic, [_failed(exc)])
         self.unpredicted |= patterns(unpredicted)
         return self._record(0, generic, found)
 
@@ -179,10 +180,10 @@ class ModelChecks:
                 ]
                 return self._record(step, generic, found if allowed else [])
             served = served_view(answer)
-            found, unpredicted = grade(self.predictor.after(prev, action, key, served), served)
+            found, unpredicted = _graded(self.predictor.after(prev, action, key, served), served)
         except ModelFailed as exc:
             self.model_errors += 1
-            return self._record(step, generic, [Finding("model", "a prediction", str(exc), "")])
+            return self._record(step, generic, [_failed(exc)])
         self.unpredicted |= patterns(unpredicted)
         return self._record(step, generic, found)
 
@@ -202,6 +203,23 @@ class ModelChecks:
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
+
+
+def _failed(exc: ModelFailed) -> Finding:
+    """The one finding of a prediction the model could not make: path ``model``, no
+    values (nothing was predicted, nothing served is at fault), the reason as the note
+    (``model raised: step: ValueError: ...``)."""
+    return Finding("model", None, None, str(exc))
+
+
+def _graded(views: list[View], served: View) -> tuple[list[Finding], list[str]]:
+    """:func:`~sunbot.forward.predict.grade`; a comparison that fails on what the model
+    gave (an object the checks of :func:`~sunbot.forward.predict.view_of` let through,
+    whose ``==`` or ``str`` raises) is the model's failure, not the run's."""
+    try:
+        return grade(views, served)
+    except Exception as exc:
+        raise ModelFailed(f"model's answer could not be compared: {describe(exc)}") from exc
 
 
 __all__ = ["InProcess", "ModelChecks", "Predictor"]

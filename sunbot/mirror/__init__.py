@@ -67,6 +67,9 @@ class Divergence:
         }
 
     def __str__(self) -> str:
+        if self.path == "model" and self.expected is None and self.got is None:
+            # a forward model that could not predict: its reason, no values
+            return f"step {self.step}: {safe(self.note.removeprefix('model: '))}"
         extra = f" ({safe(self.note)})" if self.note else ""
         shown = f"expected {safe(repr(self.expected))}, got {safe(repr(self.got))}"
         return f"step {self.step}: {safe(self.path)}: {shown}{extra}"

@@ -13,6 +13,7 @@ import logging
 import random
 from typing import Any
 
+from sunbot._text.safe import describe
 from sunbot.forward.contract import is_stochastic
 from sunbot.forward.predict import View, rebuild
 from sunbot.search.novelty import Novelty
@@ -116,7 +117,7 @@ class ModelSim:
     def _failed(self, method: str, exc: Exception) -> None:
         self.errors += 1
         if self.errors <= 3:
-            log.info("the model's %s raised %s: %s", method, type(exc).__name__, exc)
+            log.info("the model's %s raised %s", method, describe(exc))
 
 
 class EngineModel:

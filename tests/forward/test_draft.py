@@ -208,3 +208,20 @@ def test_the_child_starts_without_secrets_and_cannot_reach_libc(
     )
     with pytest.raises(ModelNotLoaded, match=r"sandbox refuses ctypes\.dlsym"):
         ModelChild(str(probe), "take-away").start()
+
+
+def test_answers_without_code_write_no_file_and_say_so(unseen_url: str, tmp_path: Path) -> None:
+    endpoint = create_llm_app(scripts={"talker": lambda ask: "I would rather not write code."})
+    out = tmp_path / "d_legal.py"
+    with running(endpoint) as url:
+        got = CliRunner().invoke(app, [
+            "engine", "draft", "take-away", "--strategy", "llm:talker", "--out", str(out),
+            "--server", unseen_url, "--seeds", "1", "--rounds", "2", "--llm-url", url,
+        ])  # fmt: skip
+    assert got.exit_code == 1, got.output
+    assert not out.exists()
+    assert "still diverges" not in got.output
+    said = [line for line in got.stderr.splitlines() if line.startswith("error:")]
+    assert said == [
+        f"error: {out}: no file written: no answer held Python code (2 rounds, 2 model calls)"
+    ]
