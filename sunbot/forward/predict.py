@@ -12,6 +12,7 @@ the mirror lists unknown fields.
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import inspect
 import json
@@ -113,9 +114,21 @@ def _keywords(func: Callable[..., Any]) -> tuple[frozenset[str], bool]:
     return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
-def rebuild(model: Any, view: View) -> Any:
+def detached(value: Any) -> Any:
+    """A copy of the JSON data ``value`` that shares nothing with it: what a user's model
+    is handed of the run's own objects (an answer's observation, its legal actions, the
+    action sent), so a model that edits its inputs cannot change what the run sends,
+    records or checks. Data JSON cannot hold is deep-copied instead."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return copy.deepcopy(value)
+
+
+def rebuild(model: Any, view: View, *, handed: bool = False) -> Any:
     """``model.from_observation(view.observation)``, with ``score=`` and
-    ``legal_actions=`` passed when the method declares them.
+    ``legal_actions=`` passed when the method declares them. The model gets copies
+    (:func:`detached`) unless ``handed`` says ``view`` is already a copy of its own.
 
     Raises:
         ModelFailed: the method raised.
@@ -125,8 +138,9 @@ def rebuild(model: Any, view: View) -> Any:
     if _takes(method, "score"):
         kwargs["score"] = view.score
     if _takes(method, "legal_actions"):
-        kwargs["legal_actions"] = view.legal_actions
-    return call(method, "from_observation", view.observation, **kwargs)
+        kwargs["legal_actions"] = view.legal_actions if handed else detached(view.legal_actions)
+    observation = view.observation if handed else detached(view.observation)
+    return call(method, "from_observation", observation, **kwargs)
 
 
 def call(method: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> Any:
@@ -165,7 +179,7 @@ def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -
         ModelFailed: the model raised or answered something of the wrong kind.
     """
     rng.seed(key)
-    state = call(model.step, "step", rebuild(model, before), action)
+    state = call(model.step, "step", rebuild(model, before), detached(action))
     view = view_of(model, state)
     try:
         hidden = json.dumps(state, sort_keys=True, default=repr)
