@@ -248,7 +248,8 @@ class Search:
             chosen = legal_actions[0]
         self._played = chosen
         self._last = self._record(stats, before)
-        return detached(chosen)  # the server's legal action, a copy nothing else holds
+        sent: Action = detached(chosen)  # the server's legal action, a copy nothing else holds
+        return sent
 
     def _record(self, stats: Stats, before: int) -> dict[str, Any]:
         record: dict[str, Any] = {
