@@ -8,6 +8,7 @@ and either way the transcript is whole and ``--resume`` continues it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import Callable
@@ -355,7 +356,7 @@ def play_command(
         with page_after_run(html, resume, console):
             _resume_run(
                 resume, game, server, strict, quiet, strategy, move_timeout, isolate,
-                max_transcript_mb * MIB, as_json=as_json,
+                max_transcript_mb * MIB, as_json=as_json, engine=engine,
             )  # fmt: skip
         return
     if game is None:
@@ -504,6 +505,7 @@ def _resume_run(
     max_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
     *,
     as_json: bool = False,
+    engine: str | None = None,
 ) -> None:
     writer = _open_writer(path, append=True, max_bytes=max_bytes)
     assert writer is not None
@@ -536,11 +538,20 @@ def _resume_run(
     if game is not None and game != head["game"]:
         writer.close()
         raise fail(f"{path} is a {head['game']} run, not {game}")
-    try:
-        info = get_game(str(head["game"]))
-    except KeyError as exc:
-        writer.close()
-        raise fail(str(exc.args[0])) from None
+    model = head.get("model")
+    spec = str(model.get("spec")) if isinstance(model, dict) and model.get("spec") else None
+    if engine != spec:
+        writer.close()  # a model file is code: run only the one the recorded run used
+        raise fail(
+            f"this run searched through the forward model {spec!r}: resuming runs its code; "
+            f"add --engine {spec!r} to confirm"
+            if spec is not None and engine is None
+            else f"--engine {engine!r} is not the model this run was recorded with ({spec!r})"
+        )
+    # a game sunbot knows by its engine, else any game the server lists (plan_run checks)
+    slug = str(head["game"])
+    with contextlib.suppress(KeyError):
+        slug = get_game(slug).slug
     try:  # the header's server is the file's word: sent there only if the user says so
         server = resume_server(path, head, server, _asker())
     except ServerNotConfirmed as exc:
@@ -548,10 +559,10 @@ def _resume_run(
         raise fail(str(exc)) from None
     try:
         plan = api.plan_run(
-            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
-            move_timeout=move_timeout, isolate=isolate,
+            slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
+            move_timeout=move_timeout, isolate=isolate, engine=engine,
         )  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:
         writer.close()
         raise fail(str(exc)) from None
     plan.cap = head.get("cap")  # the recorded run's own cap, whatever the default is now
