@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -49,7 +50,7 @@ from sunbot.cli.search_options import (
     ObjectiveOption,
     option_words,
 )
-from sunbot.cli.signals import StopSignals, exit_code
+from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.html import is_replay_page
@@ -114,17 +115,26 @@ class _LatestView:
         return views.render(self.slug, self.state, ended=self.ended)
 
 
+#: Seconds a run asked to stop by SIGTERM may take to finish its step before it is
+#: stopped at once (a model or bot stuck in a call must not outlive ``timeout``,
+#: ``docker stop`` or systemd, which send SIGTERM once).
+TERM_GRACE_S = 3.0
+
+
 class StopOnInterrupt:
     """While active, the first Ctrl-C or SIGTERM asks the run to stop after its current step
     (and calls :attr:`on_request`, which cuts a retry wait short); the second raises
-    ``KeyboardInterrupt`` at once. :attr:`signum` is the signal received (for the exit
-    code, :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere
-    it does nothing)."""
+    ``KeyboardInterrupt`` at once. After SIGTERM the step has :data:`TERM_GRACE_S` seconds
+    (a SIGALRM timer) before ``KeyboardInterrupt`` is raised without a second signal.
+    :attr:`signum` is the signal received (for the exit code,
+    :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere it does
+    nothing)."""
 
     def __init__(self) -> None:
         self.requested = False
         self.on_request: Callable[[], object] | None = None
         self._signals = StopSignals(self._handle)
+        self._alarm: Any = None
 
     def __call__(self) -> bool:
         return self.requested
@@ -140,13 +150,34 @@ class StopOnInterrupt:
         self.requested = True
         if self.on_request is not None:
             self.on_request()
+        if signum == signal.SIGTERM and self._arm():
+            err_console.print(
+                f"[yellow]stopping after this step[/] (at once if it takes over {TERM_GRACE_S:g} s)"
+            )
+            return
         err_console.print("[yellow]stopping after this step[/] (Ctrl-C again to stop at once)")
+
+    def _arm(self) -> bool:
+        """Raise ``KeyboardInterrupt`` in :data:`TERM_GRACE_S` seconds (``False`` where
+        there is no SIGALRM timer, or off the main thread)."""
+        if not hasattr(signal, "setitimer"):
+            return False
+        try:
+            self._alarm = signal.signal(signal.SIGALRM, raise_interrupt)
+        except ValueError:  # not the main thread
+            return False
+        signal.setitimer(signal.ITIMER_REAL, TERM_GRACE_S)
+        return True
 
     def __enter__(self) -> StopOnInterrupt:
         self._signals.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._alarm is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._alarm)
+            self._alarm = None
         self._signals.__exit__(*exc)
 
 

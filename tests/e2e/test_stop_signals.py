@@ -230,3 +230,28 @@ def test_sigterm_stops_a_bench_of_long_jobs_at_once_and_its_workers(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_sigterm_stops_a_run_stuck_in_a_model_call_within_its_grace(tmp_path):
+    # the model's step never returns: the run's model check waits on it in the main thread,
+    # so "stop after this step" would wait forever; SIGTERM stops it at once after a grace
+    from sunbot.cli.play import TERM_GRACE_S
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    path = tmp_path / "h.jsonl"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _start([
+            "play", "take-away", "--server", srv.url, "--strategy", "search", "--seed", "1",
+            "--engine", f"{models}:HangingTakeAway", "--move-timeout", "1", "--quiet",
+            "--transcript", str(path),
+        ])  # fmt: skip
+        _until(lambda: _lines(path) >= 2, proc)
+        time.sleep(1.5)  # into the stuck call
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGTERM)
+    assert code == 143, err
+    assert time.monotonic() - sent < TERM_GRACE_S + 5
+    cut = read_transcript(path)
+    assert cut.error is None and cut.result["endedBy"] == "interrupted"

@@ -211,3 +211,11 @@ class MeddlingTakeAway(TakeAway):
         action["evil"] = "\x1b[31m"
         action["count"] = 99
         return after
+
+
+class HangingTakeAway(TakeAway):
+    """A model whose ``step`` never returns (a bound on a run's stop must not wait for it)."""
+
+    def step(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        while True:
+            pass
