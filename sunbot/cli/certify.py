@@ -25,6 +25,7 @@ from sunbot.cli.bench import option_parser
 from sunbot.cli.console import Exit
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
+from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 
 #: The seeds certified on by default.
 DEFAULT_SEEDS = "1-20"
@@ -144,21 +145,26 @@ def certify_command(
                 f" {report.divergences} divergences"
             )
 
+    stop = StopSignals(raise_interrupt)  # SIGTERM too, and where SIGINT was ignored
     try:
-        report = asyncio.run(
-            certify_async(
-                game,
-                engine,
-                server=server,
-                seeds=chosen.values,
-                policies=policies,
-                max_steps=max_steps,
-                on_trajectory=progress,
-                isolate=isolate,
+        with stop:  # a model stuck in a call is left at once (it holds no file open)
+            report = asyncio.run(
+                certify_async(
+                    game,
+                    engine,
+                    server=server,
+                    seeds=chosen.values,
+                    policies=policies,
+                    max_steps=max_steps,
+                    on_trajectory=progress,
+                    isolate=isolate,
+                )
             )
-        )
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted[/]; nothing certified")
+        raise typer.Exit(exit_code(stop.signum)) from None
     written = None
     if certificate and report.passed and report.model.path is not None:
         try:

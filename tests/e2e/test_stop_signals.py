@@ -255,3 +255,24 @@ def test_sigterm_stops_a_run_stuck_in_a_model_call_within_its_grace(tmp_path):
     assert time.monotonic() - sent < TERM_GRACE_S + 5
     cut = read_transcript(path)
     assert cut.error is None and cut.result["endedBy"] == "interrupted"
+
+
+def test_sigint_stops_a_certify_stuck_in_a_model_call(tmp_path):
+    # started as a background job (SIGINT ignored), the model's step never returning
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _start(
+            ["certify", "take-away", "--server", srv.url, "--seeds", "1",
+             "--engine", f"{models}:HangingTakeAway"],
+            ignore_sigint=True,
+        )  # fmt: skip
+        time.sleep(3)  # loaded, and into the stuck call
+        assert proc.poll() is None, proc.communicate()[1]
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGINT)
+    assert code == 130, err
+    assert time.monotonic() - sent < 5
+    assert "interrupted; nothing certified" in err
