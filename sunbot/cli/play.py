@@ -291,7 +291,9 @@ def play_command(
             min=0.001,
             max=3600,
             help="Seconds one decision may take; a late one plays the game's fallback action"
-            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted.",
+            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted."
+            " search checks it between model calls: one call that never returns is not"
+            " interrupted (SIGTERM still stops the run within 3 s).",
         ),
     ] = None,
     isolate: Annotated[
