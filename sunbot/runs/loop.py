@@ -629,11 +629,18 @@ def bounded_record(record: dict[str, Any]) -> dict[str, Any]:
     return record if size <= MAX_AGENT_RECORD else {"omitted": f"{size} bytes"}
 
 
+_SCALARS = frozenset({str, int, float, bool})
+
+
 def _snapshot(action: Action) -> Action:
     """``action`` as JSON data of its own (the action itself when JSON cannot hold it: the
     backend then refuses it as it would have)."""
     if isinstance(action, str | int | float | bool) or action is None:
         return action
+    if type(action) is dict and all(  # the usual action: a flat object, copied as it is
+        v is None or type(v) in _SCALARS for v in action.values()
+    ):
+        return dict(action)
     try:
         return json.loads(json.dumps(action))
     except (TypeError, ValueError, RecursionError):
