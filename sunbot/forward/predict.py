@@ -125,6 +125,13 @@ def detached(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
+def detach_view(view: View) -> View:
+    """``view`` with its observation and legal actions :func:`detached` (one copy for many
+    calls of a model: what it edits of it is then its own problem, not the run's)."""
+    observation, legal = detached([view.observation, view.legal_actions])
+    return View(observation, legal, view.score, view.game_over, view.state_key)
+
+
 def rebuild(model: Any, view: View, *, handed: bool = False) -> Any:
     """``model.from_observation(view.observation)``, with ``score=`` and
     ``legal_actions=`` passed when the method declares them. The model gets copies
@@ -170,16 +177,20 @@ def view_of(model: Any, state: Any) -> View:
     return View(obs, list(legal), float(score), bool(over))
 
 
-def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -> View:
+def after(
+    model: Any, rng: random.Random, before: View, action: Any, key: str, *, handed: bool = False
+) -> View:
     """One draw of the model's view after ``action`` from the position ``before`` (rebuilt
     with ``from_observation``); ``rng`` is seeded from ``key`` first, so a draw is
-    reproducible.
+    reproducible. The model gets a copy of ``action`` (each draw its own: a model that edits
+    the action it steps must not change the next draw's), and of ``before`` unless
+    ``handed`` says it is the model's own already.
 
     Raises:
         ModelFailed: the model raised or answered something of the wrong kind.
     """
     rng.seed(key)
-    state = call(model.step, "step", rebuild(model, before), detached(action))
+    state = call(model.step, "step", rebuild(model, before, handed=handed), detached(action))
     view = view_of(model, state)
     try:
         hidden = json.dumps(state, sort_keys=True, default=repr)
@@ -188,15 +199,16 @@ def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -
     return View(view.observation, view.legal_actions, view.score, view.game_over, hidden)
 
 
-def read(model: Any, rng: random.Random, view: View, key: str) -> View:
+def read(model: Any, rng: random.Random, view: View, key: str, *, handed: bool = False) -> View:
     """One draw of the model's view of a served position it rebuilt itself
-    (``from_observation`` then back): what an opening is checked with.
+    (``from_observation`` then back): what an opening is checked with (``handed``: as
+    :func:`after`).
 
     Raises:
         ModelFailed: as :func:`after`.
     """
     rng.seed(key)
-    return view_of(model, rebuild(model, view))
+    return view_of(model, rebuild(model, view, handed=handed))
 
 
 def draws(model: Any, draw: Callable[[int], View], served: View | None = None) -> list[View]:

@@ -8,14 +8,13 @@ A model search is honest by construction: its root is rebuilt from the observati
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import random
 from typing import Any
 
 from sunbot.forward.contract import is_stochastic
-from sunbot.forward.predict import View, rebuild
+from sunbot.forward.predict import View, detach_view, rebuild
 from sunbot.search.novelty import Novelty
 from sunbot.search.objective import Objective
 
@@ -48,20 +47,14 @@ class ModelSim:
         self._key = key if callable(key) else None
         self._novelty = novelty if self._estimate is None else None  # an estimate guides
         self.errors = 0
-        #: the view as JSON text, thawed into a fresh copy for every root (the model may
-        #: edit what it is handed; the run's answer must stay as served)
-        self._frozen: str | None = None
-        with contextlib.suppress(TypeError, ValueError, RecursionError):
-            self._frozen = json.dumps([view.observation, view.legal_actions])
+        #: the model's own copy of the view, made once a decision: what it edits is its
+        #: own, and the run's answer stays as served
+        self._own = detach_view(view)
 
     def root(self) -> Any:
-        """The position rebuilt from a copy of the observation (a fresh draw of its hidden
-        parts)."""
-        v = self.view
-        if self._frozen is None:
-            return rebuild(self.model, v)
-        observation, legal = json.loads(self._frozen)
-        return rebuild(self.model, View(observation, legal, v.score, v.game_over), handed=True)
+        """The position rebuilt from the model's copy of the observation (a fresh draw of
+        its hidden parts)."""
+        return rebuild(self.model, self._own, handed=True)
 
     def legal(self, state: Any) -> list[Any]:
         """The model's legal actions (none when it raises)."""
