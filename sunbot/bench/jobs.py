@@ -412,7 +412,7 @@ def _percentiles(timings: list[float]) -> tuple[float | None, float | None]:
 
 
 #: The options only ``search`` takes (``--engine``, ``--lookahead``...).
-_SEARCH_OPTIONS = frozenset({"engine", "lookahead", "lookahead_budget", "allow_peek", "objective"})
+SEARCH_OPTIONS = frozenset({"engine", "lookahead", "lookahead_budget", "allow_peek", "objective"})
 
 
 def _start(job: Job) -> strategies.Strategy:
@@ -428,7 +428,7 @@ def _start(job: Job) -> strategies.Strategy:
     # (an ``llm:MODEL``'s) only to the other agents
     searching = text.strip() == "search"
     options = {
-        k: v for k, v in options.items() if k == "isolate" or (k in _SEARCH_OPTIONS) == searching
+        k: v for k, v in options.items() if k == "isolate" or (k in SEARCH_OPTIONS) == searching
     }
     if job.strategy == "search" and "lookahead" in options:
         options["server"] = None if job.server in (None, "embedded") else job.server

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,12 @@ _SCHEMA = (
     + ",\n  ".join(f'"{c}" {_TYPES.get(c, "TEXT NOT NULL")}' for c in COLUMNS)
     + ',\n  PRIMARY KEY (run, strategy, "table", seed)\n)'
 )
+#: What a run's rows of one strategy were played with (``search``: its forward model and
+#: the file's hash, its lookahead...), as JSON: a resumed run must play them alike.
+_SETUP_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS setups (\n  run TEXT NOT NULL,\n  strategy TEXT NOT NULL,"
+    "\n  setup TEXT NOT NULL,\n  PRIMARY KEY (run, strategy)\n)"
+)
 #: The five house bots of a store written before tables existed.
 _OLD_TABLE = ",".join(("house",) * 5)
 
@@ -100,6 +107,7 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._upgrade()
         self._db.execute(_SCHEMA)
+        self._db.execute(_SETUP_SCHEMA)
 
     def _upgrade(self) -> None:
         """Rebuild a ``results`` table from before tables (its key lacked ``table``); add a
@@ -225,6 +233,40 @@ class Store:
         held = [str(r[0]) for r in cur if r[0] != seating]
         if held:
             raise RunMismatch(f"run {run!r} holds matches seated {held[0]!r}, not {seating!r}")
+
+    def check_setup(self, run: str, strategy: str, setup: dict[str, Any]) -> None:
+        """Make sure ``strategy``'s rows of ``run`` are played as ``setup`` says (JSON data:
+        ``search``'s model and its file's hash, its lookahead...), and record it. A run
+        stored before setups were kept is taken as it is (nothing to compare with).
+
+        Raises:
+            RunMismatch: ``run`` holds rows of ``strategy`` played with another setup (the
+                message names the first option that differs).
+        """
+        text = json.dumps(setup, sort_keys=True, default=str)
+        got = self._db.execute(
+            "SELECT setup FROM setups WHERE run = ? AND strategy = ?", (run, strategy)
+        ).fetchone()
+        held = self._db.execute(
+            "SELECT 1 FROM results WHERE run = ? AND strategy = ? LIMIT 1", (run, strategy)
+        ).fetchone()
+        if got is not None and held is not None and str(got[0]) != text:
+            stored = json.loads(str(got[0]))
+            now = json.loads(text)
+            name = next(k for k in sorted({*stored, *now}) if stored.get(k) != now.get(k))
+            was, new = (_said(v.get(name)) for v in (stored, now))
+            raise RunMismatch(
+                f"run {run!r} holds {strategy} rows played with {name} {was}, not {new}"
+            )
+        if held is None or got is None:
+            self._db.execute(
+                "INSERT OR REPLACE INTO setups (run, strategy, setup) VALUES (?, ?, ?)",
+                (run, strategy, text),
+            )
+
+
+def _said(value: Any) -> str:
+    return "none" if value is None else repr(value)
 
 
 def after_failure(exc: sqlite3.Error, label: str) -> str:

@@ -472,6 +472,8 @@ def bench_command(
             raise fail(f"{out / label} (the run's directory) exists and is not a directory")
         try:
             store.check_run(label, info.slug, cap_value, seat_mode)
+            if "search" in names:  # one label, one model: a resume must not pool two
+                store.check_setup(label, "search", _search_setup(info.slug, options))
         except RunMismatch as exc:
             raise fail(f"{exc}; choose another --run") from None
         jobs = [
@@ -698,6 +700,22 @@ class Budget:
         if self.usd is not None:
             parts.append(f"${self.used_usd:.4f} of ${self.usd:.4f}")
         return ", ".join(parts)
+
+
+def _search_setup(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """What a bench's ``search`` rows are played with: its options by their flags
+    (``--engine``, ``--lookahead``...), the model as its class and its file's hash (the
+    same file named by another path is the same model; an edited one is another)."""
+    from sunbot.bench.jobs import SEARCH_OPTIONS
+
+    setup = {f"--{k.replace('_', '-')}": v for k, v in options if k in SEARCH_OPTIONS}
+    engine = setup.get("--engine")
+    if isinstance(engine, str):
+        from sunbot.forward.load import load_model
+
+        model = load_model(engine, game).identity
+        setup["--engine"] = f"{model.name} (sha256 {(model.sha256 or 'none')[:12]})"
+    return setup
 
 
 def _agent_options(

@@ -29,6 +29,7 @@ from sunbot.cli.bench import option_parser
 from sunbot.cli.console import Exit, result_stdout, stdout_to_stderr
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
+from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 
 #: The seeds certified on by default.
 DEFAULT_SEEDS = "1-20"
@@ -183,9 +184,10 @@ def certify_command(
                 f" {report.divergences} divergences"
             )
 
+    stop = StopSignals(raise_interrupt)  # SIGTERM too, and where SIGINT was ignored
     try:
-        with stdout_to_stderr(as_json):  # the model's prints: stdout holds the JSON alone
-            report = asyncio.run(certify_async(
+        with stop, stdout_to_stderr(as_json):  # a stuck model is left at once; its prints
+            report = asyncio.run(certify_async(  # go to stderr: stdout holds the JSON alone
                 game,
                 engine,
                 server=server,
@@ -197,6 +199,9 @@ def certify_command(
             ))  # fmt: skip
     except (ValueError, ImportError) as exc:
         raise fail(str(exc)) from None
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted[/]; nothing certified")
+        raise typer.Exit(exit_code(stop.signum)) from None
     written, withdrawn = _keep_certificate(report, chosen.text, certificate)
     if as_json:
         out = report.to_json()

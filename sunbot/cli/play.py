@@ -8,7 +8,9 @@ and either way the transcript is whole and ``--resume`` continues it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,7 +50,7 @@ from sunbot.cli.search_options import (
     ObjectiveOption,
     option_words,
 )
-from sunbot.cli.signals import StopSignals, exit_code
+from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
 from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.html import is_replay_page
@@ -113,17 +115,26 @@ class _LatestView:
         return views.render(self.slug, self.state, ended=self.ended)
 
 
+#: Seconds a run asked to stop by SIGTERM may take to finish its step before it is
+#: stopped at once (a model or bot stuck in a call must not outlive ``timeout``,
+#: ``docker stop`` or systemd, which send SIGTERM once).
+TERM_GRACE_S = 3.0
+
+
 class StopOnInterrupt:
     """While active, the first Ctrl-C or SIGTERM asks the run to stop after its current step
     (and calls :attr:`on_request`, which cuts a retry wait short); the second raises
-    ``KeyboardInterrupt`` at once. :attr:`signum` is the signal received (for the exit
-    code, :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere
-    it does nothing)."""
+    ``KeyboardInterrupt`` at once. After SIGTERM the step has :data:`TERM_GRACE_S` seconds
+    (a SIGALRM timer) before ``KeyboardInterrupt`` is raised without a second signal.
+    :attr:`signum` is the signal received (for the exit code,
+    :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere it does
+    nothing)."""
 
     def __init__(self) -> None:
         self.requested = False
         self.on_request: Callable[[], object] | None = None
         self._signals = StopSignals(self._handle)
+        self._alarm: Any = None
 
     def __call__(self) -> bool:
         return self.requested
@@ -139,13 +150,34 @@ class StopOnInterrupt:
         self.requested = True
         if self.on_request is not None:
             self.on_request()
+        if signum == signal.SIGTERM and self._arm():
+            err_console.print(
+                f"[yellow]stopping after this step[/] (at once if it takes over {TERM_GRACE_S:g} s)"
+            )
+            return
         err_console.print("[yellow]stopping after this step[/] (Ctrl-C again to stop at once)")
+
+    def _arm(self) -> bool:
+        """Raise ``KeyboardInterrupt`` in :data:`TERM_GRACE_S` seconds (``False`` where
+        there is no SIGALRM timer, or off the main thread)."""
+        if not hasattr(signal, "setitimer"):
+            return False
+        try:
+            self._alarm = signal.signal(signal.SIGALRM, raise_interrupt)
+        except ValueError:  # not the main thread
+            return False
+        signal.setitimer(signal.ITIMER_REAL, TERM_GRACE_S)
+        return True
 
     def __enter__(self) -> StopOnInterrupt:
         self._signals.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._alarm is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._alarm)
+            self._alarm = None
         self._signals.__exit__(*exc)
 
 
@@ -259,7 +291,9 @@ def play_command(
             min=0.001,
             max=3600,
             help="Seconds one decision may take; a late one plays the game's fallback action"
-            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted.",
+            " (Harvest Watch: nothing is sent, the beat's default applies) and is counted."
+            " search checks it between model calls: one call that never returns is not"
+            " interrupted (SIGTERM still stops the run within 3 s).",
         ),
     ] = None,
     isolate: Annotated[
@@ -358,7 +392,7 @@ def play_command(
         with page_after_run(html, resume, console):
             _resume_run(
                 resume, game, server, strict, quiet, strategy, move_timeout, isolate,
-                max_transcript_mb * MIB, as_json=as_json,
+                max_transcript_mb * MIB, as_json=as_json, engine=engine,
             )  # fmt: skip
         return
     if game is None:
@@ -507,6 +541,7 @@ def _resume_run(
     max_bytes: int | None = DEFAULT_MAX_TRANSCRIPT_MB * MIB,
     *,
     as_json: bool = False,
+    engine: str | None = None,
 ) -> None:
     writer = _open_writer(path, append=True, max_bytes=max_bytes)
     assert writer is not None
@@ -539,11 +574,20 @@ def _resume_run(
     if game is not None and game != head["game"]:
         writer.close()
         raise fail(f"{path} is a {head['game']} run, not {game}")
-    try:
-        info = get_game(str(head["game"]))
-    except KeyError as exc:
-        writer.close()
-        raise fail(str(exc.args[0])) from None
+    model = head.get("model")
+    spec = str(model.get("spec")) if isinstance(model, dict) and model.get("spec") else None
+    if engine != spec:
+        writer.close()  # a model file is code: run only the one the recorded run used
+        raise fail(
+            f"this run searched through the forward model {spec!r}: resuming runs its code; "
+            f"add --engine {spec!r} to confirm"
+            if spec is not None and engine is None
+            else f"--engine {engine!r} is not the model this run was recorded with ({spec!r})"
+        )
+    # a game sunbot knows by its engine, else any game the server lists (plan_run checks)
+    slug = str(head["game"])
+    with contextlib.suppress(KeyError):
+        slug = get_game(slug).slug
     try:  # the header's server is the file's word: sent there only if the user says so
         server = resume_server(path, head, server, _asker())
     except ServerNotConfirmed as exc:
@@ -551,10 +595,10 @@ def _resume_run(
         raise fail(str(exc)) from None
     try:
         plan = api.plan_run(
-            info.slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
-            move_timeout=move_timeout, isolate=isolate,
+            slug, seed=head["seed"], strategy=recorded, server=server, strict=strict,
+            move_timeout=move_timeout, isolate=isolate, engine=engine,
         )  # fmt: skip
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:
         writer.close()
         raise fail(str(exc)) from None
     plan.cap = head.get("cap")  # the recorded run's own cap, whatever the default is now

@@ -12,6 +12,7 @@ the mirror lists unknown fields.
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import inspect
 import json
@@ -113,9 +114,28 @@ def _keywords(func: Callable[..., Any]) -> tuple[frozenset[str], bool]:
     return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
-def rebuild(model: Any, view: View) -> Any:
+def detached(value: Any) -> Any:
+    """A copy of the JSON data ``value`` that shares nothing with it: what a user's model
+    is handed of the run's own objects (an answer's observation, its legal actions, the
+    action sent), so a model that edits its inputs cannot change what the run sends,
+    records or checks. Data JSON cannot hold is deep-copied instead."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError, RecursionError):
+        return copy.deepcopy(value)
+
+
+def detach_view(view: View) -> View:
+    """``view`` with its observation and legal actions :func:`detached` (one copy for many
+    calls of a model: what it edits of it is then its own problem, not the run's)."""
+    observation, legal = detached([view.observation, view.legal_actions])
+    return View(observation, legal, view.score, view.game_over, view.state_key)
+
+
+def rebuild(model: Any, view: View, *, handed: bool = False) -> Any:
     """``model.from_observation(view.observation)``, with ``score=`` and
-    ``legal_actions=`` passed when the method declares them.
+    ``legal_actions=`` passed when the method declares them. The model gets copies
+    (:func:`detached`) unless ``handed`` says ``view`` is already a copy of its own.
 
     Raises:
         ModelFailed: the method raised.
@@ -125,8 +145,9 @@ def rebuild(model: Any, view: View) -> Any:
     if _takes(method, "score"):
         kwargs["score"] = view.score
     if _takes(method, "legal_actions"):
-        kwargs["legal_actions"] = view.legal_actions
-    return call(method, "from_observation", view.observation, **kwargs)
+        kwargs["legal_actions"] = view.legal_actions if handed else detached(view.legal_actions)
+    observation = view.observation if handed else detached(view.observation)
+    return call(method, "from_observation", observation, **kwargs)
 
 
 def call(method: Callable[..., Any], name: str, *args: Any, **kwargs: Any) -> Any:
@@ -228,16 +249,20 @@ def _json_value(value: Any, path: str) -> None:
             raise ModelFailed(f"model's {path} {fault}, at {clip(at, _PATH_SHOWN)}")
 
 
-def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -> View:
+def after(
+    model: Any, rng: random.Random, before: View, action: Any, key: str, *, handed: bool = False
+) -> View:
     """One draw of the model's view after ``action`` from the position ``before`` (rebuilt
     with ``from_observation``); ``rng`` is seeded from ``key`` first, so a draw is
-    reproducible.
+    reproducible. The model gets a copy of ``action`` (each draw its own: a model that edits
+    the action it steps must not change the next draw's), and of ``before`` unless
+    ``handed`` says it is the model's own already.
 
     Raises:
         ModelFailed: the model raised or answered something of the wrong kind.
     """
     rng.seed(key)
-    state = call(model.step, "step", rebuild(model, before), action)
+    state = call(model.step, "step", rebuild(model, before, handed=handed), detached(action))
     view = view_of(model, state)
     try:
         hidden = json.dumps(state, sort_keys=True, default=repr)
@@ -248,15 +273,16 @@ def after(model: Any, rng: random.Random, before: View, action: Any, key: str) -
     return View(view.observation, view.legal_actions, view.score, view.game_over, hidden)
 
 
-def read(model: Any, rng: random.Random, view: View, key: str) -> View:
+def read(model: Any, rng: random.Random, view: View, key: str, *, handed: bool = False) -> View:
     """One draw of the model's view of a served position it rebuilt itself
-    (``from_observation`` then back): what an opening is checked with.
+    (``from_observation`` then back): what an opening is checked with (``handed``: as
+    :func:`after`).
 
     Raises:
         ModelFailed: as :func:`after`.
     """
     rng.seed(key)
-    return view_of(model, rebuild(model, view))
+    return view_of(model, rebuild(model, view, handed=handed))
 
 
 def draws(model: Any, draw: Callable[[int], View], served: View | None = None) -> list[View]:

@@ -27,6 +27,7 @@ from sunbot.forward.predict import (
     View,
     after,
     call,
+    detach_view,
     draws,
     grade,
     patterns,
@@ -70,12 +71,16 @@ class InProcess:
 
     def opening(self, served: View, key: str) -> list[View]:
         """As :meth:`Predictor.opening`."""
-        return draws(self.model, lambda k: read(self.model, self.rng, served, f"{key}/{k}"))
+        own = detach_view(served)  # one copy for every draw: the model's own
+        return draws(
+            self.model, lambda k: read(self.model, self.rng, own, f"{key}/{k}", handed=True)
+        )
 
     def after(self, before: View, action: Any, key: str, served: View | None) -> list[View]:
-        """As :meth:`Predictor.after`."""
+        """As :meth:`Predictor.after` (the model is handed copies, one for every draw)."""
         m, rng = self.model, self.rng
-        return draws(m, lambda k: after(m, rng, before, action, f"{key}/{k}"), served)
+        own = detach_view(before)
+        return draws(m, lambda k: after(m, rng, own, action, f"{key}/{k}", handed=True), served)
 
     def allows(self, before: View, action: Any, key: str) -> bool:
         """As :meth:`Predictor.allows`."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from sunbot._text.safe import describe
 from sunbot.forward.contract import is_stochastic
-from sunbot.forward.predict import View, rebuild
+from sunbot.forward.predict import View, detach_view, rebuild
 from sunbot.search.novelty import Novelty
 from sunbot.search.objective import Objective
 
@@ -48,10 +48,14 @@ class ModelSim:
         self._key = key if callable(key) else None
         self._novelty = novelty if self._estimate is None else None  # an estimate guides
         self.errors = 0
+        #: the model's own copy of the view, made once a decision: what it edits is its
+        #: own, and the run's answer stays as served
+        self._own = detach_view(view)
 
     def root(self) -> Any:
-        """The position rebuilt from the observation (a fresh draw of its hidden parts)."""
-        return rebuild(self.model, self.view)
+        """The position rebuilt from the model's copy of the observation (a fresh draw of
+        its hidden parts)."""
+        return rebuild(self.model, self._own, handed=True)
 
     def legal(self, state: Any) -> list[Any]:
         """The model's legal actions (none when it raises)."""

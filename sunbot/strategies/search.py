@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from sunbot.forward.load import ModelIdentity, build, identity_of, load_model
-from sunbot.forward.predict import View, served_view
+from sunbot.forward.predict import View, detached, served_view
 from sunbot.search.bestfirst import BestFirst
 from sunbot.search.mcts import Search as Tree
 from sunbot.search.mcts import Stats
@@ -248,7 +248,8 @@ class Search:
             chosen = legal_actions[0]
         self._played = chosen
         self._last = self._record(stats, before)
-        return chosen
+        sent: Action = detached(chosen)  # the server's legal action, a copy nothing else holds
+        return sent
 
     def _record(self, stats: Stats, before: int) -> dict[str, Any]:
         record: dict[str, Any] = {

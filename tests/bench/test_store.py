@@ -75,8 +75,10 @@ def test_table_layout(tmp_path, rows):
     assert tuple(cols) == COLUMNS == ("run", *RESULT_FIELDS, "finished_at")
     assert pk == ["run", "strategy", "table", "seed"]
     assert db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall() == [
-        ("results",)
+        ("results",),
+        ("setups",),  # what a run's rows of a strategy were played with (a search's model)
     ]
+    assert [r[1] for r in db.execute("PRAGMA table_info(setups)")] == ["run", "strategy", "setup"]
 
 
 def test_csv_export(tmp_path, rows):

@@ -230,3 +230,49 @@ def test_sigterm_stops_a_bench_of_long_jobs_at_once_and_its_workers(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_sigterm_stops_a_run_stuck_in_a_model_call_within_its_grace(tmp_path):
+    # the model's step never returns: the run's model check waits on it in the main thread,
+    # so "stop after this step" would wait forever; SIGTERM stops it at once after a grace
+    from sunbot.cli.play import TERM_GRACE_S
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    path = tmp_path / "h.jsonl"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _start([
+            "play", "take-away", "--server", srv.url, "--strategy", "search", "--seed", "1",
+            "--engine", f"{models}:HangingTakeAway", "--move-timeout", "1", "--quiet",
+            "--transcript", str(path),
+        ])  # fmt: skip
+        _until(lambda: _lines(path) >= 2, proc)
+        time.sleep(1.5)  # into the stuck call
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGTERM)
+    assert code == 143, err
+    assert time.monotonic() - sent < TERM_GRACE_S + 5
+    cut = read_transcript(path)
+    assert cut.error is None and cut.result["endedBy"] == "interrupted"
+
+
+def test_sigint_stops_a_certify_stuck_in_a_model_call(tmp_path):
+    # started as a background job (SIGINT ignored), the model's step never returning
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _start(
+            ["certify", "take-away", "--server", srv.url, "--seeds", "1",
+             "--engine", f"{models}:HangingTakeAway"],
+            ignore_sigint=True,
+        )  # fmt: skip
+        time.sleep(3)  # loaded, and into the stuck call
+        assert proc.poll() is None, proc.communicate()[1]
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGINT)
+    assert code == 130, err
+    assert time.monotonic() - sent < 5
+    assert "interrupted; nothing certified" in err

@@ -190,3 +190,32 @@ class HiddenNumber:
 
     def score(self, s: dict[str, Any]) -> float:
         return 10 - len(s["guesses"])
+
+
+class MeddlingTakeAway(TakeAway):
+    """A correct model that edits everything it is handed: the observation it rebuilds
+    from gains a field, the served legal actions and every action it steps gain a key and
+    a changed count (a run must not send, record or check any of its edits)."""
+
+    def from_observation(
+        self, observation: dict[str, Any], legal_actions: list[Any] | None = None
+    ) -> dict[str, Any]:
+        state = super().from_observation(observation)
+        observation["injected"] = "\x1b[31m"
+        for action in legal_actions or []:
+            action["evil"] = "\x1b[31m"
+        return state
+
+    def step(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        after = super().step(state, action)
+        action["evil"] = "\x1b[31m"
+        action["count"] = 99
+        return after
+
+
+class HangingTakeAway(TakeAway):
+    """A model whose ``step`` never returns (a bound on a run's stop must not wait for it)."""
+
+    def step(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        while True:
+            pass
