@@ -24,7 +24,6 @@ follows from it (refused, or allowed with ``--allow-peek`` and the run labelled
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,11 +98,6 @@ def _shown(observation: Any) -> Counter[tuple[str, Any]]:
     return out
 
 
-def _quote(path: str, value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return f"{path} = {text if len(text) <= 24 else text[:21] + '...'}"
-
-
 def classify(answer: dict[str, Any]) -> Verdict:
     """The guard's verdict on a server's answer (raw JSON; see the module doc)."""
     state = answer.get("state")
@@ -112,7 +106,7 @@ def classify(answer: dict[str, Any]) -> Verdict:
         if token is not None:
             why = "an opaque stateToken and no plain state"
         elif state is not None:
-            why = f"a state that is an id the server keeps ({_quote('state', state)})"
+            why = f"a state that is an id the server keeps (a {type(state).__name__})"
         else:
             why = "no state to send"
         return Verdict(True, f"peek guard: the answer carries {why}, so a lookahead could"
@@ -131,7 +125,9 @@ def classify(answer: dict[str, Any]) -> Verdict:
             excess[t] -= 1
             hidden.append((p, v))
     if hidden:
-        quoted = ", ".join(_quote(p, v) for p, v in hidden[:QUOTED])
+        # the paths, never the values: the guard's line goes to logs and to model agents,
+        # and the values are what the player may not see (a face-down card)
+        quoted = ", ".join(p for p, _ in hidden[:QUOTED])
         more = f" and {len(hidden) - QUOTED} more" if len(hidden) > QUOTED else ""
         line = (
             f"peek guard: the state carries {len(hidden)} of its {len(leaves)} values that the"

@@ -9,14 +9,16 @@ def test_a_token_or_an_id_may_hold_anything() -> None:
     token = classify({"stateToken": "abc", "observation": {"n": 1}})
     assert token.peeks and "opaque stateToken" in token.line
     kept = classify({"state": "hn-1f2e", "observation": {"low": 1}})
-    assert kept.peeks and "an id the server keeps" in kept.line
+    assert kept.peeks and "an id the server keeps (a str)" in kept.line
+    assert "hn-1f2e" not in kept.line
 
 
 def test_a_value_the_observation_does_not_show_peeks_and_is_named() -> None:
     v = classify({"state": {"board": [[2, 0], [0, 4]], "rng": 2632566823},
                   "observation": {"board": [[2, 0], [0, 4]], "max": 4}})  # fmt: skip
     assert v.peeks and v.hidden == ["state.rng"]
-    assert "state.rng = 2632566823" in v.line
+    # named by its path; the value itself (what the player may not see) is never quoted
+    assert "(state.rng)" in v.line and "2632566823" not in v.line
     assert "1 of its 5 values" in v.line
 
 
