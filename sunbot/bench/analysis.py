@@ -116,19 +116,39 @@ def analyse(
         out.append(s)
     pairs = [
         (a.name, b.name, _won_lost(stats.paired(scores_by_seed(a.results),
-                                                scores_by_seed(b.results)), lower_is_better))
+                                                scores_by_seed(b.results)), lower_is_better,
+                                   a.results, b.results))
         for a, b in itertools.combinations(out, 2)
     ]  # fmt: skip
     return Analysis(game, field_name, out, pairs, lower_is_better, order_said)
 
 
-def _won_lost(p: stats.Paired, lower_is_better: bool) -> stats.Paired:
+def _won_lost(
+    p: stats.Paired,
+    lower_is_better: bool,
+    a_rows: Sequence[Result] = (),
+    b_rows: Sequence[Result] = (),
+) -> stats.Paired:
     """``p`` with its seeds won and lost counted in the game's direction: where a lower
-    score is better, ``a`` won the seeds it scored less on (the mean difference and its CI
-    stay ``a - b`` as scored)."""
+    score is better, ``a`` won the seeds it scored less on, and a seed where only one of
+    the two finished by the rules (the other stopped at the cap: its score is no final
+    score) is won by the one that finished, as the verdict judges it. The mean difference,
+    its CI and the Wilcoxon p stay ``a - b`` as scored."""
     if not lower_is_better:
         return p
-    return dataclasses.replace(p, better=p.worse, worse=p.better)
+    done_a = {r.seed: (r.ended_by == "rules", float(r.score)) for r in a_rows}
+    done_b = {r.seed: (r.ended_by == "rules", float(r.score)) for r in b_rows}
+    seeds = set(done_a) & set(done_b)
+    if not any(done_a[s][0] != done_b[s][0] for s in seeds):
+        return dataclasses.replace(p, better=p.worse, worse=p.better)
+    won = lost = 0
+    for s in seeds:
+        (fin_a, score_a), (fin_b, score_b) = done_a[s], done_b[s]
+        if fin_a != fin_b:
+            won, lost = (won + 1, lost) if fin_a else (won, lost + 1)
+        elif score_a != score_b:
+            won, lost = (won + 1, lost) if score_a < score_b else (won, lost + 1)
+    return dataclasses.replace(p, better=won, worse=lost, ties=len(seeds) - won - lost)
 
 
 def _first_error(rows: Sequence[Result]) -> str | None:

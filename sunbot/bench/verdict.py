@@ -218,15 +218,19 @@ def _finished_first(groups: Sequence[StrategyStats]) -> str | None:
     seeds = set(done[best]) & set(done[second])
     only_best = sum(done[best][s] and not done[second][s] for s in seeds)
     only_second = sum(done[second][s] and not done[best][s] for s in seeds)
-    p = float(binomtest(only_best, only_best + only_second).pvalue)
+    told = only_best + only_second
+    p = float(binomtest(only_best, told).pvalue)
     clear = p < ALPHA
     said = (
         f"{best} finishes {n_best} of {len(done[best])} runs by the rules, {second} "
         f"{n_second} of {len(done[second])} (a run stopped at the cap has no final score "
-        f"when lower is better), {p_text(p)} on the {only_best + only_second} seeds only "
-        f"one finished ({only_best}-{only_second})"
+        f"when lower is better), {p_text(p)} on the {told} seed{'s' if told != 1 else ''}"
+        f" where only one of the two finished ({only_best}-{only_second})"
     )
-    return said if clear else f"no clear difference: {said}"
+    if clear:
+        return said
+    hint = f"; {MIN_SEEDS} or more such seeds can tell" if told < MIN_SEEDS else ""
+    return f"no clear difference: {said}{hint}"
 
 
 def ranking_verdict(ranking: Sequence[PairedRank]) -> str:

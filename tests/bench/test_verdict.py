@@ -187,12 +187,16 @@ def test_where_lower_is_better_a_run_stopped_at_the_cap_is_no_finished_score() -
     )  # fmt: skip
     assert bench_verdict(a) == (
         "search finishes 8 of 8 runs by the rules, random 0 of 8 (a run stopped at the cap has"
-        " no final score when lower is better), p = 0.0078 on the 8 seeds only one finished"
-        " (8-0); lower is better by spec.scoreOrder 'ascending'"
+        " no final score when lower is better), p = 0.0078 on the 8 seeds where only one of"
+        " the two finished (8-0); lower is better by spec.scoreOrder 'ascending'"
     )
-    # three seeds are too few to tell: 2 / 2**3 = 0.25
+    # the paired table counts the seeds the same way: search won all 8, though it scored more
+    ((x, y, p),) = a.pairs
+    assert (x, y, p.better, p.worse, p.ties, p.mean_diff) == ("random", "search", 0, 8, 0, -75.0)
+    # three seeds are too few to tell: 2 / 2**3 = 0.25, and the verdict says how many can
     few = analyse("crates", solved[:3] + undoing[:3], ["random", "search"], lower_is_better=True)
     assert bench_verdict(few).startswith("no clear difference: search finishes 3 of 3 runs")
+    assert bench_verdict(few).endswith("(3-0); 6 or more such seeds can tell")
     # as many finished on each side: the scores decide, as before
     both = [replace(r, ended_by="rules") for r in undoing]
     assert bench_verdict(
