@@ -308,7 +308,7 @@ def play_command(
             min=1,
             max=100_000,
             help="End the run after N steps (any game; a game sunbot does"
-            " not know has no other cap).",
+            " not know stops at 1,000 steps unless given this).",
         ),
     ] = None,
     llm_url: LlmUrl = None,
