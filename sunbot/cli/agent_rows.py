@@ -70,7 +70,8 @@ def agent_rows(agent: dict[str, Any]) -> dict[str, str]:
 def search_rows(agent: dict[str, Any]) -> dict[str, str]:
     """Rows ``search`` (iterations, the objective and where it was read), ``model`` (the
     forward model, its hash and whether it was certified), ``lookahead`` (requests, per
-    decision, the cache) and ``clairvoyant`` of the ``search`` strategy's totals."""
+    decision, the cache, the decision the run's budget was spent in) and ``clairvoyant``
+    of the ``search`` strategy's totals."""
     rows = {
         "search": f"{agent.get('iterations', 0):,} iterations over {agent.get('decisions', 0)}"
         f" decisions · objective {agent.get('objectiveSource') or agent.get('objective')}",
@@ -94,6 +95,10 @@ def search_rows(agent: dict[str, Any]) -> dict[str, str]:
             f" decision, at most {look.get('perDecision')}; budget {look.get('budget'):,})"
             f" · {look.get('cacheHits', 0):,} from the cache · {look.get('retries', 0)} retries"
         )
+        if isinstance(look.get("spentAt"), int):
+            rows["lookahead"] += (
+                f" · budget spent at decision {look['spentAt']:,}: no lookahead after it"
+            )
     if agent.get("clairvoyant") is True:
         rows["clairvoyant"] = "yes: it looked ahead through answers that hold what the player"
         rows["clairvoyant"] += " cannot see (--allow-peek); no honest player's score"

@@ -160,6 +160,9 @@ class Lookahead:
         self.in_flight = in_flight
         self.transport = transport
         self.requests = self.decision_requests = self.cache_hits = self.failures = 0
+        self.decisions = 0
+        #: the decision (1 for the first) during which the run's budget ran out, or None
+        self.spent_at: int | None = None
         self.deadline: float | None = None
         self.plain_only = plain_only
         self._cache: collections.OrderedDict[tuple[str, str], dict[str, Any] | None] = (
@@ -196,6 +199,7 @@ class Lookahead:
     def start_decision(self, deadline: float | None) -> None:
         """A new decision: its request count from 0, its deadline (``time.monotonic``)."""
         self.decision_requests = 0
+        self.decisions += 1
         self.deadline = deadline
 
     def room(self, pairs: list[tuple[dict[str, Any], Any]]) -> int:
@@ -229,6 +233,13 @@ class Lookahead:
             timed_out = loop.run_until_complete(self._ask(client, pairs, keys, sent))
             if timed_out:
                 raise OutOfBudget("the decision's deadline")
+        if self.spent_at is None and self.requests >= self.budget:
+            self.spent_at = self.decisions
+            log.warning(
+                "lookahead: the run's budget of %s requests is spent (decision %s); search"
+                " chooses from what it already knows from here (--lookahead-budget M)",
+                f"{self.budget:,}", self.spent_at,
+            )  # fmt: skip
         if short:
             raise OutOfBudget("the request budget")
         out = []
@@ -308,7 +319,8 @@ class Lookahead:
             self._bytes -= self._sizes.pop(old, 0)
 
     def totals(self) -> dict[str, Any]:
-        """``{requests, cacheHits, failures, retries, perDecision, budget}``."""
+        """``{requests, cacheHits, failures, retries, perDecision, budget, spentAt}``
+        (``spentAt``: the decision the run's budget ran out in, or ``None``)."""
         return {
             "requests": self.requests,
             "cacheHits": self.cache_hits,
@@ -316,6 +328,7 @@ class Lookahead:
             "retries": self.retries,
             "perDecision": self.per_decision,
             "budget": self.budget,
+            "spentAt": self.spent_at,
         }
 
     def close(self) -> None:

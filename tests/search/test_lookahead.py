@@ -51,6 +51,15 @@ def test_the_run_budget_holds(countup: LoopbackServer) -> None:
                     lookahead_budget=5)  # fmt: skip
     assert s.ended_by == "rules"
     assert s.agent["lookahead"]["requests"] <= 5
+    # the first decision wants more than 5 questions: the budget is spent in it, and the
+    # summary's row says so (a run that goes on blind must not look like one that looked)
+    assert s.agent["lookahead"]["spentAt"] == 1
+    from sunbot.cli.agent_rows import search_rows
+
+    row = search_rows(s.agent)["lookahead"]
+    assert row.endswith("budget spent at decision 1: no lookahead after it")
+    roomy = sunbot.play("count-up", seed=1, strategy="search", server=countup.url, lookahead=12)
+    assert roomy.agent["lookahead"]["spentAt"] is None
 
 
 def test_429s_are_waited_out_by_the_retry_policy() -> None:
