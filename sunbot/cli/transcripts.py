@@ -154,6 +154,11 @@ def replay_command(
         console.print(line(("note:", "bold"), " ", outside(cut, 2000)), soft_wrap=True)
     if report.checks == "generic":
         replayed = "generic checks only (sunbot has no rules engine for this game)"
+        if isinstance(head.get("model"), dict) and report.recorded_divergences is not None:
+            replayed += (  # the model's checks are not re-run: replay runs no model code
+                f" · its forward model found {_n(report.recorded_divergences, 'divergence')}"
+                " when the run was played (not re-checked: replay runs no model code)"
+            )
     elif report.replayed:
         replayed = "re-played through the engine"
     elif match:

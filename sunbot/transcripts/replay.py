@@ -56,6 +56,9 @@ class ReplayReport:
     #: ``"rules"`` (the game's mirror) or ``"generic"`` (a game sunbot has no engine for:
     #: the platform's envelope and the served action grammar only).
     checks: str = "rules"
+    #: The divergences the result line says the run found as it was played (its mirror, or
+    #: the forward model a run of a generic game was checked by), or ``None`` without one.
+    recorded_divergences: int | None = None
     #: The lines whose answers had unknown fields cut when recorded, each as ``{"type",
     #: "index", "cut"}`` (:func:`sunbot.transcripts.bounds.cut_note` words them).
     cut: list[dict[str, Any]] = field(default_factory=list)
@@ -323,6 +326,9 @@ class Checker:
     def finish(self, result: dict[str, Any] | None) -> ReplayReport:
         """The report, once every line was fed (``result``: the result line, if any)."""
         report, t = self.report, self.tally
+        said = result.get("divergences") if isinstance(result, dict) else None
+        if isinstance(said, int) and not isinstance(said, bool):
+            report.recorded_divergences = said
         if self.mode == "match":
             mirrors = self._mirrors.values()
             report.divergences = [d for m in mirrors for d in m.divergences]
