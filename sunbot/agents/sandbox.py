@@ -131,9 +131,14 @@ def _real(path: Any) -> str | None:
     if isinstance(path, int):
         return None  # an open descriptor: what it may do was settled when it was opened
     try:
-        return os.path.realpath(os.fsdecode(os.fspath(path)))
+        text = os.fsdecode(os.fspath(path))
     except (TypeError, ValueError):
         return ""  # not a path we can read: refused below as outside the folder
+    if not os.path.isabs(text):
+        # an audit event does not carry ``dir_fd``: a relative path may be relative to any
+        # folder the code holds open (``os.open("key", dir_fd=fd)``), so it is refused
+        return ""
+    return os.path.realpath(text)
 
 
 def file_rule(private: str, state: str) -> Callable[[str, tuple[Any, ...]], None]:
@@ -152,7 +157,7 @@ def file_rule(private: str, state: str) -> Callable[[str, tuple[Any, ...]], None
     def reads(event: str, path: str | None) -> None:
         if path is None:
             return
-        if _inside(path, state):
+        if path == "" or _inside(path, state):
             refuse(event, path)
         if re.match(r"/proc/\d+(/|$)", path) and not _inside(path, me):
             refuse(event, path)
@@ -175,10 +180,9 @@ def file_rule(private: str, state: str) -> Callable[[str, tuple[Any, ...]], None
             reads(event, _real(args[0]))
         elif event in ("os.chdir", "os.chroot", "os.mkfifo", "os.mknod"):
             refuse(event, str(args[0]) if args else None)
-        elif event == "sqlite3.connect" and args:
-            path = _real(args[0]) if args[0] not in (":memory:", b":memory:", "") else None
-            if path is not None and not _inside(path, private):
-                refuse(event, path)
+        elif event.startswith("sqlite3."):
+            # SQL itself writes files (ATTACH DATABASE, VACUUM INTO) without an audit event
+            refuse(event, str(args[0]) if args else None)
 
     return hook
 
@@ -186,11 +190,15 @@ def file_rule(private: str, state: str) -> Callable[[str, tuple[Any, ...]], None
 def guard_files(private: str) -> None:
     """Install the file guard (:func:`file_rule`) for this process: it may write only inside
     ``private`` and never read sunbot's state folder. Call it before any untrusted code runs;
-    an audit hook cannot be removed. Working folder changes are refused from here on, so a
-    relative path stays relative to the folder the process started in."""
+    an audit hook cannot be removed. Working folder changes and relative paths are refused
+    from here on (an audit event does not carry the ``dir_fd`` a relative path may be
+    relative to), and ``sqlite3`` altogether (``ATTACH``/``VACUUM INTO`` write files)."""
     from sunbot._state import state_dir
 
     sys.dont_write_bytecode = True  # no __pycache__ beside the code it imports
+    # relative paths are refused from here on (an audit event does not say which folder a
+    # ``dir_fd`` names): the import path is made absolute first, as the working folder is
+    sys.path[:] = [os.path.abspath(p) if isinstance(p, str) else p for p in sys.path]
     real_private = os.path.realpath(private)
     real_state = os.path.realpath(state_dir())
     tempfile.tempdir = real_private  # tempfile's own files land in the private folder

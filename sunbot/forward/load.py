@@ -122,9 +122,10 @@ def _import(path: Path) -> tuple[ModuleType, str]:
     if not resolved.is_file():
         raise ModelNotLoaded(f"no model file {str(path)!r} (looked in {Path.cwd()})")
     try:
-        digest = file_hash(resolved)
+        source = resolved.read_bytes()
     except OSError as exc:
         raise ModelNotLoaded(f"cannot read {path}: {exc.strerror or exc}") from None
+    digest = hashlib.sha256(source).hexdigest()
     key = (resolved, digest)
     if key in _LOADED:
         return _LOADED[key], digest
@@ -135,7 +136,9 @@ def _import(path: Path) -> tuple[ModuleType, str]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses and pickling look their module up here
     try:
-        spec.loader.exec_module(module)
+        # the very bytes hashed are what runs: never a cached __pycache__ file (which a
+        # certificate does not cover), nor a file changed between the hash and the import
+        exec(compile(source, str(resolved), "exec", dont_inherit=True), module.__dict__)
     except Exception as exc:
         del sys.modules[name]
         raise ModelNotLoaded(f"{path} did not load: {type(exc).__name__}: {exc}") from exc
@@ -143,18 +146,21 @@ def _import(path: Path) -> tuple[ModuleType, str]:
     return module, digest
 
 
-def _pick_class(module: ModuleType, path: Path, attr: str | None) -> Any:
+def _pick_class(module: ModuleType, path: Path, attr: str | None) -> tuple[str, Any]:
+    """The model's name in its file (the name a certificate is kept under: the module's
+    attribute, not the class's own ``__name__``, which a class may set to another's) and
+    the object."""
     if attr is not None:
         if not hasattr(module, attr):
             raise ModelNotLoaded(f"{path} has no {attr!r}")
-        return getattr(module, attr)
+        return attr, getattr(module, attr)
     found = [
-        obj
-        for obj in vars(module).values()
+        (key, obj)
+        for key, obj in vars(module).items()
         if inspect.isclass(obj) and obj.__module__ == module.__name__ and not missing_methods(obj)
     ]
     if len(found) != 1:
-        names = ", ".join(c.__name__ for c in found) or "none"
+        names = ", ".join(key for key, _ in found) or "none"
         raise ModelNotLoaded(
             f"{path}: name the model as {path}:ClassName (classes with the six methods of a"
             f" forward model: {names})"
@@ -222,13 +228,13 @@ def load_model(spec: str, game: str, *, certificates: bool = True) -> LoadedMode
                 raise ModelNotLoaded(f"{text!r}: after the ':' give a class name")
             path = Path(raw)
         module, digest = _import(path)
-        obj = _pick_class(module, path, attr)
+        name, obj = _pick_class(module, path, attr)
         where: Path | None = path
     else:
         obj, where = _entry_point(text)
         digest = file_hash(where) if where is not None and where.is_file() else None
+        name = getattr(obj, "__name__", type(obj).__name__)
     _check(obj, game, text)
-    name = getattr(obj, "__name__", type(obj).__name__)
     cert = refused = None
     if certificates and where is not None:
         found = find(where, name, digest, game)

@@ -162,6 +162,13 @@ refused(os.remove, "counter.py")
 refused(shutil.copyfile, "counter.py", "copied.certificate.json")
 refused(os.symlink, os.path.join(STATE, "certificate.key"), os.path.join(tempfile.gettempdir(), "k"))
 refused(open, f"/proc/{os.getppid()}/environ", "rb")
+# a path relative to a folder held open: the audit event does not say which folder
+up = os.open(os.path.dirname(STATE), os.O_RDONLY)
+refused(os.open, os.path.join(os.path.basename(STATE), "certificate.key"), os.O_RDONLY, dir_fd=up)
+refused(os.open, "x.certificate.json", os.O_WRONLY | os.O_CREAT, dir_fd=up)
+os.close(up)
+import sqlite3  # SQL writes files with no audit event: ATTACH DATABASE, VACUUM INTO
+refused(sqlite3.connect, ":memory:")
 scratch = os.path.join(tempfile.gettempdir(), "scratch.txt")  # its private folder: allowed
 plant(scratch)
 os.replace(scratch, scratch + ".2")
@@ -186,3 +193,47 @@ def test_a_sandboxed_model_cannot_plant_a_certificate_nor_read_the_key(
     child.close()
     assert not os.path.exists(private)  # removed with the child
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_certificate_belongs_to_the_name_the_model_was_given_under(
+    tmp_path: Path, state_folder: Path
+) -> None:
+    """A second class in the same file that calls itself by the certified class's
+    ``__name__`` does not inherit its certificate: the name is the file's attribute."""
+    path = tmp_path / "two.py"
+    path.write_text(
+        MODEL + "\n\nclass Liar(Counter):\n    def score(self, s):\n        return -999\n\n"
+        "Liar.__name__ = Liar.__qualname__ = 'Counter'\n"
+    )
+    digest = load_model(f"{path}:Counter", "count-up", certificates=False).identity.sha256
+    certificate.write(path, {"class": "Counter", "game": "count-up", "sha256": digest,
+                             "seeds": "1-3", "server": "embedded"})  # fmt: skip
+    assert load_model(f"{path}:Counter", "count-up").identity.certificate is not None
+    liar = load_model(f"{path}:Liar", "count-up").identity
+    assert (liar.name, liar.certificate) == ("Liar", None)
+
+
+def test_the_bytes_hashed_are_the_bytes_that_run_never_a_cached_file(tmp_path: Path) -> None:
+    """A ``__pycache__`` file beside the model (same size and time as the source) would run
+    other code under the source's hash; the model is compiled from the bytes it hashed."""
+    import importlib.util
+    import py_compile
+
+    path = tmp_path / "m.py"
+    path.write_text(MODEL)
+    other = tmp_path / "other.py"
+    other.write_text(MODEL.replace("class Counter", "RAN_OTHER = True\n\n\nclass Counter", 1))
+    cached = Path(importlib.util.cache_from_source(str(path)))
+    cached.parent.mkdir(exist_ok=True)
+    st = path.stat()
+    py_compile.compile(str(other), cfile=str(cached), dfile=str(path))
+    os.utime(other, (st.st_atime, st.st_mtime))
+    # make the cache claim the source's size and time, as the attack did
+    data = bytearray(cached.read_bytes())
+    data[8:12] = int(st.st_mtime).to_bytes(4, "little")
+    data[12:16] = (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    cached.write_bytes(bytes(data))
+    loaded = load_model(f"{path}:Counter", "count-up", certificates=False)
+    module = __import__("sys").modules[loaded.factory.__module__]
+    assert not hasattr(module, "RAN_OTHER")
+    assert loaded.identity.sha256 == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
