@@ -96,12 +96,15 @@ def _code_of(handler: object) -> object:
 
 def _from_signal(exc: BaseException) -> bool:
     """Whether ``exc`` (a KeyboardInterrupt) came from this process's signal handler (a real
-    Ctrl-C or SIGTERM) rather than from the bot's own ``raise``."""
+    Ctrl-C or SIGTERM, or the SIGALRM timer that ends a SIGTERM's grace in ``sunbot play``)
+    rather than from the bot's own ``raise``."""
     if threading.current_thread() is not threading.main_thread():
         return False  # Python runs signal handlers on the main thread only
     handlers = [signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)]
     if any(h is signal.default_int_handler for h in handlers):
         return True  # the C default handler leaves no frame: a real Ctrl-C must win
+    if hasattr(signal, "SIGALRM"):  # the grace timer: a stop, not the bot's
+        handlers.append(signal.getsignal(signal.SIGALRM))
     codes = [c for h in handlers if (c := _code_of(h)) is not None]
     tb = exc.__traceback__
     while tb is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -29,7 +30,7 @@ from sunbot.cli.bench import option_parser
 from sunbot.cli.console import Exit, result_stdout, stdout_to_stderr
 from sunbot.cli.log import LogLevelOption, Verbose, setup_logging
 from sunbot.cli.play import check_server_url, console, err_console, fail
-from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
+from sunbot.cli.signals import HARD_STOP_S, HardStop, StopSignals, exit_code
 
 #: The seeds certified on by default.
 DEFAULT_SEEDS = "1-20"
@@ -184,9 +185,21 @@ def certify_command(
                 f" {report.divergences} divergences"
             )
 
-    stop = StopSignals(raise_interrupt)  # SIGTERM too, and where SIGINT was ignored
+    hard = HardStop(  # a model that catches the interrupt is ended at once, not waited for
+        lambda: exit_code(stop.signum),
+        lambda: (
+            f"interrupted; nothing certified (stopped at once: the model did not end"
+            f" its call within {HARD_STOP_S:g} s of the stop)"
+        ),
+    )
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        hard.arm()
+        raise KeyboardInterrupt
+
+    stop = StopSignals(interrupt)  # SIGTERM too, and where SIGINT was ignored
     try:
-        with stop, stdout_to_stderr(as_json):  # a stuck model is left at once; its prints
+        with stop, hard, stdout_to_stderr(as_json):  # a stuck model is left at once; its prints
             report = asyncio.run(certify_async(  # go to stderr: stdout holds the JSON alone
                 game,
                 engine,

@@ -50,7 +50,7 @@ from sunbot.cli.search_options import (
     ObjectiveOption,
     option_words,
 )
-from sunbot.cli.signals import StopSignals, exit_code, raise_interrupt
+from sunbot.cli.signals import HARD_STOP_S, HardStop, StopSignals, exit_code
 from sunbot.cli.spend_options import DailyRequests, DailyTokens, DailyUsd, SpendStore, spend_caps
 from sunbot.games import GAMES, GameInfo, get_game, seed_problem
 from sunbot.html import is_replay_page
@@ -126,15 +126,29 @@ class StopOnInterrupt:
     (and calls :attr:`on_request`, which cuts a retry wait short); the second raises
     ``KeyboardInterrupt`` at once. After SIGTERM the step has :data:`TERM_GRACE_S` seconds
     (a SIGALRM timer) before ``KeyboardInterrupt`` is raised without a second signal.
+    A run that this ``KeyboardInterrupt`` has not ended within
+    :data:`~sunbot.cli.signals.HARD_STOP_S` more seconds (a model or bot that catches it)
+    is ended at once (:class:`~sunbot.cli.signals.HardStop`): ``writer``'s file is cut to
+    its whole lines and the process exits 143 (SIGTERM) or 130 (SIGINT); that transcript has
+    no result line, and ``sunbot replay`` and ``--resume`` take it as they take a killed
+    run's. ``resume_hint`` is the command that continues the run (``None``: none).
     :attr:`signum` is the signal received (for the exit code,
     :func:`sunbot.cli.signals.exit_code`). Works only in the main thread (elsewhere it does
     nothing)."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, writer: TranscriptWriter | None = None, resume_hint: str | None = None
+    ) -> None:
         self.requested = False
         self.on_request: Callable[[], object] | None = None
         self._signals = StopSignals(self._handle)
         self._alarm: Any = None
+        self._resume_hint = resume_hint
+        self.hard = HardStop(
+            lambda: exit_code(self.signum),
+            self._hard_message,
+            writer.make_whole if writer is not None else None,
+        )
 
     def __call__(self) -> bool:
         return self.requested
@@ -144,9 +158,26 @@ class StopOnInterrupt:
         """The stop signal received last (``None`` before any)."""
         return self._signals.signum
 
+    def _hard_message(self) -> str:
+        where = (
+            f"; the transcript is whole but has no result line: {self._resume_hint}"
+            if self._resume_hint is not None
+            else ""
+        )
+        return (
+            f"stopped at once: the step did not end within {HARD_STOP_S:g} s of the stop"
+            f" (the model or bot caught the interrupt){where}"
+        )
+
+    def _interrupt(self, signum: int = 0, frame: FrameType | None = None) -> None:
+        """Stop at once: raise ``KeyboardInterrupt``, bounded by :attr:`hard` (also the
+        SIGALRM handler that ends the grace)."""
+        self.hard.arm()
+        raise KeyboardInterrupt
+
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self.requested:
-            raise KeyboardInterrupt
+            self._interrupt()
         self.requested = True
         if self.on_request is not None:
             self.on_request()
@@ -163,7 +194,7 @@ class StopOnInterrupt:
         if not hasattr(signal, "setitimer"):
             return False
         try:
-            self._alarm = signal.signal(signal.SIGALRM, raise_interrupt)
+            self._alarm = signal.signal(signal.SIGALRM, self._interrupt)
         except ValueError:  # not the main thread
             return False
         signal.setitimer(signal.ITIMER_REAL, TERM_GRACE_S)
@@ -174,6 +205,7 @@ class StopOnInterrupt:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.hard.cancel()  # out of the run's block: the stop worked
         if self._alarm is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._alarm)
@@ -645,7 +677,8 @@ def _run(
     *,
     as_json: bool = False,
 ) -> None:
-    stop = StopOnInterrupt()
+    hint = api.resume_command(writer.path, plan.server) if writer is not None else None
+    stop = StopOnInterrupt(writer, hint)
     try:
         try:
             with stop:

@@ -286,6 +286,15 @@ class TranscriptWriter:
         with contextlib.suppress(OSError, ValueError):
             os.ftruncate(self._fh.fileno(), self._whole)
 
+    def make_whole(self) -> None:
+        """Before the process is ended at once (``sunbot play``'s bound on a stop; no
+        :meth:`close` follows): cut the file back to its whole lines, dropping any part of a
+        line the OS took, and remove the temporary file of a header not yet in place. Every
+        whole line is already with the OS (each is flushed). Best effort, never raises:
+        it may run on another thread while the run is stuck in a model's call."""
+        self._cut_to_whole()
+        self._drop_pending()
+
     def header(
         self,
         game: str,

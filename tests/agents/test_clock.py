@@ -181,6 +181,29 @@ async def test_a_real_ctrl_c_during_choose_is_not_taken_for_the_bot():
         signal.signal(signal.SIGINT, previous)
 
 
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no SIGALRM timer here")
+async def test_the_grace_timer_during_choose_is_not_taken_for_the_bot():
+    # sunbot play's SIGTERM grace ends with a SIGALRM handler raising KeyboardInterrupt:
+    # in a run's first decision it was called the bot's escape (exit 1, endedBy "error")
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    class WaitsForTheTimer:
+        def choose(self, observation, legal):
+            signal.raise_signal(signal.SIGALRM)  # as the timer fires mid-decision
+            return legal[0]
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    old_int = signal.signal(signal.SIGINT, lambda *a: None)  # as the CLI installs one
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            await Decider(WaitsForTheTimer()).decide({}, legal(1), fallback=fallback)
+        assert not isinstance(caught.value, BotEscape)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGINT, old_int)
+
+
 # os._exit and os.fork are tried in a child interpreter: if the guard failed, the test
 # process itself would end (or fork)
 _ESCAPES = textwrap.dedent(

@@ -276,3 +276,80 @@ def test_sigint_stops_a_certify_stuck_in_a_model_call(tmp_path):
     assert code == 130, err
     assert time.monotonic() - sent < 5
     assert "interrupted; nothing certified" in err
+
+
+def _swallowing_run(path: Path, url: str, resume: bool = False) -> subprocess.Popen[str]:
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    engine = f"{models}:SwallowingTakeAway"
+    if resume:
+        return _start(
+            ["play", "--resume", str(path), "--server", url, "--engine", engine, "--quiet"]
+        )
+    return _start([
+        "play", "take-away", "--server", url, "--strategy", "search", "--seed", "1",
+        "--engine", engine, "--quiet", "--transcript", str(path),
+    ])  # fmt: skip
+
+
+def test_a_model_that_swallows_the_stop_is_ended_at_once_and_its_run_resumes(tmp_path):
+    """The model catches every KeyboardInterrupt in its first step: SIGTERM's grace ends in an
+    interrupt it swallows, so the process is ended hard (exit 143) a bound later, its
+    transcript whole lines without a result line; replay reads it, --resume continues it
+    (into the same stuck step, where a double Ctrl-C ends it the same way: exit 130)."""
+    from sunbot.cli.play import TERM_GRACE_S
+    from sunbot.cli.signals import HARD_STOP_S
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    path = tmp_path / "s.jsonl"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _swallowing_run(path, srv.url)
+        _until(lambda: _lines(path) >= 2, proc)
+        time.sleep(1.0)  # into the stuck step
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGTERM)
+        assert code == 143, err
+        assert time.monotonic() - sent < TERM_GRACE_S + HARD_STOP_S + 4
+        assert "stopped at once" in err and f"--resume {path}" in " ".join(err.split())
+        text = path.read_text()
+        assert text.endswith("\n")
+        cut = read_transcript(path)
+        assert cut.result is None and [json.loads(t)["type"] for t in text.splitlines()] == [
+            "header",
+            "init",
+        ]
+        replay = subprocess.run(
+            [*SUNBOT, "replay", str(path)], capture_output=True, text=True, timeout=60
+        )
+        assert replay.returncode == 0 and "no result line" in replay.stdout, replay.stderr
+        proc = _swallowing_run(path, srv.url, resume=True)
+        _until(lambda: _lines(path) >= 3, proc)  # the resume line: into the stuck step again
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)  # stop after this step...
+        time.sleep(0.5)
+        code, err = _stop(proc, signal.SIGINT)  # ...no: at once (swallowed: ended hard)
+    assert code == 130, err
+    assert "stopped at once" in err
+    again = path.read_text()
+    assert again.startswith(text) and again.endswith("\n")
+    assert json.loads(again.splitlines()[-1])["type"] == "resume"
+
+
+def test_a_certify_whose_model_swallows_the_stop_is_ended_at_once(tmp_path):
+    from sunbot.cli.signals import HARD_STOP_S
+    from sunbot.testing.unseen import create_unseen_app
+    from tests.conftest import LoopbackServer
+
+    models = Path(__file__).parents[1] / "forward" / "models.py"
+    with LoopbackServer(create_unseen_app()) as srv:
+        proc = _start(
+            ["certify", "take-away", "--server", srv.url, "--seeds", "1",
+             "--engine", f"{models}:SwallowingTakeAway"],
+        )  # fmt: skip
+        time.sleep(3)  # loaded, and into the stuck call
+        assert proc.poll() is None, proc.communicate()[1]
+        sent = time.monotonic()
+        code, err = _stop(proc, signal.SIGTERM)
+    assert code == 143, err
+    assert time.monotonic() - sent < HARD_STOP_S + 3
+    assert "nothing certified (stopped at once" in " ".join(err.split())

@@ -4,6 +4,7 @@ platform games are in ``examples/forward_models/``)."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 
@@ -219,3 +220,15 @@ class HangingTakeAway(TakeAway):
     def step(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
         while True:
             pass
+
+
+class SwallowingTakeAway(TakeAway):
+    """A model whose ``step`` never returns and catches every interrupt (a stop must still
+    end the process, bounded)."""
+
+    def step(self, state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+        while True:
+            try:  # noqa: SIM105 - written as a user would
+                time.sleep(1000)
+            except BaseException:
+                pass
