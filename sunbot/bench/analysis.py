@@ -136,18 +136,18 @@ def _won_lost(
     its CI and the Wilcoxon p stay ``a - b`` as scored."""
     if not lower_is_better:
         return p
-    done_a = {r.seed: (r.ended_by == "rules", float(r.score)) for r in a_rows}
-    done_b = {r.seed: (r.ended_by == "rules", float(r.score)) for r in b_rows}
+    done_a, done_b = finished_by_seed(a_rows), finished_by_seed(b_rows)
     seeds = set(done_a) & set(done_b)
-    if not any(done_a[s][0] != done_b[s][0] for s in seeds):
+    if not any(done_a[s] != done_b[s] for s in seeds):
         return dataclasses.replace(p, better=p.worse, worse=p.better)
+    score_a, score_b = scores_by_seed(a_rows), scores_by_seed(b_rows)
     won = lost = 0
     for s in seeds:
-        (fin_a, score_a), (fin_b, score_b) = done_a[s], done_b[s]
+        fin_a, fin_b = done_a[s], done_b[s]
         if fin_a != fin_b:
             won, lost = (won + 1, lost) if fin_a else (won, lost + 1)
-        elif score_a != score_b:
-            won, lost = (won + 1, lost) if score_a < score_b else (won, lost + 1)
+        elif score_a[s] != score_b[s]:
+            won, lost = (won + 1, lost) if score_a[s] < score_b[s] else (won, lost + 1)
     return dataclasses.replace(p, better=won, worse=lost, ties=len(seeds) - won - lost)
 
 
@@ -162,6 +162,12 @@ def _first_error(rows: Sequence[Result]) -> str | None:
 def scores_by_seed(rows: Sequence[Result]) -> dict[int, float]:
     """Seed -> score of ``rows`` (the pairing key of :func:`sunbot.bench.stats.paired`)."""
     return {r.seed: float(r.score) for r in rows}
+
+
+def finished_by_seed(rows: Sequence[Result]) -> dict[int, bool]:
+    """Seed -> whether that run ended by the rules (not at its cap): where a lower score is
+    better, only such a run's score is final."""
+    return {r.seed: r.ended_by == "rules" for r in rows}
 
 
 def num(x: float) -> str:

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from scipy.stats import binomtest
 
 import sunbot.bench.stats as stats
-from sunbot.bench.analysis import WLT, Analysis, StrategyStats, num, scores_by_seed, wlt
+from sunbot.bench.analysis import (
+    WLT,
+    Analysis,
+    StrategyStats,
+    finished_by_seed,
+    num,
+    scores_by_seed,
+    wlt,
+)
 from sunbot.bench.ratings import PairedRank, Rating, leaderboard_order
 from sunbot.bench.tournament_standings import Standings
 
@@ -209,7 +217,7 @@ def _finished_first(groups: Sequence[StrategyStats]) -> str | None:
     most runs by the rules is then the better one, judged on the seeds where exactly one of
     the two finished (an exact two-sided sign test); ``None`` where the two groups with the
     most finished runs finished as many (the scores decide, as usual)."""
-    done = {g.name: {r.seed: r.ended_by == "rules" for r in g.results} for g in groups}
+    done = {g.name: finished_by_seed(g.results) for g in groups}
     ranked = sorted(groups, key=lambda g: -sum(done[g.name].values()))
     best, second = ranked[0].name, ranked[1].name
     n_best, n_second = sum(done[best].values()), sum(done[second].values())

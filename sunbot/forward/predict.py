@@ -114,15 +114,28 @@ def _keywords(func: Callable[..., Any]) -> tuple[frozenset[str], bool]:
     return named, any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
 
 
+_SCALARS = frozenset({str, int, float, bool})
+
+
 def detached(value: Any) -> Any:
     """A copy of the JSON data ``value`` that shares nothing with it: what a user's model
-    is handed of the run's own objects (an answer's observation, its legal actions, the
-    action sent), so a model that edits its inputs cannot change what the run sends,
-    records or checks. Data JSON cannot hold is deep-copied instead."""
+    is handed of the run's own objects (an answer's observation, its legal actions) and
+    what the run sends, checks and records of the action a strategy returned, so a model
+    or strategy that edits them later changes nothing of the run's. A scalar is its own
+    copy and a flat object is copied as it is (the usual action: 0.6 us, not a JSON round
+    trip); data JSON cannot hold is deep-copied instead, and returned as it is when even
+    that fails (a backend then refuses it as it would have)."""
+    if value is None or type(value) in _SCALARS:
+        return value
+    if type(value) is dict and all(v is None or type(v) in _SCALARS for v in value.values()):
+        return dict(value)
     try:
         return json.loads(json.dumps(value))
     except (TypeError, ValueError, RecursionError):
-        return copy.deepcopy(value)
+        try:
+            return copy.deepcopy(value)
+        except Exception:
+            return value
 
 
 def detach_view(view: View) -> View:

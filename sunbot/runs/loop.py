@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from sunbot._text.atomic_write import WriteFailed
 from sunbot._text.safe import safe, traceback_text
 from sunbot.agents.clock import BotEscape, Decider, default_fallback
+from sunbot.forward.predict import detached
 from sunbot.games import GAMES, GameInfo
 from sunbot.generic.outcome import outcome_line
 from sunbot.mirror import Divergence
@@ -265,7 +266,7 @@ class Run:
             raise RuntimeError("start the run before stepping it")
         # what is sent, checked and recorded is the action as the strategy returned it: a
         # copy of its own, which the strategy (or a model it holds) can no longer change
-        action = _snapshot(action)
+        action = detached(action)
         s = self.summary
         engine = self._engine
         s.steps += 1
@@ -627,24 +628,6 @@ def bounded_record(record: dict[str, Any]) -> dict[str, Any]:
     except (TypeError, ValueError):
         return {"unreadable": True}
     return record if size <= MAX_AGENT_RECORD else {"omitted": f"{size} bytes"}
-
-
-_SCALARS = frozenset({str, int, float, bool})
-
-
-def _snapshot(action: Action) -> Action:
-    """``action`` as JSON data of its own (the action itself when JSON cannot hold it: the
-    backend then refuses it as it would have)."""
-    if isinstance(action, str | int | float | bool) or action is None:
-        return action
-    if type(action) is dict and all(  # the usual action: a flat object, copied as it is
-        v is None or type(v) in _SCALARS for v in action.values()
-    ):
-        return dict(action)
-    try:
-        return json.loads(json.dumps(action))
-    except (TypeError, ValueError, RecursionError):
-        return action
 
 
 def _spec_of(raw: Any) -> dict[str, Any] | None:

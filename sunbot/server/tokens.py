@@ -29,6 +29,8 @@ from typing import Any
 import orjson
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
+from sunbot._state import state_dir
+
 TOKEN_VERSION = 1
 #: Largest token accepted, in characters: bounds the work a forged token can cause.
 MAX_TOKEN_CHARS = 256_000
@@ -40,11 +42,7 @@ def embedded_key_file() -> Path:
     """``$SUNBOT_STATE_DIR/embedded-server.key`` (default ``~/.local/state/sunbot``, or
     ``$XDG_STATE_HOME/sunbot``): the embedded server's token key. A secret: never in a
     transcript, a log or the project tree."""
-    base = os.environ.get("SUNBOT_STATE_DIR")
-    if base:
-        return Path(base) / "embedded-server.key"
-    xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(xdg) / "sunbot" / "embedded-server.key"
+    return state_dir() / "embedded-server.key"
 
 
 class BadKey(ValueError):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from sunbot._state import state_dir
 
 #: The ledger's file name in the state folder.
 STORE_NAME = "spend.sqlite"
@@ -15,11 +16,7 @@ def default_store() -> Path:
     """``$SUNBOT_STATE_DIR/spend.sqlite`` (default ``~/.local/state/sunbot``, or
     ``$XDG_STATE_HOME/sunbot``): the one ledger every run of this user shares, beside the
     embedded server's key."""
-    base = os.environ.get("SUNBOT_STATE_DIR")
-    if base:
-        return Path(base) / STORE_NAME
-    xdg = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(xdg) / "sunbot" / STORE_NAME
+    return state_dir() / STORE_NAME
 
 
 @dataclass(frozen=True)
