@@ -30,6 +30,7 @@ import ctypes
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -223,9 +224,55 @@ def _leave_network() -> bool:
     whether it worked."""
     if not sys.platform.startswith("linux"):
         return False
+    uid, gid = os.geteuid(), os.getegid()
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET)) == 0
+        if int(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNET)) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    # the process's own ids mapped in the namespace (as `unshare --map-root-user`), which a
+    # further user namespace needs (:func:`_hide_state`)
+    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+        with contextlib.suppress(OSError), open(f"/proc/self/{name}", "w") as fh:
+            fh.write(text)
+    return True
+
+
+def _die_with_parent() -> None:
+    """Linux: this process is killed when its parent dies (``PR_SET_PDEATHSIG``), so a
+    child stuck in a call does not outlive a ``kill -9`` of the command that started it."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+
+
+_CLONE_NEWNS = 0x00020000
+_MS_REC, _MS_PRIVATE = 0x4000, 0x40000
+
+
+def _hide_state() -> bool:
+    """Cover sunbot's state folder with an empty, unreadable ``tmpfs`` in a mount namespace
+    of this process's own, then enter a further user namespace so the cover is locked (it
+    cannot be unmounted from there): an operating-system wall, where the audit hooks are
+    only a guard that code in the same interpreter can switch off. Needs the user namespace
+    of :func:`_leave_network`; whether it worked (nothing changed where it did not)."""
+    from sunbot._state import state_dir
+
+    folder = os.path.realpath(state_dir())
+    if not os.path.isdir(folder):
+        return True  # nothing there to read (a key made later is the parent's, outside)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if int(libc.unshare(_CLONE_NEWNS)) != 0:
+            return False
+        if int(libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None)) != 0:
+            return False
+        cover = libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", 0, b"size=4k,mode=000")
+        if int(cover) != 0:
+            return False
+        return int(libc.unshare(_CLONE_NEWUSER | _CLONE_NEWNS)) == 0
     except (OSError, AttributeError):
         return False
 
@@ -239,6 +286,7 @@ def enter(limits: Limits, private: str | None = None) -> list[str]:
 
     applied = []
     _quiet()
+    _die_with_parent()
     for name, kind, value in (
         ("memory", resource.RLIMIT_AS, limits.memory_mb << 20),
         ("cpu", resource.RLIMIT_CPU, limits.cpu_s),
@@ -254,6 +302,8 @@ def enter(limits: Limits, private: str | None = None) -> list[str]:
             continue
     if _leave_network():
         applied.append("no network namespace")
+        if _hide_state():
+            applied.append("state folder covered")
     spawner = sys.modules.get("_posixsubprocess")  # fork_exec raises no audit event
     if spawner is not None and hasattr(spawner, "fork_exec"):
         with contextlib.suppress(AttributeError, TypeError):

@@ -237,3 +237,39 @@ def test_the_bytes_hashed_are_the_bytes_that_run_never_a_cached_file(tmp_path: P
     module = __import__("sys").modules[loaded.factory.__module__]
     assert not hasattr(module, "RAN_OTHER")
     assert loaded.identity.sha256 == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
+
+
+def _cover_works(folder: Path) -> bool:
+    """Whether this machine lets a child cover a folder in namespaces of its own."""
+    from sunbot.agents import sandbox
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        ok = sandbox._leave_network() and sandbox._hide_state()
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_key_stays_out_of_reach_when_the_audit_guard_is_switched_off(
+    tmp_path: Path, state_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Code in the same interpreter can switch an audit hook off (here: the guard's path
+    reader replaced); the state folder is covered by the operating system, so the key is
+    still unreadable (found from outside: a model did this and forged a certificate)."""
+    path, entry = _model(tmp_path)
+    certificate.write(path, {**entry, "class": "Other"})  # the key exists
+    if not _cover_works(state_folder):
+        pytest.skip("no unprivileged user and mount namespaces here")
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        f"STATE = {str(state_folder)!r}\n"
+        "import os\nimport sunbot.agents.sandbox as sb\n"
+        "sb._real = lambda p: None  # the guard switched off, as attacking code can\n"
+        "try:\n    open(os.path.join(STATE, 'certificate.key'), 'rb').read()\n"
+        "except OSError:\n    pass\nelse:\n    raise AssertionError('the key was read')\n" + MODEL
+    )
+    monkeypatch.chdir(tmp_path)
+    child = ModelChild(f"{probe}:Counter", "count-up")
+    child.start()  # the probe's assert ran at import: a failure would be ModelNotLoaded
+    child.close()
